@@ -1,0 +1,1 @@
+export * from './link-type.contract.js';

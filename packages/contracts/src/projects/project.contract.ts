@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { name, optionalText } from '../common/query.js';
+import { element, list, type RouteMeta } from '../common/route-meta.js';
+
+const TAGS = ['Projects'];
+const BASE = '/admin/project';
+
+/** The short name doubles as the issue-id prefix (`PRJ-12`), so no dash and a letter first. */
+export const ZProjectShortName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(50, 'must be at most 50 characters')
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'must start with a letter and contain only letters, digits and _');
+
+export const ZLogin = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const ZStartingNumber = z
+  .number()
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(1_000_000_000, 'must be at most 1000000000');
+
+export const ZProjectRef = z.object({ id: z.string(), url: z.string() });
+export const ZProject = z.object({
+  id: z.string(),
+  name: z.string(),
+  lead: z.string(),
+  description: z.string(),
+  startingNumber: z.number().int(),
+  assigneesUrl: z.string(),
+  subsystemsUrl: z.string(),
+  buildsUrl: z.string(),
+  versionsUrl: z.string(),
+});
+export type ProjectDto = z.infer<typeof ZProject>;
+const projectXml = element('project');
+
+export const listProjectsMeta = {
+  openapi: { method: 'GET', path: BASE, summary: 'Get all accessible projects', tags: TAGS },
+  xml: list('projectRefs', projectXml),
+} satisfies RouteMeta;
+export const ZListProjectsOutput = z.array(ZProjectRef);
+
+export const getProjectMeta = {
+  openapi: {
+    method: 'GET',
+    path: `${BASE}/{project}`,
+    summary: 'Get project by its short name',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: projectXml,
+} satisfies RouteMeta;
+export const ZGetProjectInput = z.object({ project: ZProjectShortName });
+
+const projectFields = {
+  projectName: name(200),
+  startingNumber: ZStartingNumber.optional(),
+  projectLeadLogin: ZLogin.optional(),
+  /** Alias of `projectLeadLogin` (the Python client sends both). */
+  lead: ZLogin.optional(),
+  description: optionalText(4000),
+};
+
+export const createProjectMeta = {
+  openapi: {
+    method: 'PUT',
+    path: `${BASE}/{projectId}`,
+    summary: 'Create new project',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZCreateProjectInput = z.object({ projectId: ZProjectShortName, ...projectFields });
+export type CreateProjectInput = z.infer<typeof ZCreateProjectInput>;
+
+/**
+ * `PUT /rest/admin/project` with an XML (`<project id name lead startingNumber description/>`)
+ * or JSON body. Both spellings of each field are accepted; the procedure normalises them.
+ */
+export const createProjectFromBodyMeta = {
+  openapi: {
+    method: 'PUT',
+    path: BASE,
+    summary: 'Create new project from XML or JSON',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 409],
+    contentTypes: ['application/json', 'application/xml'],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZCreateProjectFromBodyInput = z.object({
+  id: ZProjectShortName.optional(),
+  shortName: ZProjectShortName.optional(),
+  name: name(200).optional(),
+  projectName: name(200).optional(),
+  lead: ZLogin.optional(),
+  leader: ZLogin.optional(),
+  projectLeadLogin: ZLogin.optional(),
+  startingNumber: ZStartingNumber.optional(),
+  description: optionalText(4000),
+});
+
+export const deleteProjectMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: `${BASE}/{project}`,
+    summary: 'Delete project',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;

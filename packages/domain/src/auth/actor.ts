@@ -1,0 +1,40 @@
+import { PERMISSIONS, type PermissionKey, type UserType } from '@trackline/contracts';
+import { DomainError } from '../errors.js';
+
+/** Permissions a user holds: globally, and per project id. Resolved once per request. */
+export type Actor = {
+  userId: number;
+  login: string;
+  type: UserType;
+  global: ReadonlySet<PermissionKey>;
+  byProject: ReadonlyMap<number, ReadonlySet<PermissionKey>>;
+};
+
+/**
+ * Whether the actor holds `permission`. Without a project only global grants count;
+ * with one, a global grant or a grant in that project does.
+ */
+export function can(actor: Actor, permission: PermissionKey, projectId?: number): boolean {
+  if (actor.global.has(permission)) return true;
+  if (projectId === undefined || PERMISSIONS[permission].scope === 'global') return false;
+  return actor.byProject.get(projectId)?.has(permission) ?? false;
+}
+
+/** Whether the actor holds `permission` in at least one project (or globally). */
+export function canAnywhere(actor: Actor, permission: PermissionKey): boolean {
+  if (actor.global.has(permission)) return true;
+  for (const perms of actor.byProject.values()) if (perms.has(permission)) return true;
+  return false;
+}
+
+export function requirePermission(actor: Actor, permission: PermissionKey, projectId?: number, what?: string) {
+  if (!can(actor, permission, projectId)) {
+    throw DomainError.forbidden(what ?? `${PERMISSIONS[permission].description.toLowerCase()} (${permission})`);
+  }
+}
+
+/** Project ids where the actor holds `permission`, or 'all' for a global grant. */
+export function projectsWith(actor: Actor, permission: PermissionKey): 'all' | number[] {
+  if (actor.global.has(permission)) return 'all';
+  return [...actor.byProject].filter(([, perms]) => perms.has(permission)).map(([id]) => id);
+}

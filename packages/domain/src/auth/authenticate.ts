@@ -1,0 +1,52 @@
+import type { Em } from '../orm/em.js';
+import { User, type IUser } from '../users/user.entity.js';
+import { verifyPassword } from './password.js';
+import { digestsEqual, parsePermanentToken, randomSecret, sha256Hex } from './secrets.js';
+import { PermanentToken, Session } from './token.entity.js';
+
+/** Accounts that can never log in with a password, whatever is stored. */
+const NO_PASSWORD_LOGIN = new Set(['guest', 'system', 'workflow', 'service']);
+const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
+const TOKEN_TOUCH_INTERVAL_MS = 60_000;
+
+export async function authenticatePassword(em: Em, login: string, password: string): Promise<IUser | null> {
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  const ok = await verifyPassword(password, user?.passwordHash);
+  if (!user || !ok || NO_PASSWORD_LOGIN.has(user.type)) return null;
+  return user;
+}
+
+export async function authenticateToken(em: Em, token: string): Promise<IUser | null> {
+  const parsed = parsePermanentToken(token);
+  if (!parsed) return null;
+  const row = await em.findOne(
+    PermanentToken,
+    { name: parsed.name, user: { loginKey: parsed.login.toLowerCase() } },
+    { populate: ['user'] },
+  );
+  if (!row || !digestsEqual(row.secretHash, sha256Hex(parsed.secret))) return null;
+  // Record use at most once a minute: a write on every read request would serialise readers.
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
+    await em.nativeUpdate(PermanentToken, { id: row.id }, { lastUsedAt: new Date(now) });
+  }
+  return row.user as IUser;
+}
+
+/** Creates a session and returns the cookie value (only its hash is stored). */
+export async function createSession(em: Em, userId: number): Promise<string> {
+  const value = randomSecret(32);
+  await em.insert(Session, {
+    idHash: sha256Hex(value),
+    user: userId,
+    createdAt: new Date(),
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+  });
+  return value;
+}
+
+export async function authenticateSession(em: Em, value: string): Promise<IUser | null> {
+  const session = await em.findOne(Session, { idHash: sha256Hex(value) }, { populate: ['user'] });
+  if (!session || session.expiresAt.getTime() < Date.now()) return null;
+  return session.user as IUser;
+}

@@ -1,0 +1,29 @@
+import type { PermissionKey, UserType } from '@trackline/contracts';
+import type { Em } from '../orm/em.js';
+import type { Actor } from './actor.js';
+
+type GrantRow = { project_id: number | null; permission_key: PermissionKey };
+
+/** Resolves a user's grants with one query (raw SQL: this runs on every request). */
+export async function loadActor(em: Em, user: { id: number; login: string; type: UserType }): Promise<Actor> {
+  const rows = await em
+    .getConnection()
+    .execute<GrantRow[]>(
+      'select g.project_id, rp.permission_key from role_grants g ' +
+        'join role_permissions rp on rp.role_id = g.role_id where g.user_id = ?',
+      [user.id],
+    );
+  const global = new Set<PermissionKey>();
+  const byProject = new Map<number, Set<PermissionKey>>();
+  for (const row of rows) {
+    if (row.project_id === null) {
+      global.add(row.permission_key);
+      continue;
+    }
+    const id = Number(row.project_id);
+    let set = byProject.get(id);
+    if (!set) byProject.set(id, (set = new Set()));
+    set.add(row.permission_key);
+  }
+  return { userId: user.id, login: user.login, type: user.type, global, byProject };
+}

@@ -1,0 +1,31 @@
+import type { Em } from '../orm/em.js';
+import { DomainError } from '../errors.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import type { Actor } from './actor.js';
+import { formatPermanentToken, randomSecret, sha256Hex } from './secrets.js';
+import { type IPermanentToken, PermanentToken } from './token.entity.js';
+
+export async function createPermanentToken(
+  em: Em,
+  actor: Actor,
+  name: string,
+): Promise<{ token: string; row: IPermanentToken }> {
+  const secret = randomSecret(24);
+  try {
+    const row = em.create(PermanentToken, { user: actor.userId, name, secretHash: sha256Hex(secret) });
+    await em.flush();
+    return { token: formatPermanentToken(actor.login, name, secret), row };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Token', name);
+    throw error;
+  }
+}
+
+export async function revokePermanentToken(em: Em, actor: Actor, name: string): Promise<void> {
+  const removed = await em.nativeDelete(PermanentToken, { user: actor.userId, name });
+  if (removed === 0) throw DomainError.notFound('Token', name);
+}
+
+export function listPermanentTokens(em: Em, actor: Actor): Promise<IPermanentToken[]> {
+  return em.find(PermanentToken, { user: actor.userId }, { orderBy: { name: 'asc' } });
+}

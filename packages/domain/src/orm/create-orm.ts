@@ -1,0 +1,48 @@
+import { MikroORM } from '@mikro-orm/core';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { SqliteDriver } from '@mikro-orm/sqlite';
+import { ENTITIES } from './entities.js';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgresql'; url: string; poolSize?: number };
+
+export type Orm = MikroORM;
+export type Dialect = DatabaseConfig['kind'];
+
+/** `postgres://...` selects PostgreSQL; anything else is a SQLite file (or `:memory:`). */
+export function parseDatabaseConfig(value: string): DatabaseConfig {
+  return /^postgres(ql)?:\/\//.test(value) ? { kind: 'postgresql', url: value } : { kind: 'sqlite', file: value };
+}
+
+export async function createOrm(db: DatabaseConfig, extra: { debug?: boolean } = {}): Promise<Orm> {
+  const common = {
+    entities: ENTITIES,
+    // Request code always works on a fork; the global context is a bug.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    // The migration ledger is ours, not an entity: schema diffs must leave it alone.
+    schemaGenerator: { skipTables: ['trackline_migrations'] },
+    ...extra,
+  };
+  if (db.kind === 'postgresql') {
+    return MikroORM.init({
+      ...common,
+      driver: PostgreSqlDriver,
+      clientUrl: db.url,
+      pool: { min: 0, max: db.poolSize ?? 10 },
+    });
+  }
+  const orm = await MikroORM.init({ ...common, driver: SqliteDriver, dbName: db.file });
+  const conn = orm.em.getConnection();
+  // WAL lets readers run beside the single writer; busy_timeout makes a second process wait, not fail.
+  if (db.file !== ':memory:') await conn.execute('pragma journal_mode = wal');
+  await conn.execute('pragma synchronous = normal');
+  await conn.execute('pragma busy_timeout = 5000');
+  await conn.execute('pragma foreign_keys = on');
+  return orm;
+}
+
+export function dialectOf(orm: Orm): Dialect {
+  return orm.config.get('driver') === PostgreSqlDriver ? 'postgresql' : 'sqlite';
+}

@@ -1,0 +1,54 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Em } from './em.js';
+import { dialectOf, type Orm } from './create-orm.js';
+
+/** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
+export const migrationsDir = (dialect: string) =>
+  fileURLToPath(new URL(`../../migrations/${dialect}/`, import.meta.url));
+
+/** Splits a generated migration into statements (each ends with `;` at the end of a line). */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*\n/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0 && !/^--[^\n]*$/.test(s));
+}
+
+export async function migrate(orm: Orm): Promise<string[]> {
+  const dialect = dialectOf(orm);
+  const dir = migrationsDir(dialect);
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  await (orm.em.fork() as Em).transactional(async (em) => {
+    const conn = em.getConnection();
+    const ctx = em.getTransactionContext();
+    // Several API processes may start at once on one PostgreSQL: only one migrates.
+    if (dialect === 'postgresql') await conn.execute('select pg_advisory_xact_lock(727001)', [], 'all', ctx);
+    await conn.execute(
+      'create table if not exists trackline_migrations (name varchar(200) primary key, applied_at varchar(40) not null)',
+      [],
+      'run',
+      ctx,
+    );
+    const done = new Set(
+      (await conn.execute<{ name: string }[]>('select name from trackline_migrations', [], 'all', ctx)).map(
+        (r) => r.name,
+      ),
+    );
+    for (const file of files) {
+      if (done.has(file)) continue;
+      for (const statement of splitStatements(await readFile(dir + file, 'utf8'))) {
+        await conn.execute(statement, [], 'run', ctx);
+      }
+      await conn.execute(
+        'insert into trackline_migrations (name, applied_at) values (?, ?)',
+        [file, new Date().toISOString()],
+        'run',
+        ctx,
+      );
+      applied.push(file);
+    }
+  });
+  return applied;
+}

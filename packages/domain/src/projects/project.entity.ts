@@ -1,0 +1,22 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { User } from '../users/user.entity.js';
+
+export const Project = defineEntity({
+  name: 'Project',
+  tableName: 'projects',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    shortName: p.string().length(50),
+    /** Upper-cased short name: `prj` and `PRJ` are the same project (issue ids are case-insensitive). */
+    shortNameKey: p.string().length(50).unique(),
+    name: p.string().length(200),
+    nameKey: p.string().length(200).unique(),
+    description: p.string().length(4000).default(''),
+    lead: () => p.manyToOne(User),
+    startingNumber: p.integer().default(1),
+    /** The number the next issue gets; advanced atomically with an UPDATE ... RETURNING. */
+    nextNumber: p.integer().default(1),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IProject = InferEntity<typeof Project>;

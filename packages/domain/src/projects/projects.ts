@@ -1,0 +1,82 @@
+import { type Actor, can, projectsWith, requirePermission } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import { Issue, IssueLink } from '../issues/issue.entity.js';
+import type { Em } from '../orm/em.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { RoleGrant } from '../roles/role.entity.js';
+import { type IUser, User } from '../users/user.entity.js';
+import { type IProject, Project } from './project.entity.js';
+
+export type NewProject = {
+  shortName: string;
+  name: string;
+  description?: string | undefined;
+  leadLogin?: string | undefined;
+  startingNumber?: number | undefined;
+};
+
+/** Projects the actor may read (READ_PROJECT globally or in the project). */
+export async function listAccessibleProjects(em: Em, actor: Actor): Promise<IProject[]> {
+  const ids = projectsWith(actor, 'READ_PROJECT');
+  if (ids !== 'all' && ids.length === 0) return [];
+  return em.find(Project, ids === 'all' ? {} : { id: { $in: ids } }, { orderBy: { shortNameKey: 'asc' } });
+}
+
+/**
+ * A project the actor can read. An unreadable project answers exactly like a missing
+ * one, so that short names of other teams' projects cannot be probed.
+ */
+export async function getReadableProject(em: Em, actor: Actor, shortName: string): Promise<IProject> {
+  const project = await em.findOne(Project, { shortNameKey: shortName.toUpperCase() }, { populate: ['lead'] });
+  if (!project || !can(actor, 'READ_PROJECT', project.id)) throw DomainError.notFound('Project', shortName);
+  return project;
+}
+
+export async function createProject(em: Em, actor: Actor, input: NewProject): Promise<IProject> {
+  requirePermission(actor, 'CREATE_PROJECT');
+  let lead: IUser | null;
+  if (input.leadLogin) {
+    lead = await em.findOne(User, { loginKey: input.leadLogin.toLowerCase() });
+    if (!lead) throw DomainError.invalid('projectLeadLogin', `user [ ${input.leadLogin} ] not found`);
+  } else {
+    lead = await em.findOneOrFail(User, { id: actor.userId });
+  }
+  if (await em.findOne(Project, { shortNameKey: input.shortName.toUpperCase() })) {
+    throw DomainError.alreadyExists('Project', input.shortName);
+  }
+  if (await em.findOne(Project, { nameKey: input.name.toLowerCase() })) {
+    throw new DomainError('ALREADY_EXISTS', `Project with name [ ${input.name} ] already exists.`);
+  }
+  const startingNumber = input.startingNumber ?? 1;
+  try {
+    const project = em.create(Project, {
+      shortName: input.shortName,
+      shortNameKey: input.shortName.toUpperCase(),
+      name: input.name,
+      nameKey: input.name.toLowerCase(),
+      description: input.description ?? '',
+      lead,
+      startingNumber,
+      nextNumber: startingNumber,
+    });
+    await em.flush();
+    return project;
+  } catch (error) {
+    // Two concurrent creators both passed the checks above: the unique index decides.
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Project', input.shortName);
+    throw error;
+  }
+}
+
+/** Deletes the project with all its issues, their links and its role grants, atomically. */
+export async function deleteProject(em: Em, actor: Actor, shortName: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const project = await getReadableProject(tx, actor, shortName);
+    requirePermission(actor, 'DELETE_PROJECT', project.id, `delete project [ ${project.shortName} ]`);
+    const issueIds = tx.createQueryBuilder(Issue).select('id').where({ project: project.id });
+    await tx.nativeDelete(IssueLink, { $or: [{ source: { $in: issueIds } }, { target: { $in: issueIds } }] });
+    await tx.nativeDelete(Issue, { project: project.id });
+    await tx.nativeDelete(RoleGrant, { project: project.id });
+    await tx.nativeDelete(Project, { id: project.id });
+  });
+}

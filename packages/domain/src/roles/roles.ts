@@ -1,0 +1,106 @@
+import { isPermissionKey, PERMISSIONS } from '@trackline/contracts';
+import { type Actor, requirePermission } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { type IPermission, type IRole, Permission, Role } from './role.entity.js';
+
+export function listRoles(em: Em, actor: Actor): Promise<IRole[]> {
+  requirePermission(actor, 'READ_ROLE');
+  return em.find(Role, {}, { orderBy: { nameKey: 'asc' } });
+}
+
+async function findRole(em: Em, name: string, populate = false): Promise<IRole> {
+  const role = await em.findOne(
+    Role,
+    { nameKey: name.toLowerCase() },
+    populate ? { populate: ['permissions'] } : {},
+  );
+  if (!role) throw DomainError.notFound('Role', name);
+  return role;
+}
+
+export function getRole(em: Em, actor: Actor, name: string): Promise<IRole> {
+  requirePermission(actor, 'READ_ROLE');
+  return findRole(em, name);
+}
+
+export async function createRole(em: Em, actor: Actor, name: string, description = ''): Promise<IRole> {
+  requirePermission(actor, 'CREATE_ROLE');
+  if (await em.findOne(Role, { nameKey: name.toLowerCase() })) throw DomainError.alreadyExists('Role', name);
+  try {
+    const role = em.create(Role, { name, nameKey: name.toLowerCase(), description });
+    await em.flush();
+    return role;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Role', name);
+    throw error;
+  }
+}
+
+export async function updateRole(
+  em: Em,
+  actor: Actor,
+  name: string,
+  changes: { newName?: string | undefined; description?: string | undefined },
+): Promise<IRole> {
+  requirePermission(actor, 'UPDATE_ROLE');
+  const role = await findRole(em, name);
+  if (changes.newName && changes.newName.toLowerCase() !== role.nameKey) {
+    if (await em.findOne(Role, { nameKey: changes.newName.toLowerCase() })) {
+      throw DomainError.alreadyExists('Role', changes.newName);
+    }
+    Object.assign(role, { name: changes.newName, nameKey: changes.newName.toLowerCase() });
+  } else if (changes.newName) {
+    role.name = changes.newName;
+  }
+  if (changes.description !== undefined) role.description = changes.description;
+  try {
+    await em.flush();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Role', changes.newName ?? name);
+    throw error;
+  }
+  return role;
+}
+
+const sortPermissions = (list: Iterable<IPermission>) => [...list].sort((a, b) => a.key.localeCompare(b.key));
+
+export async function listRolePermissions(em: Em, actor: Actor, name: string): Promise<IPermission[]> {
+  requirePermission(actor, 'READ_ROLE');
+  const role = await findRole(em, name, true);
+  return sortPermissions(role.permissions.getItems());
+}
+
+async function findPermission(em: Em, key: string): Promise<IPermission> {
+  const permission = isPermissionKey(key) ? await em.findOne(Permission, { key }) : null;
+  if (!permission) throw DomainError.notFound('Permission', key);
+  return permission;
+}
+
+/** Adds a permission; adding one the role already has changes nothing and succeeds. */
+export async function addRolePermission(em: Em, actor: Actor, name: string, key: string) {
+  requirePermission(actor, 'UPDATE_ROLE');
+  const role = await findRole(em, name, true);
+  const permission = await findPermission(em, key);
+  if (!role.permissions.contains(permission)) role.permissions.add(permission);
+  await em.flush();
+  return sortPermissions(role.permissions.getItems());
+}
+
+export async function removeRolePermission(em: Em, actor: Actor, name: string, key: string) {
+  requirePermission(actor, 'UPDATE_ROLE');
+  const role = await findRole(em, name, true);
+  const permission = await findPermission(em, key);
+  if (!role.permissions.contains(permission)) {
+    throw new DomainError('NOT_FOUND', `Role [ ${role.name} ] does not have permission [ ${key} ].`);
+  }
+  role.permissions.remove(permission);
+  await em.flush();
+  return sortPermissions(role.permissions.getItems());
+}
+
+export function listAllPermissions(actor: Actor): { key: string; description: string }[] {
+  requirePermission(actor, 'READ_ROLE');
+  return Object.entries(PERMISSIONS).map(([key, p]) => ({ key, description: p.description }));
+}

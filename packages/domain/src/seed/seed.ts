@@ -1,0 +1,57 @@
+import { PERMISSIONS } from '@trackline/contracts';
+import { randomSecret } from '../auth/secrets.js';
+import { IssueLinkType } from '../link-types/link-type.entity.js';
+import { dialectOf, type Orm } from '../orm/create-orm.js';
+import type { Em } from '../orm/em.js';
+import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
+import { User } from '../users/user.entity.js';
+import { insertUser } from '../users/users.js';
+import { SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
+
+export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
+
+/**
+ * Brings the reference data up to date (new permission keys appear on upgrade) and, on an
+ * empty database, creates the link types, roles and accounts. Safe to run at every start
+ * and from several processes at once (PostgreSQL takes an advisory lock).
+ */
+export async function seed(orm: Orm, options: { adminPassword?: string | undefined } = {}): Promise<SeedResult> {
+  return (orm.em.fork() as Em).transactional(async (em) => {
+    if (dialectOf(orm) === 'postgresql') {
+      await em.getConnection().execute('select pg_advisory_xact_lock(727002)', [], 'all', em.getTransactionContext());
+    }
+    const known = new Set((await em.find(Permission, {})).map((p) => p.key));
+    for (const [key, { description }] of Object.entries(PERMISSIONS)) {
+      if (!known.has(key)) em.create(Permission, { key, description });
+    }
+    await em.flush();
+    if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
+
+    for (const type of SEED_LINK_TYPES) {
+      em.create(IssueLinkType, { ...type, nameKey: type.name.toLowerCase() });
+    }
+    const roles = SEED_ROLES.map((r) =>
+      em.create(Role, {
+        name: r.name,
+        nameKey: r.name.toLowerCase(),
+        description: r.description,
+        permissions: r.permissions.map((key) => em.getReference(Permission, key)),
+      }),
+    );
+    await em.flush();
+
+    const generatedPassword = options.adminPassword ? undefined : randomSecret(15);
+    const root = await insertUser(em, {
+      login: 'root',
+      fullName: 'root',
+      password: options.adminPassword ?? generatedPassword,
+      type: 'root',
+    });
+    for (const account of SYSTEM_ACCOUNTS) await insertUser(em, account);
+    const admin = roles.find((r) => r.name === 'Admin') ?? roles[0];
+    if (!admin) throw new Error('seed roles are empty');
+    em.create(RoleGrant, { user: root, role: admin, project: null, scopeKey: 'global' });
+    await em.flush();
+    return generatedPassword ? { createdRoot: true, generatedPassword } : { createdRoot: true };
+  });
+}

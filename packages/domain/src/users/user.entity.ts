@@ -1,0 +1,23 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { USER_TYPES } from '@trackline/contracts';
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    login: p.string().length(100),
+    /** Lower-cased login: logins are unique regardless of case. */
+    loginKey: p.string().length(100).unique(),
+    fullName: p.string().length(200),
+    email: p.string().length(200).nullable(),
+    /** Lower-cased e-mail, indexed for commit-author matching. */
+    emailKey: p.string().length(200).nullable().index(),
+    passwordHash: p.string().length(200).nullable(),
+    type: p.enum(USER_TYPES).default('user'),
+    /** The user's saved context folder id (`/rest/issuesFolder/setContextFolder`); null means Everything. */
+    contextFolder: p.string().length(100).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type IUser = InferEntity<typeof User>;

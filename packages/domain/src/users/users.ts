@@ -1,0 +1,89 @@
+import { type Actor, requirePermission } from '../auth/actor.js';
+import { hashPassword } from '../auth/password.js';
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { Project } from '../projects/project.entity.js';
+import { Role, RoleGrant } from '../roles/role.entity.js';
+import { type IUser, User } from './user.entity.js';
+
+export type NewUser = {
+  login: string;
+  fullName?: string | undefined;
+  email?: string | undefined;
+  password?: string | undefined;
+  type?: IUser['type'];
+};
+
+/** Inserts a user without a permission check: for the seed and for tests. */
+export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
+  try {
+    const user = em.create(User, {
+      login: input.login,
+      loginKey: input.login.toLowerCase(),
+      fullName: input.fullName ?? input.login,
+      email: input.email ?? null,
+      emailKey: input.email?.toLowerCase() ?? null,
+      passwordHash: input.password ? await hashPassword(input.password) : null,
+      type: input.type ?? 'user',
+      contextFolder: null,
+    });
+    await em.flush();
+    return user;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists('User', input.login);
+    throw error;
+  }
+}
+
+export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<IUser> {
+  requirePermission(actor, 'CREATE_USER');
+  if (await em.findOne(User, { loginKey: input.login.toLowerCase() })) {
+    throw DomainError.alreadyExists('User', input.login);
+  }
+  return insertUser(em, { ...input, type: 'user' });
+}
+
+export async function getUser(em: Em, actor: Actor, login: string): Promise<IUser> {
+  if (login.toLowerCase() !== actor.login.toLowerCase()) requirePermission(actor, 'READ_USER');
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (!user) throw DomainError.notFound('User', login);
+  return user;
+}
+
+/** Non-human accounts (root, guest, the workflow user, service accounts), for import scripts. */
+export function listSystemUsers(em: Em, actor: Actor): Promise<IUser[]> {
+  requirePermission(actor, 'LOW_LEVEL_ADMIN', undefined, 'read system users (LOW_LEVEL_ADMIN)');
+  return em.find(User, { type: { $ne: 'user' } }, { orderBy: { loginKey: 'asc' } });
+}
+
+async function resolveGrant(em: Em, actor: Actor, login: string, roleName: string, projectName?: string) {
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (!user) throw DomainError.notFound('User', login);
+  const role = await em.findOne(Role, { nameKey: roleName.toLowerCase() });
+  if (!role) throw DomainError.notFound('Role', roleName);
+  const project = projectName ? await em.findOne(Project, { shortNameKey: projectName.toUpperCase() }) : null;
+  if (projectName && !project) throw DomainError.notFound('Project', projectName);
+  // Granting globally needs UPDATE_USER; a project admin may grant within the project.
+  if (project) requirePermission(actor, 'UPDATE_PROJECT', project.id, `grant roles in project [ ${project.shortName} ]`);
+  else requirePermission(actor, 'UPDATE_USER', undefined, 'grant global roles (UPDATE_USER)');
+  return { user, role, project, scopeKey: project ? `p${project.id}` : 'global' };
+}
+
+/** Grants a role; granting one the user already has succeeds and changes nothing. */
+export async function grantRole(em: Em, actor: Actor, login: string, roleName: string, projectName?: string) {
+  const { user, role, project, scopeKey } = await resolveGrant(em, actor, login, roleName, projectName);
+  if (await em.findOne(RoleGrant, { user, role, scopeKey })) return;
+  try {
+    em.create(RoleGrant, { user, role, project, scopeKey });
+    await em.flush();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
+
+export async function revokeRole(em: Em, actor: Actor, login: string, roleName: string, projectName?: string) {
+  const { user, role, scopeKey } = await resolveGrant(em, actor, login, roleName, projectName);
+  const removed = await em.nativeDelete(RoleGrant, { user, role, scopeKey });
+  if (removed === 0) throw new DomainError('NOT_FOUND', `User [ ${login} ] does not have role [ ${role.name} ] there.`);
+}
