@@ -1,1 +1,3 @@
-export {};
+export type { AppRouter } from './trpc/app.router.js';
+export { appRouter } from './trpc/app.router.js';
+export { createRequestHandler, createServer } from './server.js';

@@ -1,0 +1,27 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
+import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
+import { SESSION_COOKIE } from './credentials.js';
+
+/**
+ * `POST /rest/user/login` with form (or query) `login` and `password`. Answers the legacy
+ * `<login>ok</login>` and sets ONE cookie without Expires: the Python client echoes the raw
+ * Set-Cookie back, and a date with a comma in it would break its cookie joining.
+ */
+export async function handleLogin(orm: Orm, req: IncomingMessage, res: ServerResponse, url: URL) {
+  const raw = await readRawBody(req, 64 * 1024);
+  const fields = { ...fromSearchParams(url.searchParams), ...parseBody(raw, req.headers['content-type']) };
+  const login = typeof fields.login === 'string' ? fields.login : '';
+  const password = typeof fields.password === 'string' ? fields.password : '';
+  if (!login) throw DomainError.invalid('login', 'is required');
+  if (!password) throw DomainError.invalid('password', 'is required');
+  const em = orm.em.fork();
+  const user = await authenticatePassword(em as never, login, password);
+  if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
+  const session = await createSession(em as never, user.id);
+  res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
+  const json = (req.headers.accept ?? '').includes('json');
+  res.statusCode = 200;
+  res.setHeader('Content-Type', json ? 'application/json;charset=UTF-8' : 'application/xml;charset=UTF-8');
+  res.end(json ? '{"value":"ok"}' : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><login>ok</login>');
+}

@@ -1,0 +1,33 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createOrm, type DatabaseConfig, migrate, seed } from '@trackline/domain';
+import { readEnv } from './env.js';
+import { createServer } from './server.js';
+
+const env = readEnv();
+const db: DatabaseConfig = env.DATABASE_URL
+  ? { kind: 'postgresql', url: env.DATABASE_URL }
+  : { kind: 'sqlite', file: env.TRACKLINE_DB };
+if (db.kind === 'sqlite' && db.file !== ':memory:') mkdirSync(dirname(db.file), { recursive: true });
+
+const orm = await createOrm(db);
+const applied = await migrate(orm);
+if (applied.length > 0) console.log(`trackline: applied migrations ${applied.join(', ')}`);
+const seeded = await seed(orm, { adminPassword: env.ADMIN_PASSWORD });
+if (seeded.generatedPassword) {
+  console.log(`trackline: created administrator 'root' with generated password: ${seeded.generatedPassword}`);
+  console.log('trackline: this password is shown once; set ADMIN_PASSWORD to choose your own on a new database.');
+}
+
+const server = createServer({ orm });
+server.listen(env.PORT, env.HOST, () => {
+  const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
+  console.log(`trackline: listening on http://${env.HOST}:${env.PORT} (database: ${where})`);
+});
+
+const shutdown = () => {
+  server.close(() => void orm.close().then(() => process.exit(0)));
+  setTimeout(() => process.exit(0), 5000).unref();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

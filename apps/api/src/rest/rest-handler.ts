@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorCode, RouteMeta } from '@trackline/contracts';
+import { DomainError } from '@trackline/domain';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import type { AppRouter } from '../trpc/app.router.js';
+import type { Context } from '../trpc/context.js';
+import { HTTP_STATUS_BY_ERROR } from '../trpc/error-mapping.js';
+import { CaptureResponse } from './capture-response.js';
+import { type Format, negotiate } from './negotiate.js';
+import { fromSearchParams, parseBody, REST_BODY_LIMIT, readRawBody } from './request-body.js';
+import { type CustomRenderer, renderXml, renderXmlError } from './xml.js';
+
+type RestError = { status: number; code: ErrorCode; message: string; issues?: { field: string; message: string }[] };
+
+const CONTENT_TYPE: Record<Format, string> = {
+  xml: 'application/xml;charset=UTF-8',
+  json: 'application/json;charset=UTF-8',
+};
+
+export type RestHandlerOptions = {
+  router: AppRouter;
+  /** Builds the per-request context (auth, EM fork); called once per request. */
+  createContext: (req: IncomingMessage) => Promise<Context>;
+  customXml?: Record<string, CustomRenderer>;
+  logError?: (error: unknown) => void;
+};
+
+const contexts = new WeakMap<IncomingMessage, Context>();
+
+export function createRestHandler(options: RestHandlerOptions) {
+  const openApi = createOpenApiNodeHttpHandler({
+    router: options.router,
+    createContext: ({ req }) => {
+      const ctx = contexts.get(req as IncomingMessage);
+      if (!ctx) throw new Error('REST context missing');
+      return ctx;
+    },
+    onError: ({ error }) => {
+      if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
+    },
+  });
+
+  /** Serves `url` (already known to start with `/rest/`). */
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    let ctx: Context | undefined;
+    try {
+      ctx = await options.createContext(req);
+      contexts.set(req, ctx);
+      const method = req.method ?? 'GET';
+      if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+        // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
+        // parameters (and form or XML bodies), so everything is merged into one JSON input.
+        const raw = await readRawBody(req, REST_BODY_LIMIT);
+        const body = parseBody(raw, req.headers['content-type']);
+        (req as IncomingMessage & { body?: unknown }).body = { ...fromSearchParams(url.searchParams), ...body };
+        req.headers['content-type'] = 'application/json';
+      }
+      req.url = url.pathname.slice('/rest'.length) + url.search;
+      const capture = new CaptureResponse();
+      const onClose = () => capture.emit('close');
+      res.once('close', onClose);
+      await openApi(req, capture as unknown as ServerResponse);
+      await capture.done;
+      res.off('close', onClose);
+      writeCaptured(req, res, ctx, capture, options.customXml ?? {});
+    } catch (error) {
+      if (!(error instanceof DomainError)) options.logError?.(error);
+      const meta = ctx?.response.meta;
+      writeError(req, res, meta, toRestError(error));
+    }
+  };
+}
+
+function toRestError(error: unknown): RestError {
+  if (error instanceof DomainError) {
+    return {
+      status: HTTP_STATUS_BY_ERROR[error.code],
+      code: error.code,
+      message: error.message,
+      ...(error.issues ? { issues: error.issues } : {}),
+    };
+  }
+  return { status: 500, code: 'INTERNAL', message: 'Internal server error' };
+}
+
+function formatFor(req: IncomingMessage, meta: RouteMeta | undefined): Format {
+  return negotiate(req.headers.accept, meta?.defaultFormat ?? 'xml');
+}
+
+function writeCaptured(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: Context,
+  capture: CaptureResponse,
+  customXml: Record<string, CustomRenderer>,
+) {
+  const meta = ctx.response.meta;
+  const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
+  if (capture.statusCode >= 400) {
+    const shape = (parsed ?? {}) as { message?: string; data?: { errorCode?: ErrorCode; issues?: RestError['issues'] } };
+    const code = shape.data?.errorCode ?? 'INTERNAL';
+    const issues = shape.data?.issues;
+    // The adapter replaces zod messages with a generic one; name the fields instead.
+    let message = issues?.length ? issues.map((i) => `${i.field}: ${i.message}`).join('; ') : (shape.message ?? 'Error');
+    if (!meta && capture.statusCode === 404) message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
+    writeError(req, res, meta, {
+      status: capture.statusCode,
+      code,
+      message,
+      ...(issues ? { issues } : {}),
+    });
+    return;
+  }
+  const status = ctx.response.status ?? capture.statusCode;
+  const format = formatFor(req, meta);
+  for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
+  const shape = meta?.xml;
+  if (format === 'json' || !shape) {
+    send(res, status, CONTENT_TYPE.json, JSON.stringify(parsed ?? {}));
+  } else if (shape.kind === 'text') {
+    send(res, status, 'text/plain;charset=UTF-8', String((parsed as Record<string, unknown>)[shape.field] ?? ''));
+  } else {
+    send(res, status, CONTENT_TYPE.xml, renderXml(shape, parsed, customXml));
+  }
+}
+
+function writeError(req: IncomingMessage, res: ServerResponse, meta: RouteMeta | undefined, error: RestError) {
+  const format = formatFor(req, meta);
+  if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="trackline", Bearer');
+  if (format === 'json') {
+    const body = { value: error.message, code: error.code, status: error.status, ...(error.issues ? { issues: error.issues } : {}) };
+    send(res, error.status, CONTENT_TYPE.json, JSON.stringify(body));
+  } else {
+    send(res, error.status, CONTENT_TYPE.xml, renderXmlError(error.message));
+  }
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string) {
+  if (res.headersSent) return;
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}

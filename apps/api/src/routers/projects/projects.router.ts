@@ -1,0 +1,86 @@
+import * as c from '@trackline/contracts';
+import * as d from '@trackline/domain';
+import { z } from 'zod';
+import type { Context } from '../../trpc/context.js';
+import { authedProcedure, router } from '../../trpc/procedures.js';
+import { created, restUrl } from '../respond.js';
+
+const toProject = (ctx: Context, p: d.IProject): c.ProjectDto => {
+  const url = (...rest: string[]) => `${restUrl(ctx, 'admin', 'project', p.shortName, ...rest)}/`;
+  return {
+    id: p.shortName,
+    name: p.name,
+    lead: p.lead.login,
+    description: p.description,
+    startingNumber: p.startingNumber,
+    assigneesUrl: url('assignee'),
+    subsystemsUrl: url('subsystem'),
+    buildsUrl: url('build'),
+    versionsUrl: url('version'),
+  };
+};
+
+async function createAndRespond(ctx: Context & { actor: d.Actor }, input: d.NewProject) {
+  const project = await d.createProject(ctx.em, ctx.actor, input);
+  return created(ctx, `/admin/project/${project.shortName}`, toProject(ctx, project));
+}
+
+export const projectsRouter = router({
+  list: authedProcedure
+    .meta(c.listProjectsMeta)
+    .input(z.object({}))
+    .output(c.ZListProjectsOutput)
+    .query(async ({ ctx }) =>
+      (await d.listAccessibleProjects(ctx.em, ctx.actor)).map((p) => ({
+        id: p.shortName,
+        url: restUrl(ctx, 'admin', 'project', p.shortName),
+      })),
+    ),
+
+  get: authedProcedure
+    .meta(c.getProjectMeta)
+    .input(c.ZGetProjectInput)
+    .output(c.ZProject)
+    .query(async ({ ctx, input }) => toProject(ctx, await d.getReadableProject(ctx.em, ctx.actor, input.project))),
+
+  create: authedProcedure
+    .meta(c.createProjectMeta)
+    .input(c.ZCreateProjectInput)
+    .output(c.ZProject)
+    .mutation(({ ctx, input }) =>
+      createAndRespond(ctx, {
+        shortName: input.projectId,
+        name: input.projectName,
+        description: input.description,
+        leadLogin: input.projectLeadLogin ?? input.lead,
+        startingNumber: input.startingNumber,
+      }),
+    ),
+
+  createFromBody: authedProcedure
+    .meta(c.createProjectFromBodyMeta)
+    .input(c.ZCreateProjectFromBodyInput)
+    .output(c.ZProject)
+    .mutation(({ ctx, input }) => {
+      const shortName = input.id ?? input.shortName;
+      const name = input.name ?? input.projectName;
+      if (!shortName) throw d.DomainError.invalid('id', 'is required (the project short name)');
+      if (!name) throw d.DomainError.invalid('name', 'is required');
+      return createAndRespond(ctx, {
+        shortName,
+        name,
+        description: input.description,
+        leadLogin: input.lead ?? input.leader ?? input.projectLeadLogin,
+        startingNumber: input.startingNumber,
+      });
+    }),
+
+  delete: authedProcedure
+    .meta(c.deleteProjectMeta)
+    .input(c.ZGetProjectInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.deleteProject(ctx.em, ctx.actor, input.project);
+      return {};
+    }),
+});

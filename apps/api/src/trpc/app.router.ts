@@ -1,0 +1,18 @@
+import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
+import { projectsRouter } from '../routers/projects/projects.router.js';
+import { rolesRouter } from '../routers/roles/roles.router.js';
+import { usersRouter } from '../routers/users/users.router.js';
+import { router } from './procedures.js';
+
+/**
+ * The whole API. Each procedure is served at `/trpc/<path>` and, through its
+ * `meta.openapi`, at its legacy `/rest` route.
+ */
+export const appRouter = router({
+  linkTypes: linkTypesRouter,
+  roles: rolesRouter,
+  projects: projectsRouter,
+  users: usersRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,44 @@
+import { DomainError } from '@trackline/domain';
+import type { Actor } from '@trackline/domain';
+import { t } from './init.js';
+import { toTrpcError } from './error-mapping.js';
+
+/** Path segments reach us percent-encoded from the REST adapter; names may contain spaces. */
+function decodePathParams(raw: unknown, path: string | undefined): unknown {
+  if (!path || typeof raw !== 'object' || raw === null) return raw;
+  const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const key of params) {
+    const value = copy[key];
+    if (typeof value !== 'string') continue;
+    try {
+      copy[key] = decodeURIComponent(value);
+    } catch {
+      // A stray '%' is taken literally.
+    }
+  }
+  return copy;
+}
+
+/** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
+const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+  if (meta) ctx.response.meta = meta;
+  const result =
+    ctx.transport === 'rest' && meta?.openapi?.path
+      ? await next({ getRawInput: async () => decodePathParams(await getRawInput(), meta.openapi?.path) })
+      : await next();
+  if (!result.ok) {
+    const mapped = toTrpcError(result.error.cause);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = base;
+
+/** Requires a caller; no or refused credentials are 401 on both transports. */
+export const authedProcedure = base.use(({ ctx, next }) => {
+  if (!ctx.actor) throw toTrpcError(DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.'));
+  return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
+});

@@ -1,0 +1,35 @@
+/**
+ * Everything the command language may refer to, for one set of context issues and one
+ * actor. Built from the database by `issues/build-vocabulary.ts`; the scanner, parser
+ * and suggester are pure functions of (text, vocabulary) and never touch the database.
+ * Only what the actor could apply to the context appears here.
+ */
+export type VocabularyField = {
+  /** Canonical name, e.g. 'State', 'Fix versions'. Matched case-insensitively. */
+  name: string;
+  kind: 'enum' | 'state' | 'user' | 'version';
+  /** Multi-value fields take `add`/`remove`; a bare value adds. */
+  multi: boolean;
+  values: VocabularyValue[];
+  /** Whether the field can be emptied (e.g. `Assignee Unassigned`). */
+  canBeEmpty: boolean;
+  /** The word that empties it ('Unassigned', 'No subsystem'...). */
+  emptyText?: string;
+};
+
+export type VocabularyValue = { name: string; description?: string; resolved?: boolean };
+
+export type CommandVocabulary = {
+  /** The actor's login: `for me`, `star me`. */
+  me: string;
+  fields: VocabularyField[];
+  /** Users that may appear after `for`, `star`, or as user-field values (login + full name). */
+  users: { login: string; fullName: string }[];
+  /** Tags the actor can apply (existing ones; `tag X` with a new name creates it). */
+  tags: { name: string }[];
+  linkTypes: { name: string; outwardName: string; inwardName: string; directed: boolean }[];
+  /** Readable ids of issues the actor may link to, for suggestions (a bounded sample). */
+  issueIds: string[];
+  /** Permission facts for the context: which kinds of command the actor may apply. */
+  can: { update: boolean; link: boolean; comment: boolean; tag: boolean; vote: boolean; star: boolean };
+};
