@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the real entry point and resolves once it listens; collects its output. */
+async function start(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env } });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    child.stdout?.on('data', () => {
+      if (output.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+describe('the real entry point on a SQLite file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trackline-restart-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const db = join(dir, 'nested', 'trackline.sqlite');
+
+  it('generates and prints a root password once, and keeps data across a restart', async () => {
+    const first = await start({ TRACKLINE_DB: db });
+    const password = /generated password: (\S+)/.exec(first.output())?.[1];
+    expect(password).toBeDefined();
+    const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
+    const created = await fetch(`${first.url}/rest/admin/project/KEEP?projectName=Kept`, { method: 'PUT', headers: auth });
+    expect(created.status).toBe(201);
+    await stop(first.child);
+
+    const second = await start({ TRACKLINE_DB: db });
+    expect(second.output()).not.toContain('generated password');
+    expect(second.output()).not.toContain('applied migrations');
+    const read = await fetch(`${second.url}/rest/admin/project/KEEP`, { headers: { ...auth, accept: 'application/json' } });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ id: 'KEEP', name: 'Kept' });
+    await stop(second.child);
+  });
+
+  it('uses ADMIN_PASSWORD on a new database and refuses an invalid configuration', async () => {
+    const server = await start({ TRACKLINE_DB: join(dir, 'second.sqlite'), ADMIN_PASSWORD: 'chosen-password' });
+    expect(server.output()).not.toContain('generated password');
+    const ok = await fetch(`${server.url}/rest/admin/role`, {
+      headers: { authorization: `Basic ${Buffer.from('root:chosen-password').toString('base64')}` },
+    });
+    expect(ok.status).toBe(200);
+    await stop(server.child);
+    await expect(start({ TRACKLINE_DB: join(dir, 'third.sqlite'), PORT: 'not-a-port' })).rejects.toThrow(/PORT/);
+  });
+});
