@@ -16,7 +16,9 @@ if (applied.length > 0) console.log(`trackline: applied migrations ${applied.joi
 const seeded = await seed(orm, { adminPassword: env.ADMIN_PASSWORD });
 if (seeded.generatedPassword) {
   console.log(`trackline: created administrator 'root' with generated password: ${seeded.generatedPassword}`);
-  console.log('trackline: this password is shown once; set ADMIN_PASSWORD to choose your own on a new database.');
+  console.log(
+    'trackline: this password is shown once; set ADMIN_PASSWORD to choose your own on a new database.',
+  );
 }
 
 const server = createServer({ orm });

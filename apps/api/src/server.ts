@@ -24,10 +24,22 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
   async function createContext(req: IncomingMessage, transport: Context['transport']): Promise<Context> {
     const em = orm.em.fork() as Em;
     const { actor, failure } = await resolveActor(em, readCredentials(req.headers));
-    return { orm, em, actor, authFailure: failure, baseUrl: baseUrlOf(req), transport, response: createResponseHints() };
+    return {
+      orm,
+      em,
+      actor,
+      authFailure: failure,
+      baseUrl: baseUrlOf(req),
+      transport,
+      response: createResponseHints(),
+    };
   }
 
-  const rest = createRestHandler({ router: appRouter, createContext: (req) => createContext(req, 'rest'), logError });
+  const rest = createRestHandler({
+    router: appRouter,
+    createContext: (req) => createContext(req, 'rest'),
+    logError,
+  });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
@@ -49,7 +61,8 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
         res.setHeader('Content-Type', 'application/json;charset=UTF-8');
         return void res.end(openApiCache.body);
       }
-      if (url.pathname === '/rest/user/login' && req.method === 'POST') return await handleLogin(orm, req, res, url);
+      if (url.pathname === '/rest/user/login' && req.method === 'POST')
+        return await handleLogin(orm, req, res, url);
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) return await trpc(req, res);
       res.statusCode = 404;

@@ -20,7 +20,9 @@ async function freePort(): Promise<number> {
 /** Starts the real entry point and resolves once it listens; collects its output. */
 async function start(env: Record<string, string>) {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env } });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+  });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
@@ -53,27 +55,37 @@ describe('the real entry point on a SQLite file', () => {
     const password = /generated password: (\S+)/.exec(first.output())?.[1];
     expect(password).toBeDefined();
     const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
-    const created = await fetch(`${first.url}/rest/admin/project/KEEP?projectName=Kept`, { method: 'PUT', headers: auth });
+    const created = await fetch(`${first.url}/rest/admin/project/KEEP?projectName=Kept`, {
+      method: 'PUT',
+      headers: auth,
+    });
     expect(created.status).toBe(201);
     await stop(first.child);
 
     const second = await start({ TRACKLINE_DB: db });
     expect(second.output()).not.toContain('generated password');
     expect(second.output()).not.toContain('applied migrations');
-    const read = await fetch(`${second.url}/rest/admin/project/KEEP`, { headers: { ...auth, accept: 'application/json' } });
+    const read = await fetch(`${second.url}/rest/admin/project/KEEP`, {
+      headers: { ...auth, accept: 'application/json' },
+    });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ id: 'KEEP', name: 'Kept' });
     await stop(second.child);
   });
 
   it('uses ADMIN_PASSWORD on a new database and refuses an invalid configuration', async () => {
-    const server = await start({ TRACKLINE_DB: join(dir, 'second.sqlite'), ADMIN_PASSWORD: 'chosen-password' });
+    const server = await start({
+      TRACKLINE_DB: join(dir, 'second.sqlite'),
+      ADMIN_PASSWORD: 'chosen-password',
+    });
     expect(server.output()).not.toContain('generated password');
     const ok = await fetch(`${server.url}/rest/admin/role`, {
       headers: { authorization: `Basic ${Buffer.from('root:chosen-password').toString('base64')}` },
     });
     expect(ok.status).toBe(200);
     await stop(server.child);
-    await expect(start({ TRACKLINE_DB: join(dir, 'third.sqlite'), PORT: 'not-a-port' })).rejects.toThrow(/PORT/);
+    await expect(start({ TRACKLINE_DB: join(dir, 'third.sqlite'), PORT: 'not-a-port' })).rejects.toThrow(
+      /PORT/,
+    );
   });
 });

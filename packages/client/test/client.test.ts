@@ -7,14 +7,20 @@ describe('typed client against a live server', () => {
   let root: TracklineClient;
   beforeAll(async () => {
     server = await startLiveServer();
-    root = createTracklineClient({ url: server.url, credentials: { login: 'root', password: 'root-password' } });
+    root = createTracklineClient({
+      url: server.url,
+      credentials: { login: 'root', password: 'root-password' },
+    });
   });
   afterAll(() => server.close());
 
   it('reads the seeded link types', async () => {
     const types = await root.linkTypes.list.query({});
     expect(types.map((t) => t.name)).toEqual(['Depend', 'Duplicate', 'Relates', 'Subtask']);
-    expect(types.find((t) => t.name === 'Subtask')).toMatchObject({ outwardName: 'parent for', aggregation: true });
+    expect(types.find((t) => t.name === 'Subtask')).toMatchObject({
+      outwardName: 'parent for',
+      aggregation: true,
+    });
   });
 
   it('creates a project and reads it back, batching two queries', async () => {
@@ -29,7 +35,9 @@ describe('typed client against a live server', () => {
   });
 
   it('surfaces domain error codes', async () => {
-    await expect(root.roles.get.query({ role: 'Nope' })).rejects.toSatisfy((e) => errorCodeOf(e) === 'NOT_FOUND');
+    await expect(root.roles.get.query({ role: 'Nope' })).rejects.toSatisfy(
+      (e) => errorCodeOf(e) === 'NOT_FOUND',
+    );
     await root.roles.create.mutate({ role: 'Twice' });
     await expect(root.roles.create.mutate({ role: 'twice' })).rejects.toSatisfy(
       (e) => errorCodeOf(e) === 'ALREADY_EXISTS',
@@ -48,6 +56,8 @@ describe('typed client against a live server', () => {
 
   it('refuses anonymous callers', async () => {
     const anonymous = createTracklineClient({ url: server.url });
-    await expect(anonymous.projects.list.query({})).rejects.toSatisfy((e) => errorCodeOf(e) === 'UNAUTHENTICATED');
+    await expect(anonymous.projects.list.query({})).rejects.toSatisfy(
+      (e) => errorCodeOf(e) === 'UNAUTHENTICATED',
+    );
   });
 });

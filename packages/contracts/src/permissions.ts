@@ -52,7 +52,10 @@ export const PERMISSIONS = {
   READ_HIDDEN_STUFF: { description: 'Read Hidden Stuff', scope: 'project' },
   APPLY_COMMANDS_SILENTLY: { description: 'Apply Commands Silently', scope: 'project' },
   ADMIN_VCS_INTEGRATION: { description: 'Administer VCS integrations', scope: 'global' },
-  LOW_LEVEL_ADMIN: { description: 'Low-level Administration (run as another user, system users)', scope: 'global' },
+  LOW_LEVEL_ADMIN: {
+    description: 'Low-level Administration (run as another user, system users)',
+    scope: 'global',
+  },
 } as const satisfies Record<string, { description: string; scope: 'project' | 'global' }>;
 
 export type PermissionKey = keyof typeof PERMISSIONS;

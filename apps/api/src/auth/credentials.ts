@@ -18,7 +18,10 @@ export function findSessionCookie(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-export function readCredentials(headers: { authorization?: string | undefined; cookie?: string | undefined }): Credentials {
+export function readCredentials(headers: {
+  authorization?: string | undefined;
+  cookie?: string | undefined;
+}): Credentials {
   const auth = headers.authorization?.trim();
   if (auth) {
     const [scheme = '', ...rest] = auth.split(/\s+/);

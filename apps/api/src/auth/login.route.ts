@@ -23,5 +23,7 @@ export async function handleLogin(orm: Orm, req: IncomingMessage, res: ServerRes
   const json = (req.headers.accept ?? '').includes('json');
   res.statusCode = 200;
   res.setHeader('Content-Type', json ? 'application/json;charset=UTF-8' : 'application/xml;charset=UTF-8');
-  res.end(json ? '{"value":"ok"}' : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><login>ok</login>');
+  res.end(
+    json ? '{"value":"ok"}' : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><login>ok</login>',
+  );
 }

@@ -14,8 +14,15 @@ function parseAccept(header: string): Range[] {
 }
 
 const SPELLINGS: Record<Format, [string, string][]> = {
-  json: [['application', 'json'], ['text', 'json'], ['application', 'javascript']],
-  xml: [['application', 'xml'], ['text', 'xml']],
+  json: [
+    ['application', 'json'],
+    ['text', 'json'],
+    ['application', 'javascript'],
+  ],
+  xml: [
+    ['application', 'xml'],
+    ['text', 'xml'],
+  ],
 };
 
 /** The best range for a format: exact beats type/* beats the full wildcard. */
@@ -24,7 +31,13 @@ function match(ranges: Range[], format: Format) {
   for (const r of ranges) {
     for (const [type, subtype] of SPELLINGS[format]) {
       const specificity =
-        r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' ? 0 : -1;
+        r.type === type && r.subtype === subtype
+          ? 2
+          : r.type === type && r.subtype === '*'
+            ? 1
+            : r.type === '*'
+              ? 0
+              : -1;
       if (specificity < 0) continue;
       if (!best || specificity > best.specificity) best = { q: r.q, specificity, order: r.order };
     }

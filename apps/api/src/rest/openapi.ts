@@ -2,7 +2,10 @@ import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { AppRouter } from '../trpc/app.router.js';
 
 type Json = Record<string, unknown>;
-type Operation = { parameters?: Json[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> } };
+type Operation = {
+  parameters?: Json[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
+};
 
 /** Procedures whose input is genuinely a document body, not query parameters. */
 const BODY_ROUTES = new Set(['PUT /admin/project']);

@@ -41,7 +41,8 @@ const xmlParser = new XMLParser({
 
 /** `<project id="X" name="Y"><description>d</description></project>` → its attributes and text children. */
 function parseXmlBody(text: string): Fields {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw DomainError.invalid('body', 'XML with a DOCTYPE is not accepted');
+  if (/<!DOCTYPE|<!ENTITY/i.test(text))
+    throw DomainError.invalid('body', 'XML with a DOCTYPE is not accepted');
   let doc: Fields;
   try {
     doc = xmlParser.parse(text, true) as Fields;

@@ -10,7 +10,12 @@ import { type Format, negotiate } from './negotiate.js';
 import { fromSearchParams, parseBody, REST_BODY_LIMIT, readRawBody } from './request-body.js';
 import { type CustomRenderer, renderXml, renderXmlError } from './xml.js';
 
-type RestError = { status: number; code: ErrorCode; message: string; issues?: { field: string; message: string }[] };
+type RestError = {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  issues?: { field: string; message: string }[];
+};
 
 const CONTENT_TYPE: Record<Format, string> = {
   xml: 'application/xml;charset=UTF-8',
@@ -52,7 +57,10 @@ export function createRestHandler(options: RestHandlerOptions) {
         // parameters (and form or XML bodies), so everything is merged into one JSON input.
         const raw = await readRawBody(req, REST_BODY_LIMIT);
         const body = parseBody(raw, req.headers['content-type']);
-        (req as IncomingMessage & { body?: unknown }).body = { ...fromSearchParams(url.searchParams), ...body };
+        (req as IncomingMessage & { body?: unknown }).body = {
+          ...fromSearchParams(url.searchParams),
+          ...body,
+        };
         req.headers['content-type'] = 'application/json';
       }
       req.url = url.pathname.slice('/rest'.length) + url.search;
@@ -97,12 +105,18 @@ function writeCaptured(
   const meta = ctx.response.meta;
   const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
   if (capture.statusCode >= 400) {
-    const shape = (parsed ?? {}) as { message?: string; data?: { errorCode?: ErrorCode; issues?: RestError['issues'] } };
+    const shape = (parsed ?? {}) as {
+      message?: string;
+      data?: { errorCode?: ErrorCode; issues?: RestError['issues'] };
+    };
     const code = shape.data?.errorCode ?? 'INTERNAL';
     const issues = shape.data?.issues;
     // The adapter replaces zod messages with a generic one; name the fields instead.
-    let message = issues?.length ? issues.map((i) => `${i.field}: ${i.message}`).join('; ') : (shape.message ?? 'Error');
-    if (!meta && capture.statusCode === 404) message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
+    let message = issues?.length
+      ? issues.map((i) => `${i.field}: ${i.message}`).join('; ')
+      : (shape.message ?? 'Error');
+    if (!meta && capture.statusCode === 404)
+      message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
     writeError(req, res, meta, {
       status: capture.statusCode,
       code,
@@ -118,17 +132,32 @@ function writeCaptured(
   if (format === 'json' || !shape) {
     send(res, status, CONTENT_TYPE.json, JSON.stringify(parsed ?? {}));
   } else if (shape.kind === 'text') {
-    send(res, status, 'text/plain;charset=UTF-8', String((parsed as Record<string, unknown>)[shape.field] ?? ''));
+    send(
+      res,
+      status,
+      'text/plain;charset=UTF-8',
+      String((parsed as Record<string, unknown>)[shape.field] ?? ''),
+    );
   } else {
     send(res, status, CONTENT_TYPE.xml, renderXml(shape, parsed, customXml));
   }
 }
 
-function writeError(req: IncomingMessage, res: ServerResponse, meta: RouteMeta | undefined, error: RestError) {
+function writeError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  meta: RouteMeta | undefined,
+  error: RestError,
+) {
   const format = formatFor(req, meta);
   if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="trackline", Bearer');
   if (format === 'json') {
-    const body = { value: error.message, code: error.code, status: error.status, ...(error.issues ? { issues: error.issues } : {}) };
+    const body = {
+      value: error.message,
+      code: error.code,
+      status: error.status,
+      ...(error.issues ? { issues: error.issues } : {}),
+    };
     send(res, error.status, CONTENT_TYPE.json, JSON.stringify(body));
   } else {
     send(res, error.status, CONTENT_TYPE.xml, renderXmlError(error.message));

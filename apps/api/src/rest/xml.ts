@@ -3,6 +3,7 @@ import type { XmlShape } from '@trackline/contracts';
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 
 // XML 1.0 forbids most control characters even when escaped: drop them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 export const escapeXml = (value: string) =>
@@ -25,7 +26,11 @@ const isPrimitive = (v: unknown): v is string | number | boolean =>
 export type CustomRenderer = (data: unknown) => string;
 
 /** Compact XML (no whitespace nodes: the legacy Python client chokes on them). */
-export function renderXml(shape: XmlShape, data: unknown, custom: Record<string, CustomRenderer> = {}): string {
+export function renderXml(
+  shape: XmlShape,
+  data: unknown,
+  custom: Record<string, CustomRenderer> = {},
+): string {
   const body = renderNode(shape, data, custom);
   return body === null ? '' : DECLARATION + body;
 }
@@ -69,7 +74,9 @@ function renderElement(
     }
   }
   const text = shape.text ? escapeText(String(record[shape.text] ?? '')) : '';
-  return children || text ? `<${shape.name}${attributes}>${text}${children}</${shape.name}>` : `<${shape.name}${attributes}/>`;
+  return children || text
+    ? `<${shape.name}${attributes}>${text}${children}</${shape.name}>`
+    : `<${shape.name}${attributes}/>`;
 }
 
 export const renderXmlError = (message: string) => `${DECLARATION}<error>${escapeText(message)}</error>`;

@@ -1,7 +1,7 @@
-import { DomainError } from '@trackline/domain';
 import type { Actor } from '@trackline/domain';
-import { t } from './init.js';
+import { DomainError } from '@trackline/domain';
 import { toTrpcError } from './error-mapping.js';
+import { t } from './init.js';
 
 /** Path segments reach us percent-encoded from the REST adapter; names may contain spaces. */
 function decodePathParams(raw: unknown, path: string | undefined): unknown {
@@ -39,6 +39,7 @@ export const publicProcedure = base;
 
 /** Requires a caller; no or refused credentials are 401 on both transports. */
 export const authedProcedure = base.use(({ ctx, next }) => {
-  if (!ctx.actor) throw toTrpcError(DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.'));
+  if (!ctx.actor)
+    throw toTrpcError(DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.'));
   return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
 });

@@ -11,7 +11,8 @@ export function describeZodIssues(error: ZodError): FieldIssue[] {
     const field = issue.path.length > 0 ? issue.path.join('.') : 'input';
     if (issue.code === 'invalid_type' && issue.input === undefined) return { field, message: 'is required' };
     if (issue.code === 'invalid_type') return { field, message: `expected ${issue.expected}` };
-    if (issue.code === 'unrecognized_keys') return { field: issue.keys.join(', '), message: 'unknown parameter' };
+    if (issue.code === 'unrecognized_keys')
+      return { field: issue.keys.join(', '), message: 'unknown parameter' };
     return { field, message: issue.message };
   });
 }

@@ -12,6 +12,9 @@ export const QueryBool = z.codec(z.union([z.boolean(), z.enum(BOOL_WORDS)]), z.b
   encode: (value) => value,
 });
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
 /** A trimmed, non-empty name of at most `max` characters. */
 export const name = (max = 100) =>
   z
@@ -19,7 +22,7 @@ export const name = (max = 100) =>
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters');
+    .refine((v) => !CONTROL_CHARS.test(v), 'must not contain control characters');
 
 /** Optional free text: trimmed, empty becomes undefined. */
 export const optionalText = (max = 4000) =>

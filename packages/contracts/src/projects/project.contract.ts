@@ -13,7 +13,11 @@ export const ZProjectShortName = z
   .max(50, 'must be at most 50 characters')
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'must start with a letter and contain only letters, digits and _');
 
-export const ZLogin = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const ZLogin = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters');
 const ZStartingNumber = z
   .number()
   .int('must be a whole number')

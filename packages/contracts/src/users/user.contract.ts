@@ -36,8 +36,15 @@ export const getUserMeta = {
 } satisfies RouteMeta;
 export const ZGetUserInput = z.object({ login: ZLogin });
 
-const ZPassword = z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters');
-const ZEmail = z.string().trim().max(200, 'must be at most 200 characters').email('must be an e-mail address');
+const ZPassword = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(200, 'must be at most 200 characters');
+const ZEmail = z
+  .string()
+  .trim()
+  .max(200, 'must be at most 200 characters')
+  .email('must be an e-mail address');
 
 export const createUserMeta = {
   openapi: {
@@ -66,7 +73,11 @@ export const grantRoleMeta = {
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
-export const ZGrantRoleInput = z.object({ login: ZLogin, role: ZRoleName, project: ZProjectShortName.optional() });
+export const ZGrantRoleInput = z.object({
+  login: ZLogin,
+  role: ZRoleName,
+  project: ZProjectShortName.optional(),
+});
 
 export const revokeRoleMeta = {
   openapi: {
@@ -80,7 +91,11 @@ export const revokeRoleMeta = {
 } satisfies RouteMeta;
 
 export const ZTokenName = name(100);
-export const ZToken = z.object({ name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() });
+export const ZToken = z.object({
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
 export const ZCreatedToken = ZToken.extend({ token: z.string() });
 
 export const createTokenMeta = {
@@ -107,6 +122,11 @@ export const revokeTokenMeta = {
 } satisfies RouteMeta;
 
 export const listTokensMeta = {
-  openapi: { method: 'GET', path: '/user/token', summary: 'List the caller’s permanent tokens', tags: ['Auth'] },
+  openapi: {
+    method: 'GET',
+    path: '/user/token',
+    summary: 'List the caller’s permanent tokens',
+    tags: ['Auth'],
+  },
   xml: list('tokens', element('token')),
 } satisfies RouteMeta;

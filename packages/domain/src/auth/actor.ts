@@ -27,9 +27,16 @@ export function canAnywhere(actor: Actor, permission: PermissionKey): boolean {
   return false;
 }
 
-export function requirePermission(actor: Actor, permission: PermissionKey, projectId?: number, what?: string) {
+export function requirePermission(
+  actor: Actor,
+  permission: PermissionKey,
+  projectId?: number,
+  what?: string,
+) {
   if (!can(actor, permission, projectId)) {
-    throw DomainError.forbidden(what ?? `${PERMISSIONS[permission].description.toLowerCase()} (${permission})`);
+    throw DomainError.forbidden(
+      what ?? `${PERMISSIONS[permission].description.toLowerCase()} (${permission})`,
+    );
   }
 }
 

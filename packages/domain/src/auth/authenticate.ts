@@ -1,5 +1,5 @@
 import type { Em } from '../orm/em.js';
-import { User, type IUser } from '../users/user.entity.js';
+import { type IUser, User } from '../users/user.entity.js';
 import { verifyPassword } from './password.js';
 import { digestsEqual, parsePermanentToken, randomSecret, sha256Hex } from './secrets.js';
 import { PermanentToken, Session } from './token.entity.js';

@@ -21,9 +21,9 @@ export async function loadActor(em: Em, user: { id: number; login: string; type:
       continue;
     }
     const id = Number(row.project_id);
-    let set = byProject.get(id);
-    if (!set) byProject.set(id, (set = new Set()));
+    const set = byProject.get(id) ?? new Set<PermissionKey>();
     set.add(row.permission_key);
+    byProject.set(id, set);
   }
   return { userId: user.id, login: user.login, type: user.type, global, byProject };
 }

@@ -1,5 +1,5 @@
-import type { Em } from '../orm/em.js';
 import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import type { Actor } from './actor.js';
 import { formatPermanentToken, randomSecret, sha256Hex } from './secrets.js';

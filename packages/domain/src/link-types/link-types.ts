@@ -37,10 +37,15 @@ async function assertLinkNamesFree(em: Em, names: string[], selfId?: number) {
   const all = await em.find(IssueLinkType, selfId === undefined ? {} : { id: { $ne: selfId } });
   for (const phrase of names) {
     const owner = all.find(
-      (t) => t.outwardName.toLowerCase() === phrase.toLowerCase() || t.inwardName.toLowerCase() === phrase.toLowerCase(),
+      (t) =>
+        t.outwardName.toLowerCase() === phrase.toLowerCase() ||
+        t.inwardName.toLowerCase() === phrase.toLowerCase(),
     );
     if (owner) {
-      throw new DomainError('ALREADY_EXISTS', `Link name [ ${phrase} ] is already used by issue link type [ ${owner.name} ].`);
+      throw new DomainError(
+        'ALREADY_EXISTS',
+        `Link name [ ${phrase} ] is already used by issue link type [ ${owner.name} ].`,
+      );
     }
   }
 }
@@ -51,11 +56,17 @@ function resolveNames(fields: LinkTypeFields, current?: IIssueLinkType) {
   if (!outwardName) throw DomainError.invalid('outwardName', 'is required');
   // The inward name "is not used for non-directed links": it mirrors the outward one.
   const inwardName = directed ? (fields.inwardName ?? current?.inwardName ?? '') : outwardName;
-  if (directed && !inwardName) throw DomainError.invalid('inwardName', 'is required for a directed link type');
+  if (directed && !inwardName)
+    throw DomainError.invalid('inwardName', 'is required for a directed link type');
   if (directed && current && !current.directed && !fields.inwardName) {
     throw DomainError.invalid('inwardName', 'is required when making a link type directed');
   }
-  return { outwardName, inwardName, directed, aggregation: fields.aggregation ?? current?.aggregation ?? false };
+  return {
+    outwardName,
+    inwardName,
+    directed,
+    aggregation: fields.aggregation ?? current?.aggregation ?? false,
+  };
 }
 
 export async function createLinkType(em: Em, actor: Actor, name: string, fields: LinkTypeFields) {

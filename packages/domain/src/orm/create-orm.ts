@@ -12,7 +12,9 @@ export type Dialect = DatabaseConfig['kind'];
 
 /** `postgres://...` selects PostgreSQL; anything else is a SQLite file (or `:memory:`). */
 export function parseDatabaseConfig(value: string): DatabaseConfig {
-  return /^postgres(ql)?:\/\//.test(value) ? { kind: 'postgresql', url: value } : { kind: 'sqlite', file: value };
+  return /^postgres(ql)?:\/\//.test(value)
+    ? { kind: 'postgresql', url: value }
+    : { kind: 'sqlite', file: value };
 }
 
 export async function createOrm(db: DatabaseConfig, extra: { debug?: boolean } = {}): Promise<Orm> {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Em } from './em.js';
 import { dialectOf, type Orm } from './create-orm.js';
+import type { Em } from './em.js';
 
 /** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
 export const migrationsDir = (dialect: string) =>

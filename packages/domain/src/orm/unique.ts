@@ -1,3 +1,4 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 
-export const isUniqueViolation = (error: unknown): boolean => error instanceof UniqueConstraintViolationException;
+export const isUniqueViolation = (error: unknown): boolean =>
+  error instanceof UniqueConstraintViolationException;

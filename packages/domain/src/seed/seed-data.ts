@@ -1,13 +1,37 @@
 import { PERMISSION_KEYS, type PermissionKey } from '@trackline/contracts';
 
 export const SEED_LINK_TYPES = [
-  { name: 'Relates', outwardName: 'relates to', inwardName: 'relates to', directed: false, aggregation: false },
-  { name: 'Depend', outwardName: 'depends on', inwardName: 'is required for', directed: true, aggregation: false },
-  { name: 'Duplicate', outwardName: 'duplicates', inwardName: 'is duplicated by', directed: true, aggregation: true },
+  {
+    name: 'Relates',
+    outwardName: 'relates to',
+    inwardName: 'relates to',
+    directed: false,
+    aggregation: false,
+  },
+  {
+    name: 'Depend',
+    outwardName: 'depends on',
+    inwardName: 'is required for',
+    directed: true,
+    aggregation: false,
+  },
+  {
+    name: 'Duplicate',
+    outwardName: 'duplicates',
+    inwardName: 'is duplicated by',
+    directed: true,
+    aggregation: true,
+  },
   { name: 'Subtask', outwardName: 'parent for', inwardName: 'subtask of', directed: true, aggregation: true },
 ];
 
-const OBSERVER: PermissionKey[] = ['READ_ISSUE', 'READ_COMMENT', 'READ_PROJECT', 'READ_USER', 'READ_WORK_ITEM'];
+const OBSERVER: PermissionKey[] = [
+  'READ_ISSUE',
+  'READ_COMMENT',
+  'READ_PROJECT',
+  'READ_USER',
+  'READ_WORK_ITEM',
+];
 const REPORTER: PermissionKey[] = [
   ...OBSERVER,
   'CREATE_ISSUE',
@@ -51,8 +75,16 @@ const PROJECT_ADMIN: PermissionKey[] = [
 
 export const SEED_ROLES: { name: string; description: string; permissions: readonly PermissionKey[] }[] = [
   { name: 'Admin', description: 'Admin can do everything.', permissions: PERMISSION_KEYS },
-  { name: 'Project Admin', description: 'Administers the projects it is granted in.', permissions: PROJECT_ADMIN },
-  { name: 'Developer', description: 'Works on issues: reads, creates, updates and links.', permissions: DEVELOPER },
+  {
+    name: 'Project Admin',
+    description: 'Administers the projects it is granted in.',
+    permissions: PROJECT_ADMIN,
+  },
+  {
+    name: 'Developer',
+    description: 'Works on issues: reads, creates, updates and links.',
+    permissions: DEVELOPER,
+  },
   { name: 'Reporter', description: 'Reports issues and comments on them.', permissions: REPORTER },
   { name: 'Observer', description: 'Reads issues and comments.', permissions: OBSERVER },
 ];

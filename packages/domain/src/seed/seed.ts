@@ -15,10 +15,15 @@ export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
  * empty database, creates the link types, roles and accounts. Safe to run at every start
  * and from several processes at once (PostgreSQL takes an advisory lock).
  */
-export async function seed(orm: Orm, options: { adminPassword?: string | undefined } = {}): Promise<SeedResult> {
+export async function seed(
+  orm: Orm,
+  options: { adminPassword?: string | undefined } = {},
+): Promise<SeedResult> {
   return (orm.em.fork() as Em).transactional(async (em) => {
     if (dialectOf(orm) === 'postgresql') {
-      await em.getConnection().execute('select pg_advisory_xact_lock(727002)', [], 'all', em.getTransactionContext());
+      await em
+        .getConnection()
+        .execute('select pg_advisory_xact_lock(727002)', [], 'all', em.getTransactionContext());
     }
     const known = new Set((await em.find(Permission, {})).map((p) => p.key));
     for (const [key, { description }] of Object.entries(PERMISSIONS)) {

@@ -65,7 +65,8 @@ async function resolveGrant(em: Em, actor: Actor, login: string, roleName: strin
   const project = projectName ? await em.findOne(Project, { shortNameKey: projectName.toUpperCase() }) : null;
   if (projectName && !project) throw DomainError.notFound('Project', projectName);
   // Granting globally needs UPDATE_USER; a project admin may grant within the project.
-  if (project) requirePermission(actor, 'UPDATE_PROJECT', project.id, `grant roles in project [ ${project.shortName} ]`);
+  if (project)
+    requirePermission(actor, 'UPDATE_PROJECT', project.id, `grant roles in project [ ${project.shortName} ]`);
   else requirePermission(actor, 'UPDATE_USER', undefined, 'grant global roles (UPDATE_USER)');
   return { user, role, project, scopeKey: project ? `p${project.id}` : 'global' };
 }
@@ -82,8 +83,15 @@ export async function grantRole(em: Em, actor: Actor, login: string, roleName: s
   }
 }
 
-export async function revokeRole(em: Em, actor: Actor, login: string, roleName: string, projectName?: string) {
+export async function revokeRole(
+  em: Em,
+  actor: Actor,
+  login: string,
+  roleName: string,
+  projectName?: string,
+) {
   const { user, role, scopeKey } = await resolveGrant(em, actor, login, roleName, projectName);
   const removed = await em.nativeDelete(RoleGrant, { user, role, scopeKey });
-  if (removed === 0) throw new DomainError('NOT_FOUND', `User [ ${login} ] does not have role [ ${role.name} ] there.`);
+  if (removed === 0)
+    throw new DomainError('NOT_FOUND', `User [ ${login} ] does not have role [ ${role.name} ] there.`);
 }

@@ -41,7 +41,9 @@ export const projectsRouter = router({
     .meta(c.getProjectMeta)
     .input(c.ZGetProjectInput)
     .output(c.ZProject)
-    .query(async ({ ctx, input }) => toProject(ctx, await d.getReadableProject(ctx.em, ctx.actor, input.project))),
+    .query(async ({ ctx, input }) =>
+      toProject(ctx, await d.getReadableProject(ctx.em, ctx.actor, input.project)),
+    ),
 
   create: authedProcedure
     .meta(c.createProjectMeta)

@@ -21,7 +21,10 @@ export const rolesRouter = router({
     .input(z.object({}))
     .output(c.ZListRolesOutput)
     .query(async ({ ctx }) =>
-      (await d.listRoles(ctx.em, ctx.actor)).map((r) => ({ name: r.name, url: restUrl(ctx, 'admin', 'role', r.name) })),
+      (await d.listRoles(ctx.em, ctx.actor)).map((r) => ({
+        name: r.name,
+        url: restUrl(ctx, 'admin', 'role', r.name),
+      })),
     ),
 
   get: authedProcedure
@@ -46,7 +49,10 @@ export const rolesRouter = router({
     .mutation(async ({ ctx, input }) =>
       toRole(
         ctx,
-        await d.updateRole(ctx.em, ctx.actor, input.role, { newName: input.newName, description: input.description }),
+        await d.updateRole(ctx.em, ctx.actor, input.role, {
+          newName: input.newName,
+          description: input.description,
+        }),
       ),
     ),
 
@@ -54,7 +60,9 @@ export const rolesRouter = router({
     .meta(c.listRolePermissionsMeta)
     .input(c.ZGetRoleInput)
     .output(c.ZListPermissionsOutput)
-    .query(async ({ ctx, input }) => (await d.listRolePermissions(ctx.em, ctx.actor, input.role)).map(toPermission)),
+    .query(async ({ ctx, input }) =>
+      (await d.listRolePermissions(ctx.em, ctx.actor, input.role)).map(toPermission),
+    ),
 
   addPermission: authedProcedure
     .meta(c.addRolePermissionMeta)
