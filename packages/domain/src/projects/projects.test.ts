@@ -18,15 +18,24 @@ describe('projects', () => {
   it('creates a project with the caller as default lead', async () => {
     const p = await createProject(fork(orm), root, { shortName: 'Alpha', name: 'Alpha project' });
     const reread = await fork(orm).findOneOrFail(Project, { id: p.id }, { populate: ['lead'] });
-    expect(reread).toMatchObject({ shortName: 'Alpha', shortNameKey: 'ALPHA', startingNumber: 1, nextNumber: 1 });
+    expect(reread).toMatchObject({
+      shortName: 'Alpha',
+      shortNameKey: 'ALPHA',
+      startingNumber: 1,
+      nextNumber: 1,
+    });
     expect(reread.lead.login).toBe('root');
   });
 
   it('rejects a duplicate short name in any case and a duplicate name, with 409 codes', async () => {
-    await expect(createProject(fork(orm), root, { shortName: 'ALPHA', name: 'Other' })).rejects.toMatchObject({
-      code: 'ALREADY_EXISTS',
-    });
-    await expect(createProject(fork(orm), root, { shortName: 'Beta', name: 'alpha PROJECT' })).rejects.toMatchObject({
+    await expect(createProject(fork(orm), root, { shortName: 'ALPHA', name: 'Other' })).rejects.toMatchObject(
+      {
+        code: 'ALREADY_EXISTS',
+      },
+    );
+    await expect(
+      createProject(fork(orm), root, { shortName: 'Beta', name: 'alpha PROJECT' }),
+    ).rejects.toMatchObject({
       code: 'ALREADY_EXISTS',
     });
   });

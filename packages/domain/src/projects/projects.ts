@@ -27,7 +27,11 @@ export async function listAccessibleProjects(em: Em, actor: Actor): Promise<IPro
  * one, so that short names of other teams' projects cannot be probed.
  */
 export async function getReadableProject(em: Em, actor: Actor, shortName: string): Promise<IProject> {
-  const project = await em.findOne(Project, { shortNameKey: shortName.toUpperCase() }, { populate: ['lead'] });
+  const project = await em.findOne(
+    Project,
+    { shortNameKey: shortName.toUpperCase() },
+    { populate: ['lead'] },
+  );
   if (!project || !can(actor, 'READ_PROJECT', project.id)) throw DomainError.notFound('Project', shortName);
   return project;
 }
