@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { QueryBool } from '../common/query.js';
+import type { RouteMeta } from '../common/route-meta.js';
+
+const TAGS = ['Commands'];
+
+export const ZUnderlineRange = z.object({
+  start: z.number().int(),
+  end: z.number().int(),
+  /** Long-named alias: `end - start`. */
+  length: z.number().int(),
+  style: z.string(),
+});
+/** A suggestion with the legacy short keys and the long-named aliases newer clients read. */
+export const ZSuggestItem = z.object({
+  o: z.string(),
+  d: z.string(),
+  hd: z.string(),
+  pre: z.string(),
+  suf: z.string(),
+  ms: z.number().int(),
+  me: z.number().int(),
+  cs: z.number().int(),
+  ce: z.number().int(),
+  cp: z.number().int(),
+  sep: z.boolean(),
+  option: z.string(),
+  description: z.string(),
+  prefix: z.string(),
+  suffix: z.string(),
+  matchingStart: z.number().int(),
+  matchingEnd: z.number().int(),
+  completionStart: z.number().int(),
+  completionEnd: z.number().int(),
+  caret: z.number().int(),
+  separator: z.boolean(),
+});
+export const ZCommandPreview = z.object({ desc: z.string(), description: z.string(), error: z.boolean() });
+
+export const ZCommandAssistOutput = z.object({
+  underline: z.object({ ranges: z.array(ZUnderlineRange) }).optional(),
+  suggest: z.object({ items: z.array(ZSuggestItem) }).optional(),
+  commands: z.object({ command: z.array(ZCommandPreview) }).optional(),
+});
+export type CommandAssistDto = z.infer<typeof ZCommandAssistOutput>;
+
+const contextFields = {
+  /** Comma-separated issue ids: legacy compressed persistent ids, or readable ids (PRJ-12). */
+  issueIds: z.string().max(10_000, 'must be at most 10000 characters').optional(),
+  /** A folder id (see /rest/issuesFolder) narrowing `query`. */
+  folder: z.string().max(200, 'must be at most 200 characters').optional(),
+  query: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  command: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  noIssuesContext: QueryBool.optional(),
+};
+export const ZUnderlineInput = z.object(contextFields);
+export const ZSuggestInput = z.object({
+  ...contextFields,
+  caret: z.number().int().min(0, 'must be at least 0').max(2000, 'must be at most 2000').optional(),
+  optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+});
+
+const assist = (path: string, summary: string) =>
+  ({
+    openapi: {
+      method: 'GET',
+      path: `/command/${path}` as const,
+      summary,
+      tags: TAGS,
+      errorResponses: [400, 401, 404],
+    },
+    xml: { kind: 'custom', renderer: 'commandAssist' },
+    defaultFormat: 'json',
+  }) satisfies RouteMeta;
+
+export const suggestMeta = assist('suggest', 'Suggests');
+export const underlineMeta = assist('underline', 'Underline');
+export const underlineAndSuggestMeta = assist('underlineAndSuggest', 'Underline and suggest');
+export const underlineAndSuggestAndCommandsMeta = assist(
+  'underlineAndSuggestAndCommands',
+  'Underline and suggest and description',
+);

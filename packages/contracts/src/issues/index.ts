@@ -1,0 +1,2 @@
+export * from './compressed-id.js';
+export * from './issue.contract.js';

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { name, optionalText, QueryBool, ZEmpty } from '../common/query.js';
+import { list, type RouteMeta } from '../common/route-meta.js';
+import { ZProjectShortName } from '../projects/project.contract.js';
+
+const TAGS = ['Issues'];
+
+/** A readable issue id, `PRJ-12` (case-insensitive). */
+export const ZIssueId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9_]*-\d{1,9}$/, 'must be an issue id like PRJ-12');
+
+/** One field of the legacy issue representation: `{name, value}`; multi-value fields carry arrays. */
+export const ZIssueField = z.object({ name: z.string(), value: z.union([z.string(), z.array(z.string())]) });
+export const ZIssueComment = z.object({
+  id: z.string(),
+  author: z.string(),
+  authorFullName: z.string(),
+  text: z.string(),
+  created: z.number(),
+});
+export const ZIssueLinkView = z.object({
+  typeName: z.string(),
+  /** The phrase as seen from this issue: outward name on the source, inward on the target. */
+  role: z.string(),
+  source: z.string(),
+  target: z.string(),
+});
+export const ZIssue = z.object({
+  id: z.string(),
+  entityId: z.string(),
+  field: z.array(ZIssueField),
+  comment: z.array(ZIssueComment),
+  tag: z.array(z.object({ value: z.string() })),
+  link: z.array(ZIssueLinkView),
+});
+export type IssueDto = z.infer<typeof ZIssue>;
+const issueXml = { kind: 'custom', renderer: 'issue' } as const;
+
+export const createIssueMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/issue',
+    summary: 'Create an issue',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZCreateIssueInput = z.object({
+  project: ZProjectShortName,
+  summary: name(1000),
+  description: optionalText(64_000),
+});
+
+export const getIssueMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/{issue}',
+    summary: 'Get an issue',
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: issueXml,
+} satisfies RouteMeta;
+export const ZGetIssueInput = z.object({ issue: ZIssueId });
+
+export const searchIssuesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue',
+    summary: 'Issues matching a search query, newest first',
+    tags: TAGS,
+    errorResponses: [400, 401],
+  },
+  xml: list('issueCompacts', issueXml),
+} satisfies RouteMeta;
+export const ZSearchIssuesInput = z.object({
+  filter: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
+  max: z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+});
+export const ZSearchIssuesOutput = z.array(ZIssue);
+
+export const executeCommandMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/issue/{issue}/execute',
+    summary: 'Apply a command to an issue',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404, 422],
+    contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZExecuteCommandInput = z.object({
+  issue: ZIssueId,
+  command: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  comment: optionalText(64_000),
+  /** Execute as another user; needs LOW_LEVEL_ADMIN. */
+  runAs: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  group: z.string().max(200).optional(),
+  disableNotifications: QueryBool.optional(),
+});
+
+export const intellisenseMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/{issue}/execute/intellisense',
+    summary: 'Command IntelliSense for one issue (legacy XML form)',
+    tags: TAGS,
+    errorResponses: [400, 401, 404],
+  },
+  xml: { kind: 'custom', renderer: 'intellisense' },
+} satisfies RouteMeta;
+export const ZIntellisenseInput = z.object({
+  issue: ZIssueId,
+  command: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  caret: z.number().int().min(0, 'must be at least 0').max(2000).optional(),
+  optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+  runAs: z.string().trim().max(100).optional(),
+});
+
+export const ZExecuteCommandOutput = ZEmpty;
