@@ -5,6 +5,7 @@ export * from './auth/password.js';
 export * from './auth/secrets.js';
 export * from './auth/token.entity.js';
 export * from './auth/tokens.js';
+export * from './commands/index.js';
 export * from './errors.js';
 export * from './issues/issue.entity.js';
 export * from './link-types/link-type.entity.js';

@@ -1,0 +1,75 @@
+import { COMMANDS, type CommandKeyword } from './definitions.js';
+import { parseMultipleCommand, readFieldValue } from './parse-fields.js';
+import type { CommandParser } from './parser.js';
+import { errorAt, failedPart, type Part } from './part.js';
+import type { HighlightRange } from './result.js';
+import { collapseSpaces } from './token.js';
+
+/** KeywordCommand ::= Keyword <what its definition says follows> */
+export function parseKeywordCommand(p: CommandParser, keyword: CommandKeyword, length: number): Part {
+  const head = p.take(length, 'keyword');
+  const definition = COMMANDS[keyword];
+  switch (definition.argument) {
+    case 'none':
+      return { spans: [head], description: definition.preview, op: { kind: definition.op } };
+    case 'assignee':
+      return parseAssign(p, head);
+    case 'user':
+      return parseStar(p, definition.op, head);
+    case 'tag':
+      return parseTag(p, definition.op, definition.allowNew, head);
+    case 'multi-target':
+      return parseMultipleCommand(p, definition.mode, head);
+  }
+}
+
+/** AssignCommand ::= ('for' | 'assigned to') Value   (of the Assignee field: `me`, a login, Unassigned) */
+function parseAssign(p: CommandParser, head: HighlightRange): Part {
+  const entry = p.lex.assignee;
+  if (!entry) return failedPart([], errorAt(head, 'There is no Assignee field to set here'));
+  const value = readFieldValue(p, entry);
+  if ('error' in value) return failedPart([head], value);
+  const field = entry.field.name;
+  const op = { kind: 'set' as const, field, value: value.target.value };
+  return { spans: [head, value.span], description: `Set ${field} to ${value.target.display}`, op };
+}
+
+/** StarCommand ::= ('star' | 'unstar') [ 'me' | Login | FullName ] */
+function parseStar(p: CommandParser, kind: 'star' | 'unstar', head: HighlightRange): Part {
+  p.expect({ users: true });
+  const read = p.read(p.lex.users, 'value');
+  const logins = [...new Set(read?.targets)];
+  if (read && logins.length > 1) {
+    return failedPart(
+      [head],
+      errorAt(read.span, `Several users match ${p.textOf(read.span)}: type the login`),
+    );
+  }
+  const login = logins[0] ?? p.lex.vocab.me;
+  const spans = read ? [head, read.span] : [head];
+  return { spans, description: `${kind === 'star' ? 'Star' : 'Unstar'} for ${login}`, op: { kind, login } };
+}
+
+/** TagCommand ::= 'tag' (TagName | NewTagName) | 'untag' TagName */
+function parseTag(p: CommandParser, kind: 'tag' | 'untag', allowNew: boolean, head: HighlightRange): Part {
+  p.expect({ tags: true });
+  const read = p.read(p.lex.tags, 'value');
+  const tag = read?.targets[0];
+  if (read && tag !== undefined) {
+    return {
+      spans: [head, read.span],
+      description: `${kind === 'tag' ? 'Add' : 'Remove'} tag ${tag}`,
+      op: { kind, tag },
+    };
+  }
+  const token = p.current;
+  const name = token && collapseSpaces(token.text);
+  if (allowNew && token && token.kind !== 'unknown' && name) {
+    const span = p.take(1, 'text');
+    return { spans: [head, span], description: `Add new tag ${name}`, op: { kind: 'tag', tag: name } };
+  }
+  return failedPart(
+    [head],
+    p.reject(`Tag name expected after ${kind}`, (text) => `Unknown tag: ${text}`),
+  );
+}
