@@ -4,6 +4,8 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { readCredentials } from './auth/credentials.js';
 import { handleLogin } from './auth/login.route.js';
 import { resolveActor } from './auth/resolve-actor.js';
+import { LEGACY_XML } from './rest/legacy-xml.js';
+import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { renderXmlError } from './rest/xml.js';
@@ -38,6 +40,7 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
   const rest = createRestHandler({
     router: appRouter,
     createContext: (req) => createContext(req, 'rest'),
+    customXml: LEGACY_XML,
     logError,
   });
   const trpc = createHTTPHandler({
@@ -72,9 +75,16 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
       if (!(error instanceof DomainError)) logError(error);
       if (res.headersSent) return void res.end();
       const status = error instanceof DomainError ? HTTP_STATUS_BY_ERROR[error.code] : 500;
+      const message = error instanceof DomainError ? error.message : 'Internal server error';
       res.statusCode = status;
+      // Same negotiation and shapes as the REST bridge (this path serves `/rest/user/login`).
+      if (negotiate(req.headers.accept, 'xml') === 'json') {
+        const code = error instanceof DomainError ? error.code : 'INTERNAL';
+        res.setHeader('Content-Type', 'application/json;charset=UTF-8');
+        return void res.end(JSON.stringify({ value: message, code, status }));
+      }
       res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
-      res.end(renderXmlError(error instanceof DomainError ? error.message : 'Internal server error'));
+      res.end(renderXmlError(message));
     }
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
+import { negotiate } from '../rest/negotiate.js';
 import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
 import { SESSION_COOKIE } from './credentials.js';
 
@@ -20,7 +21,8 @@ export async function handleLogin(orm: Orm, req: IncomingMessage, res: ServerRes
   if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
   const session = await createSession(em as never, user.id);
   res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
-  const json = (req.headers.accept ?? '').includes('json');
+  // The API-wide negotiation (no Accept header: XML), as for errors of this route.
+  const json = negotiate(req.headers.accept, 'xml') === 'json';
   res.statusCode = 200;
   res.setHeader('Content-Type', json ? 'application/json;charset=UTF-8' : 'application/xml;charset=UTF-8');
   res.end(

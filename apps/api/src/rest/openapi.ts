@@ -5,6 +5,7 @@ type Json = Record<string, unknown>;
 type Operation = {
   parameters?: Json[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
+  responses?: Record<string, Json>;
 };
 
 /** Procedures whose input is genuinely a document body, not query parameters. */
@@ -31,6 +32,18 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ['put', 'post', 'patch'] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
+      if (method === 'put' && op?.responses?.['200']) {
+        // Every PUT creates (see `created()` in routers/respond.ts): 201 with a Location header.
+        const { '200': ok, ...others } = op.responses;
+        op.responses = {
+          '201': {
+            ...ok,
+            description: 'Created',
+            headers: { Location: { description: 'URL of the created resource', schema: { type: 'string' } } },
+          },
+          ...others,
+        };
+      }
       if (!op?.requestBody) continue;
       const schema = op.requestBody.content?.['application/json']?.schema as
         | { properties?: Record<string, Json>; required?: string[] }

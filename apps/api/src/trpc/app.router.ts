@@ -1,3 +1,6 @@
+import { commandsRouter } from '../routers/commands/commands.router.js';
+import { foldersRouter } from '../routers/folders/folders.router.js';
+import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
@@ -13,6 +16,9 @@ export const appRouter = router({
   roles: rolesRouter,
   projects: projectsRouter,
   users: usersRouter,
+  issues: issuesRouter,
+  commands: commandsRouter,
+  folders: foldersRouter,
 });
 
 export type AppRouter = typeof appRouter;

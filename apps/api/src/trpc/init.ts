@@ -1,4 +1,5 @@
 import type { RouteMeta } from '@trackline/contracts';
+import { DomainError } from '@trackline/domain';
 import { initTRPC } from '@trpc/server';
 import type { Context } from './context.js';
 import { errorCodeOf } from './error-mapping.js';
@@ -10,8 +11,13 @@ export const t = initTRPC
   .meta<RouteMeta>()
   .context<Context>()
   .create({
-    errorFormatter({ shape, error }) {
-      const issues = isZodError(error.cause) ? describeZodIssues(error.cause) : undefined;
+    errorFormatter({ shape, error, input }) {
+      // Field issues from zod, or from a domain validation error (`DomainError.invalid`).
+      const issues = isZodError(error.cause)
+        ? describeZodIssues(error.cause, input)
+        : error.cause instanceof DomainError
+          ? error.cause.issues
+          : undefined;
       const message = issues ? issues.map((i) => `${i.field}: ${i.message}`).join('; ') : shape.message;
       const internal = error.code === 'INTERNAL_SERVER_ERROR';
       return {

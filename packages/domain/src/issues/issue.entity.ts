@@ -16,6 +16,8 @@ export const Issue = defineEntity({
     reporter: () => p.manyToOne(User),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
+    /** When the issue entered a resolved state; null while unresolved (kept by the State field). */
+    resolvedAt: p.datetime().nullable(),
   },
 });
 export type IIssue = InferEntity<typeof Issue>;

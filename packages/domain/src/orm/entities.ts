@@ -1,5 +1,10 @@
 import { PermanentToken, Session } from '../auth/token.entity.js';
+import { SavedSearch } from '../folders/saved-search.entity.js';
+import { IssueComment } from '../issues/comments/comment.entity.js';
+import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
+import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
+import { IssueTag, Tag } from '../issues/tags/tag.entity.js';
 import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { Project } from '../projects/project.entity.js';
 import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
@@ -17,4 +22,14 @@ export const ENTITIES = [
   IssueLinkType,
   Issue,
   IssueLink,
+  ProjectField,
+  FieldValue,
+  ProjectAssignee,
+  IssueFieldValue,
+  IssueComment,
+  Tag,
+  IssueTag,
+  IssueStar,
+  IssueVote,
+  SavedSearch,
 ];

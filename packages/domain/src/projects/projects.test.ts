@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { applyCommand } from '../issues/apply-command.js';
+import { createIssue } from '../issues/create-issue.js';
+import { addFieldValue } from '../issues/fields/project-fields.js';
+import { getIssue } from '../issues/get-issue.js';
 import type { Orm } from '../orm/create-orm.js';
+import { op } from '../test-support/command-ops.js';
 import { actorFor, createTestOrm, fork, userWithRole } from '../test-support/test-orm.js';
 import { Project } from './project.entity.js';
 import { createProject, deleteProject, getReadableProject, listAccessibleProjects } from './projects.js';
@@ -71,5 +76,65 @@ describe('projects', () => {
   it('deletes a project', async () => {
     await deleteProject(fork(orm), root, 'alpha');
     expect(await fork(orm).count(Project, { shortNameKey: 'ALPHA' })).toBe(0);
+  });
+
+  it('deletes everything hanging off the project and its issues in one go', async () => {
+    await createProject(fork(orm), root, { shortName: 'Doomed', name: 'Doomed' });
+    await createProject(fork(orm), root, { shortName: 'Kept', name: 'Kept' });
+    await addFieldValue(fork(orm), root, 'Doomed', 'Fix versions', { name: '1.0' });
+    await createIssue(fork(orm), root, { project: 'Doomed', summary: 'one' });
+    await createIssue(fork(orm), root, { project: 'Doomed', summary: 'two' });
+    await createIssue(fork(orm), root, { project: 'Kept', summary: 'kept' });
+    await applyCommand(
+      fork(orm),
+      root,
+      ['Doomed-1'],
+      [
+        op.add('Fix versions', '1.0'),
+        op.tag('doom'),
+        op.star(),
+        op.vote(),
+        op.link('Depend', 'Doomed-2'),
+        op.link('Relates', 'Kept-1'),
+        op.comment(),
+      ],
+      'bye',
+    );
+    await applyCommand(fork(orm), root, ['Kept-1'], [op.link('Depend', 'Doomed-2'), op.tag('doom')]);
+    const project = await fork(orm).findOneOrFail(Project, { shortNameKey: 'DOOMED' });
+    // Every `?` in these statements is the project's id.
+    const count = async (sql: string) =>
+      Number(
+        (
+          await fork(orm).execute(
+            sql,
+            sql
+              .split('?')
+              .slice(1)
+              .map(() => project.id),
+          )
+        )[0]?.n,
+      );
+    const issuesOf = 'select id from issues where project_id = ?';
+    const dependents = {
+      issue_field_values: `select count(*) as n from issue_field_values where issue_id in (${issuesOf})`,
+      issue_comments: `select count(*) as n from issue_comments where issue_id in (${issuesOf})`,
+      issue_tags: `select count(*) as n from issue_tags where issue_id in (${issuesOf})`,
+      issue_stars: `select count(*) as n from issue_stars where issue_id in (${issuesOf})`,
+      issue_votes: `select count(*) as n from issue_votes where issue_id in (${issuesOf})`,
+      issue_links: `select count(*) as n from issue_links where source_id in (${issuesOf}) or target_id in (${issuesOf})`,
+      project_fields: 'select count(*) as n from project_fields where project_id = ?',
+      field_values:
+        'select count(*) as n from field_values where field_id in (select id from project_fields where project_id = ?)',
+      project_assignees: 'select count(*) as n from project_assignees where project_id = ?',
+    };
+    for (const [table, sql] of Object.entries(dependents)) expect(await count(sql), table).toBeGreaterThan(0);
+    await deleteProject(fork(orm), root, 'doomed');
+    for (const [table, sql] of Object.entries(dependents)) expect(await count(sql), table).toBe(0);
+    expect(await count('select count(*) as n from issues where project_id = ?')).toBe(0);
+    // The other project's issue lost its links to the deleted issues, and nothing else.
+    const kept = await getIssue(fork(orm), root, 'Kept-1');
+    expect(kept.links).toEqual([]);
+    expect(kept.tags.map((t) => t.name)).toEqual(['doom']);
   });
 });

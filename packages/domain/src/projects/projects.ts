@@ -1,6 +1,11 @@
 import { type Actor, can, projectsWith, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { IssueComment } from '../issues/comments/comment.entity.js';
+import { createDefaultFields } from '../issues/fields/default-fields.js';
+import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
+import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
+import { IssueTag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { RoleGrant } from '../roles/role.entity.js';
@@ -63,6 +68,8 @@ export async function createProject(em: Em, actor: Actor, input: NewProject): Pr
       startingNumber,
       nextNumber: startingNumber,
     });
+    // Same flush (one transaction): a project never exists without its fields.
+    createDefaultFields(em, project, lead);
     await em.flush();
     return project;
   } catch (error) {
@@ -72,14 +79,29 @@ export async function createProject(em: Em, actor: Actor, input: NewProject): Pr
   }
 }
 
-/** Deletes the project with all its issues, their links and its role grants, atomically. */
+/**
+ * Deletes the project with all its issues and everything hanging off them (field values,
+ * comments, tags on them, stars, votes, links in both directions), its fields, assignees
+ * and role grants, atomically. Explicit deletes: the schema cascades too, but this does
+ * not depend on SQLite's foreign_keys pragma.
+ */
 export async function deleteProject(em: Em, actor: Actor, shortName: string): Promise<void> {
   await em.transactional(async (tx) => {
     const project = await getReadableProject(tx, actor, shortName);
     requirePermission(actor, 'DELETE_PROJECT', project.id, `delete project [ ${project.shortName} ]`);
     const issueIds = tx.createQueryBuilder(Issue).select('id').where({ project: project.id });
+    const onIssues = { issue: { $in: issueIds } };
+    await tx.nativeDelete(IssueFieldValue, onIssues);
+    await tx.nativeDelete(IssueComment, onIssues);
+    await tx.nativeDelete(IssueTag, onIssues);
+    await tx.nativeDelete(IssueStar, onIssues);
+    await tx.nativeDelete(IssueVote, onIssues);
     await tx.nativeDelete(IssueLink, { $or: [{ source: { $in: issueIds } }, { target: { $in: issueIds } }] });
     await tx.nativeDelete(Issue, { project: project.id });
+    const fieldIds = tx.createQueryBuilder(ProjectField).select('id').where({ project: project.id });
+    await tx.nativeDelete(FieldValue, { field: { $in: fieldIds } });
+    await tx.nativeDelete(ProjectField, { project: project.id });
+    await tx.nativeDelete(ProjectAssignee, { project: project.id });
     await tx.nativeDelete(RoleGrant, { project: project.id });
     await tx.nativeDelete(Project, { id: project.id });
   });

@@ -1,9 +1,9 @@
-import { type Actor, requirePermission } from '../auth/actor.js';
+import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
-import { Project } from '../projects/project.entity.js';
+import { type IProject, Project } from '../projects/project.entity.js';
 import { Role, RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from './user.entity.js';
 
@@ -58,16 +58,22 @@ export function listSystemUsers(em: Em, actor: Actor): Promise<IUser[]> {
 }
 
 async function resolveGrant(em: Em, actor: Actor, login: string, roleName: string, projectName?: string) {
+  // Authorise before looking up the user and role, so that a refused caller cannot probe
+  // which users or roles exist; a project the caller cannot read answers like a missing one.
+  let project: IProject | null = null;
+  if (projectName) {
+    project = await em.findOne(Project, { shortNameKey: projectName.toUpperCase() });
+    if (!project || !can(actor, 'READ_PROJECT', project.id))
+      throw DomainError.notFound('Project', projectName);
+    // A project admin may grant within the project.
+    requirePermission(actor, 'UPDATE_PROJECT', project.id, `grant roles in project [ ${project.shortName} ]`);
+  } else {
+    requirePermission(actor, 'UPDATE_USER', undefined, 'grant global roles (UPDATE_USER)');
+  }
   const user = await em.findOne(User, { loginKey: login.toLowerCase() });
   if (!user) throw DomainError.notFound('User', login);
   const role = await em.findOne(Role, { nameKey: roleName.toLowerCase() });
   if (!role) throw DomainError.notFound('Role', roleName);
-  const project = projectName ? await em.findOne(Project, { shortNameKey: projectName.toUpperCase() }) : null;
-  if (projectName && !project) throw DomainError.notFound('Project', projectName);
-  // Granting globally needs UPDATE_USER; a project admin may grant within the project.
-  if (project)
-    requirePermission(actor, 'UPDATE_PROJECT', project.id, `grant roles in project [ ${project.shortName} ]`);
-  else requirePermission(actor, 'UPDATE_USER', undefined, 'grant global roles (UPDATE_USER)');
   return { user, role, project, scopeKey: project ? `p${project.id}` : 'global' };
 }
 

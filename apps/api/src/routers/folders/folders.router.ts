@@ -1,0 +1,105 @@
+import * as c from '@trackline/contracts';
+import * as d from '@trackline/domain';
+import { z } from 'zod';
+import { authedProcedure, router } from '../../trpc/procedures.js';
+import { created } from '../respond.js';
+
+const toFolder = (f: d.IssueFolder): c.IssueFolderDto => ({
+  id: f.id,
+  type: f.type,
+  name: f.name,
+  ...(f.shortName ? { shortName: f.shortName } : {}),
+  query: f.query,
+});
+const toSearch = (s: d.SavedSearchView) => ({
+  name: s.name,
+  query: s.query,
+  owner: s.owner,
+  shared: s.shared,
+});
+const toTag = (t: d.TagView) => ({ name: t.name, owner: t.owner, shared: t.shared });
+
+/** The literal `current` route is registered before `{issueFolder}`: the first match wins. */
+export const foldersRouter = router({
+  list: authedProcedure
+    .meta(c.listFoldersMeta)
+    .input(z.object({}))
+    .output(c.ZListFoldersOutput)
+    .query(async ({ ctx }) => (await d.listFolders(ctx.em, ctx.actor)).map(toFolder)),
+
+  current: authedProcedure
+    .meta(c.currentFolderMeta)
+    .input(z.object({}))
+    .output(c.ZIssueFolder)
+    .query(async ({ ctx }) => toFolder(await d.getContextFolder(ctx.em, ctx.actor))),
+
+  setContext: authedProcedure
+    .meta(c.setContextFolderMeta)
+    .input(c.ZSetContextFolderInput)
+    .output(c.ZIssueFolder)
+    .mutation(async ({ ctx, input }) =>
+      toFolder(await d.setContextFolder(ctx.em, ctx.actor, input.folderId)),
+    ),
+
+  get: authedProcedure
+    .meta(c.getFolderMeta)
+    .input(c.ZGetFolderInput)
+    .output(c.ZIssueFolder)
+    .query(async ({ ctx, input }) => toFolder(await d.getFolder(ctx.em, ctx.actor, input.issueFolder))),
+
+  savedSearches: authedProcedure
+    .meta(c.listSavedSearchesMeta)
+    .input(z.object({}))
+    .output(z.array(c.ZSavedSearch))
+    .query(async ({ ctx }) => (await d.listSavedSearches(ctx.em, ctx.actor)).map(toSearch)),
+
+  saveSearch: authedProcedure
+    .meta(c.saveSearchMeta)
+    .input(c.ZSaveSearchInput)
+    .output(c.ZSavedSearch)
+    .mutation(async ({ ctx, input }) => {
+      const own = (await d.listSavedSearches(ctx.em, ctx.actor)).find(
+        (s) => s.owner === ctx.actor.login && s.name.toLowerCase() === input.name.toLowerCase(),
+      );
+      if (own) {
+        return toSearch(
+          await d.updateSavedSearch(ctx.em, ctx.actor, own.id, { query: input.query, shared: input.shared }),
+        );
+      }
+      const saved = await d.createSavedSearch(ctx.em, ctx.actor, input);
+      return created(ctx, `/user/search/${saved.name}`, toSearch(saved));
+    }),
+
+  deleteSearch: authedProcedure
+    .meta(c.deleteSavedSearchMeta)
+    .input(c.ZNamedInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.deleteSavedSearch(ctx.em, ctx.actor, input.name);
+      return {};
+    }),
+
+  tags: authedProcedure
+    .meta(c.listTagsMeta)
+    .input(z.object({}))
+    .output(z.array(c.ZTag))
+    .query(async ({ ctx }) => (await d.listTags(ctx.em, ctx.actor)).map(toTag)),
+
+  createTag: authedProcedure
+    .meta(c.createTagMeta)
+    .input(c.ZCreateTagInput)
+    .output(c.ZTag)
+    .mutation(async ({ ctx, input }) => {
+      const tag = await d.createTag(ctx.em, ctx.actor, input);
+      return created(ctx, `/user/tag/${tag.name}`, toTag(tag));
+    }),
+
+  deleteTag: authedProcedure
+    .meta(c.deleteTagMeta)
+    .input(c.ZNamedInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.deleteTag(ctx.em, ctx.actor, input.name);
+      return {};
+    }),
+});

@@ -1,0 +1,75 @@
+import * as c from '@trackline/contracts';
+import * as d from '@trackline/domain';
+import { authedProcedure, router } from '../../trpc/procedures.js';
+import { assistCommand } from '../commands/assist.js';
+import { created } from '../respond.js';
+import { toIssueDto } from './issue.dto.js';
+import { effectiveActor } from './run-as.js';
+
+/**
+ * Every permission, for parsing only: execution parses against the full vocabulary so that
+ * a part the actor may not apply is refused by the per-part check (403 naming it), not
+ * reported as an unknown word.
+ */
+const parsingActor = (actor: d.Actor): d.Actor => ({ ...actor, global: new Set(c.PERMISSION_KEYS) });
+
+export const issuesRouter = router({
+  create: authedProcedure
+    .meta(c.createIssueMeta)
+    .input(c.ZCreateIssueInput)
+    .output(c.ZIssue)
+    .mutation(async ({ ctx, input }) => {
+      const issue = await d.createIssue(ctx.em, ctx.actor, input);
+      return created(ctx, `/issue/${issue.id}`, toIssueDto(issue));
+    }),
+
+  get: authedProcedure
+    .meta(c.getIssueMeta)
+    .input(c.ZGetIssueInput)
+    .output(c.ZIssue)
+    .query(async ({ ctx, input }) => toIssueDto(await d.getIssue(ctx.em, ctx.actor, input.issue))),
+
+  search: authedProcedure
+    .meta(c.searchIssuesMeta)
+    .input(c.ZSearchIssuesInput)
+    .output(c.ZSearchIssuesOutput)
+    .query(async ({ ctx, input }) =>
+      (
+        await d.searchIssues(ctx.em, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
+      ).map(toIssueDto),
+    ),
+
+  execute: authedProcedure
+    .meta(c.executeCommandMeta)
+    .input(c.ZExecuteCommandInput)
+    .output(c.ZExecuteCommandOutput)
+    .mutation(async ({ ctx, input }) => {
+      const actor = await effectiveActor(ctx, input.runAs);
+      const command = input.command?.trim() ?? '';
+      if (!command && !input.comment) throw d.DomainError.invalid('command', 'is required (or a comment)');
+      const vocabulary = await d.buildVocabulary(ctx.em, parsingActor(actor), [input.issue]);
+      const parsed = d.parseCommand(command, vocabulary);
+      if (parsed.diagnostics.length > 0) {
+        const detail = parsed.diagnostics.map((x) => `${x.message} (at ${x.start}-${x.end})`).join('; ');
+        throw d.DomainError.invalid('command', detail);
+      }
+      await d.applyCommand(ctx.em, actor, [input.issue], parsed.ops, input.comment);
+      return {};
+    }),
+
+  intellisense: authedProcedure
+    .meta(c.intellisenseMeta)
+    .input(c.ZIntellisenseInput)
+    .output(c.ZCommandAssistOutput)
+    .query(async ({ ctx, input }) => {
+      const actor = await effectiveActor(ctx, input.runAs);
+      await d.getIssue(ctx.em, actor, input.issue); // 404 before anything else
+      return assistCommand(ctx.em, actor, {
+        issueIds: input.issue,
+        command: input.command,
+        caret: input.caret,
+        optionsLimit: input.optionsLimit,
+        parts: { underline: true, suggest: true, commands: true },
+      });
+    }),
+});

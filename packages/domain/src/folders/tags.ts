@@ -1,0 +1,125 @@
+import { type Actor, can } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import { nameKey } from '../issues/rows.js';
+import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
+import type { Em } from '../orm/em.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { folderName, requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
+
+export type TagView = { id: number; folderId: string; name: string; shared: boolean; owner: string };
+
+/** A tag: by id (number), or by name (string; the actor's own first, then a shared one). */
+export type TagRef = number | string;
+
+export const tagFolderId = (id: number) => `t-${id}`;
+
+export const toTagView = (t: ITag): TagView => ({
+  id: t.id,
+  folderId: tagFolderId(t.id),
+  name: t.name,
+  shared: t.shared,
+  owner: t.owner.login,
+});
+
+const notFound = (ref: TagRef) => DomainError.notFound('Tag', String(ref));
+const duplicate = (name: string) => DomainError.alreadyExists('Tag', name);
+
+/** The actor's tags and the tags others share: own first, each group by name. */
+export async function listTags(em: Em, actor: Actor): Promise<TagView[]> {
+  const rows = await em.find(
+    Tag,
+    { $or: [{ owner: actor.userId }, { shared: true }] },
+    { populate: ['owner'], orderBy: { nameKey: 'asc', id: 'asc' } },
+  );
+  const own = rows.filter((t) => t.owner.id === actor.userId);
+  return [...own, ...rows.filter((t) => t.owner.id !== actor.userId)].map(toTagView);
+}
+
+/** A tag the actor can see (own or shared; any by id with a global UPDATE_WATCH_FOLDER); else NOT_FOUND. */
+export async function findTag(em: Em, actor: Actor, ref: TagRef): Promise<ITag> {
+  let found: ITag | null;
+  if (typeof ref === 'number') {
+    found = await em.findOne(Tag, { id: ref }, { populate: ['owner'] });
+    if (found && found.owner.id !== actor.userId && !found.shared && !can(actor, 'UPDATE_WATCH_FOLDER'))
+      found = null;
+  } else {
+    const candidates = await em.find(
+      Tag,
+      { nameKey: nameKey(ref), $or: [{ owner: actor.userId }, { shared: true }] },
+      { populate: ['owner'], orderBy: { id: 'asc' } },
+    );
+    found = candidates.find((t) => t.owner.id === actor.userId) ?? candidates[0] ?? null;
+  }
+  if (!found) throw notFound(ref);
+  return found;
+}
+
+export async function getTag(em: Em, actor: Actor, ref: TagRef): Promise<TagView> {
+  return toTagView(await findTag(em, actor, ref));
+}
+
+export async function createTag(
+  em: Em,
+  actor: Actor,
+  input: { name: string; shared?: boolean | undefined },
+): Promise<TagView> {
+  requireOwnerAccount(actor, 'create tags');
+  const name = folderName(input.name);
+  if (input.shared) requireShare(actor);
+  if (await em.findOne(Tag, { owner: actor.userId, nameKey: name.toLowerCase() })) throw duplicate(name);
+  try {
+    const tag = em.create(Tag, {
+      owner: actor.userId,
+      name,
+      nameKey: name.toLowerCase(),
+      shared: input.shared ?? false,
+    });
+    await em.flush();
+    await em.populate(tag, ['owner']);
+    return toTagView(tag);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(name);
+    throw error;
+  }
+}
+
+/** Renames or (un)shares a tag: the owner, or another user with a global UPDATE_WATCH_FOLDER. */
+export async function updateTag(
+  em: Em,
+  actor: Actor,
+  ref: TagRef,
+  changes: { name?: string | undefined; shared?: boolean | undefined },
+): Promise<TagView> {
+  const tag = await findTag(em, actor, ref);
+  requireOwnerOr(actor, tag.owner.id, 'UPDATE_WATCH_FOLDER', 'change tags');
+  if (changes.shared && !tag.shared) requireShare(actor);
+  if (changes.name !== undefined) {
+    const name = folderName(changes.name);
+    if (name.toLowerCase() !== tag.nameKey) {
+      if (await em.findOne(Tag, { owner: tag.owner.id, nameKey: name.toLowerCase() })) throw duplicate(name);
+    }
+    Object.assign(tag, { name, nameKey: name.toLowerCase() });
+  }
+  if (changes.shared !== undefined) tag.shared = changes.shared;
+  try {
+    await em.flush();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(changes.name ?? tag.name);
+    throw error;
+  }
+  return toTagView(tag);
+}
+
+export function renameTag(em: Em, actor: Actor, ref: TagRef, newName: string): Promise<TagView> {
+  return updateTag(em, actor, ref, { name: newName });
+}
+
+/** Deletes a tag and removes it from every issue, atomically: the owner, or a global DELETE_WATCH_FOLDER. */
+export async function deleteTag(em: Em, actor: Actor, ref: TagRef): Promise<void> {
+  await em.transactional(async (tx) => {
+    const tag = await findTag(tx, actor, ref);
+    requireOwnerOr(actor, tag.owner.id, 'DELETE_WATCH_FOLDER', 'delete tags');
+    await tx.nativeDelete(IssueTag, { tag: tag.id });
+    await tx.nativeDelete(Tag, { id: tag.id });
+  });
+}

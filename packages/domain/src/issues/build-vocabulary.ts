@@ -1,0 +1,203 @@
+import type { PermissionKey } from '@trackline/contracts';
+import { type Actor, can, projectsWith } from '../auth/actor.js';
+import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
+import type { Em } from '../orm/em.js';
+import type { FieldKind } from './fields/field.entity.js';
+import { findReadableIssues, projectScope } from './find-issues.js';
+import { formatIssueId } from './issue-id.js';
+import { entryOf, placeholders, toBool } from './rows.js';
+
+/** How many readable issue ids the vocabulary offers for link suggestions. */
+export const VOCABULARY_ISSUE_SAMPLE = 50;
+
+type FieldRow = {
+  project_id: number;
+  name: string;
+  name_key: string;
+  kind: FieldKind;
+  multi: unknown;
+  can_be_empty: unknown;
+  empty_text: string | null;
+  value_name: string | null;
+  resolved: unknown;
+};
+type UserRow = { project_id: number | null; login: string; full_name: string };
+
+type ProjectFields = Map<string, VocabularyField>;
+
+/** Per project: its fields by lower-cased name, with enum values or (for user fields) assignees. */
+function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number, ProjectFields> {
+  const assignees = new Map<number, VocabularyValue[]>();
+  for (const u of userRows) {
+    if (u.project_id === null) continue;
+    const list = assignees.get(Number(u.project_id)) ?? [];
+    list.push({ name: u.login, description: u.full_name });
+    assignees.set(Number(u.project_id), list);
+  }
+  const result = new Map<number, ProjectFields>();
+  for (const row of fieldRows) {
+    const projectId = Number(row.project_id);
+    const fields = entryOf(result, projectId, () => new Map<string, VocabularyField>());
+    let field = fields.get(row.name_key);
+    if (!field) {
+      field = {
+        name: row.name,
+        kind: row.kind,
+        multi: toBool(row.multi),
+        values: row.kind === 'user' ? [...(assignees.get(projectId) ?? [])] : [],
+        canBeEmpty: toBool(row.can_be_empty),
+        ...(row.empty_text ? { emptyText: row.empty_text } : {}),
+      };
+      fields.set(row.name_key, field);
+    }
+    if (row.value_name !== null) {
+      field.values.push(
+        row.kind === 'state'
+          ? { name: row.value_name, resolved: toBool(row.resolved) }
+          : { name: row.value_name },
+      );
+    }
+  }
+  return result;
+}
+
+const valueKey = (v: VocabularyValue) => v.name.toLowerCase();
+
+/** Fields present in every project, with the values every project has (a command must fit all issues). */
+function intersect(all: ProjectFields[]): VocabularyField[] {
+  const [first, ...rest] = all;
+  if (!first) return [];
+  return [...first].flatMap(([key, field]) => {
+    const others = rest.map((fields) => fields.get(key));
+    if (others.some((f) => !f || f.kind !== field.kind || f.multi !== field.multi)) return [];
+    const values = field.values.filter((v) =>
+      others.every((f) => f?.values.some((o) => valueKey(o) === valueKey(v))),
+    );
+    return [{ ...field, values, canBeEmpty: field.canBeEmpty && others.every((f) => f?.canBeEmpty) }];
+  });
+}
+
+/** Fields of any project, with the values of all (no issue context: anything might apply). */
+function unite(all: ProjectFields[]): VocabularyField[] {
+  const merged = new Map<string, VocabularyField>();
+  for (const fields of all) {
+    for (const [key, field] of fields) {
+      const known = merged.get(key);
+      if (!known) {
+        merged.set(key, { ...field, values: [...field.values] });
+        continue;
+      }
+      for (const v of field.values) {
+        if (!known.values.some((k) => valueKey(k) === valueKey(v))) known.values.push(v);
+      }
+    }
+  }
+  return [...merged.values()];
+}
+
+/**
+ * What the command language may refer to for the actor and the context issues (null: no
+ * issue context, every project the actor may update). Only what the actor could apply
+ * appears: fields only with UPDATE_ISSUE in every context project, link types only with
+ * LINK_ISSUE... Runs on every keystroke: six small raw queries, no entities.
+ */
+export async function buildVocabulary(
+  em: Em,
+  actor: Actor,
+  contextIssueIds: readonly string[] | null,
+): Promise<CommandVocabulary> {
+  let projectIds: number[];
+  let all: (permission: PermissionKey) => boolean;
+  if (contextIssueIds === null) {
+    const updatable = projectsWith(actor, 'UPDATE_ISSUE');
+    projectIds =
+      updatable === 'all'
+        ? (await em.execute<{ id: number }[]>('select id from projects')).map((r) => Number(r.id))
+        : [...updatable].sort((a, b) => a - b);
+    // Without issues, a kind of command is possible when some project allows it.
+    const anywhere = (permission: PermissionKey) => {
+      const ids = projectsWith(actor, permission);
+      return ids === 'all' || ids.length > 0;
+    };
+    all = anywhere;
+  } else {
+    const issues = await findReadableIssues(em, actor, contextIssueIds);
+    projectIds = [...new Set(issues.map((i) => i.projectId))].sort((a, b) => a - b);
+    all = (permission) => projectIds.length > 0 && projectIds.every((id) => can(actor, permission, id));
+  }
+  const notGuest = actor.type !== 'guest';
+  const allowed = {
+    update: all('UPDATE_ISSUE'),
+    link: all('LINK_ISSUE'),
+    comment: all('CREATE_COMMENT'),
+    tag: notGuest && all('READ_ISSUE'),
+    vote: notGuest && all('READ_ISSUE'),
+    star: notGuest && all('READ_ISSUE'),
+  };
+
+  const fieldProjects = allowed.update ? projectIds : [];
+  const inProjects = fieldProjects.length ? placeholders(fieldProjects) : '';
+  const fieldRows = fieldProjects.length
+    ? await em.execute<FieldRow[]>(
+        'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
+          'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.field_id = pf.id ' +
+          `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
+        fieldProjects,
+      )
+    : [];
+  const userRows = await em.execute<UserRow[]>(
+    'select null as project_id, login, full_name from users where id = ?' +
+      (fieldProjects.length
+        ? ' union all select pa.project_id, u.login, u.full_name from project_assignees pa ' +
+          `join users u on u.id = pa.user_id where pa.project_id in (${inProjects})`
+        : '') +
+      ' order by login',
+    [actor.userId, ...fieldProjects],
+  );
+  const perProject = fieldsByProject(fieldRows, userRows);
+  const projectFields = fieldProjects.flatMap((id) => perProject.get(id) ?? []);
+  const fields = contextIssueIds === null ? unite(projectFields) : intersect(projectFields);
+
+  const users = new Map<string, { login: string; fullName: string }>();
+  for (const u of userRows) users.set(u.login.toLowerCase(), { login: u.login, fullName: u.full_name });
+
+  const tags = allowed.tag
+    ? await em.execute<{ name: string }[]>(
+        'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
+        [actor.userId],
+      )
+    : [];
+  const linkTypes = allowed.link
+    ? (
+        await em.execute<{ name: string; outward_name: string; inward_name: string; directed: unknown }[]>(
+          'select name, outward_name, inward_name, directed from issue_link_types order by name_key',
+        )
+      ).map((t) => ({
+        name: t.name,
+        outwardName: t.outward_name,
+        inwardName: t.inward_name,
+        directed: toBool(t.directed),
+      }))
+    : [];
+  const scope = projectScope(actor, 'READ_ISSUE');
+  const issueIds =
+    allowed.link && scope !== 'none'
+      ? (
+          await em.execute<{ short_name: string; number_in_project: number }[]>(
+            'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
+              `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
+            scope.params,
+          )
+        ).map((r) => formatIssueId(r.short_name, Number(r.number_in_project)))
+      : [];
+
+  return {
+    me: actor.login,
+    fields,
+    users: [...users.values()],
+    tags: tags.map((t) => ({ name: t.name })),
+    linkTypes,
+    issueIds,
+    can: allowed,
+  };
+}

@@ -1,0 +1,103 @@
+import type { Actor } from '../auth/actor.js';
+import type { Em } from '../orm/em.js';
+import { findReadableIssue, type IssueRef } from './find-issues.js';
+import { nameKey, toBool } from './rows.js';
+import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
+
+export type LinkTypeRef = {
+  id: number;
+  name: string;
+  outwardName: string;
+  inwardName: string;
+  directed: boolean;
+};
+
+/** Per-command caches for what ops refer to by name: users, tags, link types, target issues. */
+export class CommandLookups {
+  private readonly users = new Map<string, number | null>();
+  private readonly tags = new Map<string, VisibleTag | null>();
+  private readonly issues = new Map<string, IssueRef | Error>();
+  private linkTypes: Map<string, LinkTypeRef> | undefined;
+
+  constructor(
+    private readonly em: Em,
+    private readonly actor: Actor,
+  ) {}
+
+  /** A user id by login (`me` is the actor); null when unknown. */
+  async userId(login: string): Promise<number | null> {
+    const key = nameKey(login);
+    if (key === 'me' || key === this.actor.login.toLowerCase()) return this.actor.userId;
+    if (!this.users.has(key)) {
+      const rows = await this.em.execute<{ id: number }[]>('select id from users where login_key = ?', [key]);
+      this.users.set(key, rows[0] ? Number(rows[0].id) : null);
+    }
+    return this.users.get(key) ?? null;
+  }
+
+  async tag(name: string): Promise<VisibleTag | null> {
+    const key = nameKey(name);
+    if (!this.tags.has(key)) this.tags.set(key, await findVisibleTag(this.em, this.actor, name));
+    return this.tags.get(key) ?? null;
+  }
+
+  /** The visible tag of that name, or a new tag of the actor's. */
+  async tagOrCreate(name: string): Promise<VisibleTag> {
+    const found = await this.tag(name);
+    if (found) return found;
+    const created = await insertOwnTag(this.em, this.actor, name);
+    this.tags.set(nameKey(name), created);
+    return created;
+  }
+
+  async linkType(name: string): Promise<LinkTypeRef | null> {
+    if (!this.linkTypes) {
+      const rows = await this.em.execute<
+        {
+          id: number;
+          name: string;
+          name_key: string;
+          outward_name: string;
+          inward_name: string;
+          directed: unknown;
+        }[]
+      >('select id, name, name_key, outward_name, inward_name, directed from issue_link_types');
+      this.linkTypes = new Map(
+        rows.map((r) => [
+          r.name_key,
+          {
+            id: Number(r.id),
+            name: r.name,
+            outwardName: r.outward_name,
+            inwardName: r.inward_name,
+            directed: toBool(r.directed),
+          },
+        ]),
+      );
+    }
+    const key = nameKey(name);
+    return (
+      this.linkTypes.get(key) ??
+      [...this.linkTypes.values()].find(
+        (t) => t.outwardName.toLowerCase() === key || t.inwardName.toLowerCase() === key,
+      ) ??
+      null
+    );
+  }
+
+  /** A link target the actor can read; throws NOT_FOUND otherwise (cached either way). */
+  async targetIssue(readableId: string): Promise<IssueRef> {
+    const key = readableId.trim().toUpperCase();
+    let found = this.issues.get(key);
+    if (!found) {
+      try {
+        found = await findReadableIssue(this.em, this.actor, readableId);
+      } catch (error) {
+        found = error instanceof Error ? error : new Error(String(error));
+      }
+      this.issues.set(key, found);
+    }
+    if (found instanceof Error) throw found;
+    return found;
+  }
+}

@@ -1,0 +1,246 @@
+import type { ErrorCode, PermissionKey } from '@trackline/contracts';
+import { type Actor, can } from '../auth/actor.js';
+import type { CommandOp } from '../commands/ops.js';
+import { DomainError } from '../errors.js';
+import type { CommandLookups } from './command-lookups.js';
+import {
+  type CommandState,
+  type FieldDef,
+  type IssueState,
+  linkKey,
+  type SlotValue,
+} from './command-state.js';
+import { nameKey } from './rows.js';
+
+type Ctx = { actor: Actor; state: CommandState; lookups: CommandLookups; comment: string };
+
+const label = (op: CommandOp) => op.description || op.kind;
+
+/** A failure naming the issue and the command part. */
+export function opError(
+  code: ErrorCode,
+  issue: IssueState,
+  op: CommandOp | 'comment',
+  reason: string,
+): DomainError {
+  const what = op === 'comment' ? 'comment' : label(op);
+  return new DomainError(code, `Cannot apply [ ${what} ] to issue [ ${issue.ref.readableId} ]: ${reason}.`);
+}
+
+const PERMISSION_FOR: Record<CommandOp['kind'], PermissionKey> = {
+  set: 'UPDATE_ISSUE',
+  add: 'UPDATE_ISSUE',
+  remove: 'UPDATE_ISSUE',
+  link: 'LINK_ISSUE',
+  unlink: 'LINK_ISSUE',
+  comment: 'CREATE_COMMENT',
+  tag: 'READ_ISSUE',
+  untag: 'READ_ISSUE',
+  star: 'READ_ISSUE',
+  unstar: 'READ_ISSUE',
+  vote: 'READ_ISSUE',
+  unvote: 'READ_ISSUE',
+};
+
+function requireFor(ctx: Ctx, issue: IssueState, op: CommandOp | 'comment', permission: PermissionKey) {
+  if (!can(ctx.actor, permission, issue.ref.projectId)) {
+    throw opError(
+      'PERMISSION_DENIED',
+      issue,
+      op,
+      `no rights in project [ ${issue.ref.shortName} ] (${permission})`,
+    );
+  }
+}
+
+function fieldOf(ctx: Ctx, issue: IssueState, op: CommandOp, name: string): FieldDef {
+  const field = ctx.state.fields.get(issue.ref.projectId)?.get(nameKey(name));
+  if (!field) {
+    throw opError(
+      'INVALID_COMMAND',
+      issue,
+      op,
+      `field [ ${name} ] does not exist in project [ ${issue.ref.shortName} ]`,
+    );
+  }
+  return field;
+}
+
+/** The slot and content a value name takes in a field; null for the field's empty value. */
+async function resolveValue(
+  ctx: Ctx,
+  issue: IssueState,
+  op: CommandOp,
+  field: FieldDef,
+  name: string | null,
+): Promise<{ slot: number; content: SlotValue } | null> {
+  if (name === null || (field.emptyText && nameKey(name) === field.emptyText.toLowerCase())) return null;
+  if (field.kind === 'user') {
+    const userId = await ctx.lookups.userId(name);
+    if (userId === null) throw opError('NOT_FOUND', issue, op, `user [ ${name} ] not found`);
+    if (!ctx.state.assignees.get(issue.ref.projectId)?.has(userId)) {
+      throw opError(
+        'INVALID_COMMAND',
+        issue,
+        op,
+        `user [ ${name} ] is not an assignee of project [ ${issue.ref.shortName} ]`,
+      );
+    }
+    return { slot: field.multi ? userId : 0, content: { value: null, user: userId } };
+  }
+  const value = field.values.get(nameKey(name));
+  if (!value) {
+    throw opError(
+      'INVALID_COMMAND',
+      issue,
+      op,
+      `[ ${name} ] is not a value of field [ ${field.name} ] in project [ ${issue.ref.shortName} ]`,
+    );
+  }
+  return { slot: field.multi ? value.id : 0, content: { value: value.id, user: null } };
+}
+
+function clearField(issue: IssueState, op: CommandOp, field: FieldDef) {
+  if (!field.canBeEmpty)
+    throw opError('INVALID_COMMAND', issue, op, `field [ ${field.name} ] cannot be empty`);
+  issue.current.delete(field.id);
+}
+
+async function applyFieldOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'set' | 'add' | 'remove' }) {
+  const field = fieldOf(ctx, issue, op, op.field);
+  const resolved = await resolveValue(ctx, issue, op, field, op.value);
+  const slots = issue.current.get(field.id);
+  if (op.kind === 'remove') {
+    if (!resolved) return clearField(issue, op, field);
+    const present = slots?.get(resolved.slot);
+    if (!present || present.value !== resolved.content.value || present.user !== resolved.content.user)
+      return;
+    if (slots && slots.size === 1) return clearField(issue, op, field);
+    slots?.delete(resolved.slot);
+    return;
+  }
+  if (!resolved) return clearField(issue, op, field);
+  // `set` replaces every value; `add` keeps the others of a multi-value field.
+  const keep = op.kind === 'add' && field.multi && slots ? slots : new Map<number, SlotValue>();
+  keep.set(resolved.slot, resolved.content);
+  issue.current.set(field.id, keep);
+}
+
+async function applyLinkOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'link' | 'unlink' }) {
+  const type = await ctx.lookups.linkType(op.linkType);
+  if (!type) throw opError('NOT_FOUND', issue, op, `issue link type [ ${op.linkType} ] not found`);
+  let target: Awaited<ReturnType<CommandLookups['targetIssue']>>;
+  try {
+    target = await ctx.lookups.targetIssue(op.issueId);
+  } catch {
+    throw opError('NOT_FOUND', issue, op, `issue [ ${op.issueId} ] not found`);
+  }
+  if (target.id === issue.ref.id)
+    throw opError('INVALID_COMMAND', issue, op, 'an issue cannot be linked to itself');
+  const self = issue.ref.id;
+  const links = ctx.state.links;
+  if (type.directed) {
+    const key = op.outward ? linkKey(type.id, self, target.id) : linkKey(type.id, target.id, self);
+    if (op.kind === 'link') links.current.add(key);
+    else links.current.delete(key);
+    return;
+  }
+  // Undirected: stored once, lower id first, so A→B and B→A can never both exist.
+  const [low, high] = self < target.id ? [self, target.id] : [target.id, self];
+  if (op.kind === 'link') {
+    if (!links.current.has(linkKey(type.id, high, low))) links.current.add(linkKey(type.id, low, high));
+  } else {
+    links.current.delete(linkKey(type.id, low, high));
+    links.current.delete(linkKey(type.id, high, low));
+  }
+}
+
+function requireNotGuest(ctx: Ctx, issue: IssueState, op: CommandOp) {
+  if (ctx.actor.type === 'guest')
+    throw opError('PERMISSION_DENIED', issue, op, 'the guest account cannot do this');
+}
+
+async function applyStarOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'star' | 'unstar' }) {
+  requireNotGuest(ctx, issue, op);
+  const userId = await ctx.lookups.userId(op.login || 'me');
+  if (userId === null) throw opError('NOT_FOUND', issue, op, `user [ ${op.login} ] not found`);
+  if (userId !== ctx.actor.userId) requireFor(ctx, issue, op, 'UPDATE_WATCHERS');
+  if (op.kind === 'star') issue.stars.current.add(userId);
+  else issue.stars.current.delete(userId);
+}
+
+async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'tag' | 'untag' }) {
+  requireNotGuest(ctx, issue, op);
+  if (op.kind === 'tag') {
+    let tag: Awaited<ReturnType<CommandLookups['tagOrCreate']>>;
+    try {
+      tag = await ctx.lookups.tagOrCreate(op.tag);
+    } catch (error) {
+      if (error instanceof DomainError) throw opError(error.code, issue, op, `tag ${error.message}`);
+      throw error;
+    }
+    issue.tags.current.add(tag.id);
+    return;
+  }
+  const tag = await ctx.lookups.tag(op.tag);
+  if (!tag) throw opError('NOT_FOUND', issue, op, `tag [ ${op.tag} ] not found`);
+  issue.tags.current.delete(tag.id);
+}
+
+/** Applies one command part to one issue's in-memory state, after its permission check. */
+export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promise<void> {
+  requireFor(ctx, issue, op, PERMISSION_FOR[op.kind]);
+  switch (op.kind) {
+    case 'set':
+    case 'add':
+    case 'remove':
+      return applyFieldOp(ctx, issue, op);
+    case 'link':
+    case 'unlink':
+      return applyLinkOp(ctx, issue, op);
+    case 'tag':
+    case 'untag':
+      return applyTagOp(ctx, issue, op);
+    case 'star':
+    case 'unstar':
+      return applyStarOp(ctx, issue, op);
+    case 'vote':
+    case 'unvote':
+      requireNotGuest(ctx, issue, op);
+      if (op.kind === 'vote') issue.votes.current.add(ctx.actor.userId);
+      else issue.votes.current.delete(ctx.actor.userId);
+      return;
+    case 'comment':
+      if (!ctx.comment) throw opError('INVALID_COMMAND', issue, op, 'the comment text is empty');
+      issue.comment = ctx.comment;
+      return;
+  }
+}
+
+/** A comment given beside the command is added even without a `comment` part. */
+export function applyCommentArgument(ctx: Ctx, issue: IssueState): void {
+  if (!ctx.comment || issue.comment !== null) return;
+  requireFor(ctx, issue, 'comment', 'CREATE_COMMENT');
+  issue.comment = ctx.comment;
+}
+
+/**
+ * The new `resolvedAt` of issues whose resolution changes: set when the issue enters a
+ * resolved state, cleared when it enters an unresolved one.
+ */
+export function resolutionChanges(state: CommandState, now: Date): Map<number, Date | null> {
+  const changes = new Map<number, Date | null>();
+  for (const issue of state.issues) {
+    const stateFields = [...(state.fields.get(issue.ref.projectId)?.values() ?? [])].filter(
+      (f) => f.kind === 'state',
+    );
+    const resolved = stateFields.some((f) =>
+      [...(issue.current.get(f.id)?.values() ?? [])].some(
+        (s) => s.value !== null && f.valuesById.get(s.value)?.resolved,
+      ),
+    );
+    if (resolved && issue.ref.resolvedAt === null) changes.set(issue.ref.id, now);
+    else if (!resolved && issue.ref.resolvedAt !== null) changes.set(issue.ref.id, null);
+  }
+  return changes;
+}

@@ -1,0 +1,181 @@
+import type { Em } from '../orm/em.js';
+import type { FieldKind } from './fields/field.entity.js';
+import type { IssueRef } from './find-issues.js';
+import { entryOf, placeholders, toBool } from './rows.js';
+
+export type FieldValueDef = { id: number; name: string; resolved: boolean };
+
+export type FieldDef = {
+  id: number;
+  projectId: number;
+  name: string;
+  kind: FieldKind;
+  multi: boolean;
+  canBeEmpty: boolean;
+  emptyText: string | null;
+  /** By lower-cased name. */
+  values: Map<string, FieldValueDef>;
+  valuesById: Map<number, FieldValueDef>;
+};
+
+/** What occupies one slot of a field on an issue: a value id or a user id. */
+export type SlotValue = { value: number | null; user: number | null };
+export type FieldSlots = Map<number, SlotValue>;
+
+/** An issue's relations as loaded (`initial`) and as the command leaves them (`current`). */
+export type IssueState = {
+  ref: IssueRef;
+  initial: Map<number, FieldSlots>;
+  current: Map<number, FieldSlots>;
+  tags: { initial: Set<number>; current: Set<number> };
+  stars: { initial: Set<number>; current: Set<number> };
+  votes: { initial: Set<number>; current: Set<number> };
+  comment: string | null;
+};
+
+export type LinkKey = `${number}:${number}:${number}`;
+export const linkKey = (typeId: number, source: number, target: number): LinkKey =>
+  `${typeId}:${source}:${target}`;
+
+export type CommandState = {
+  issues: IssueState[];
+  /** Fields per project, by lower-cased name. */
+  fields: Map<number, Map<string, FieldDef>>;
+  /** Assignee user ids per project. */
+  assignees: Map<number, Set<number>>;
+  /** Links touching any context issue: key → row id (null for links added by this command). */
+  links: { initial: Map<LinkKey, number>; current: Set<LinkKey> };
+};
+
+const copySlots = (fields: Map<number, FieldSlots>) =>
+  new Map([...fields].map(([id, slots]) => [id, new Map(slots)]));
+
+/** Loads everything a command may change on `issues`, with a fixed number of queries. */
+export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<CommandState> {
+  const issueIds = issues.map((i) => i.id);
+  const projectIds = [...new Set(issues.map((i) => i.projectId))];
+  const inIssues = placeholders(issueIds);
+  const inProjects = placeholders(projectIds);
+
+  const fieldRows = await em.execute<
+    {
+      id: number;
+      project_id: number;
+      name: string;
+      name_key: string;
+      kind: FieldKind;
+      multi: unknown;
+      can_be_empty: unknown;
+      empty_text: string | null;
+      value_id: number | null;
+      value_name: string | null;
+      value_key: string | null;
+      resolved: unknown;
+    }[]
+  >(
+    'select pf.id, pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
+      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
+      `from project_fields pf left join field_values fv on fv.field_id = pf.id where pf.project_id in (${inProjects})`,
+    projectIds,
+  );
+  const fields = new Map<number, Map<string, FieldDef>>();
+  for (const row of fieldRows) {
+    const projectId = Number(row.project_id);
+    const byName = entryOf(fields, projectId, () => new Map<string, FieldDef>());
+    let field = byName.get(row.name_key);
+    if (!field) {
+      field = {
+        id: Number(row.id),
+        projectId,
+        name: row.name,
+        kind: row.kind,
+        multi: toBool(row.multi),
+        canBeEmpty: toBool(row.can_be_empty),
+        emptyText: row.empty_text,
+        values: new Map(),
+        valuesById: new Map(),
+      };
+      byName.set(row.name_key, field);
+    }
+    if (row.value_id !== null && row.value_name !== null && row.value_key !== null) {
+      const value = { id: Number(row.value_id), name: row.value_name, resolved: toBool(row.resolved) };
+      field.values.set(row.value_key, value);
+      field.valuesById.set(value.id, value);
+    }
+  }
+
+  const assignees = new Map<number, Set<number>>(projectIds.map((id) => [id, new Set()]));
+  for (const row of await em.execute<{ project_id: number; user_id: number }[]>(
+    `select project_id, user_id from project_assignees where project_id in (${inProjects})`,
+    projectIds,
+  )) {
+    assignees.get(Number(row.project_id))?.add(Number(row.user_id));
+  }
+
+  const states = new Map<number, IssueState>(
+    issues.map((ref) => [
+      ref.id,
+      {
+        ref,
+        initial: new Map(),
+        current: new Map(),
+        tags: { initial: new Set(), current: new Set() },
+        stars: { initial: new Set(), current: new Set() },
+        votes: { initial: new Set(), current: new Set() },
+        comment: null,
+      },
+    ]),
+  );
+  for (const row of await em.execute<
+    { issue_id: number; field_id: number; slot: number; value_id: number | null; user_id: number | null }[]
+  >(
+    `select issue_id, field_id, slot, value_id, user_id from issue_field_values where issue_id in (${inIssues})`,
+    issueIds,
+  )) {
+    const state = states.get(Number(row.issue_id));
+    if (!state) continue;
+    entryOf(state.initial, Number(row.field_id), (): FieldSlots => new Map()).set(Number(row.slot), {
+      value: row.value_id === null ? null : Number(row.value_id),
+      user: row.user_id === null ? null : Number(row.user_id),
+    });
+  }
+  const loadSet = async (
+    sql: string,
+    pick: (s: IssueState) => { initial: Set<number>; current: Set<number> },
+  ) => {
+    for (const row of await em.execute<{ issue_id: number; ref: number }[]>(sql, issueIds)) {
+      const state = states.get(Number(row.issue_id));
+      if (state) pick(state).initial.add(Number(row.ref));
+    }
+  };
+  await loadSet(
+    `select issue_id, tag_id as ref from issue_tags where issue_id in (${inIssues})`,
+    (s) => s.tags,
+  );
+  await loadSet(
+    `select issue_id, user_id as ref from issue_stars where issue_id in (${inIssues})`,
+    (s) => s.stars,
+  );
+  await loadSet(
+    `select issue_id, user_id as ref from issue_votes where issue_id in (${inIssues})`,
+    (s) => s.votes,
+  );
+  for (const state of states.values()) {
+    state.current = copySlots(state.initial);
+    for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
+  }
+
+  const linkRows = await em.execute<{ id: number; type_id: number; source_id: number; target_id: number }[]>(
+    `select id, type_id, source_id, target_id from issue_links where source_id in (${inIssues}) or target_id in (${inIssues})`,
+    [...issueIds, ...issueIds],
+  );
+  const initialLinks = new Map<LinkKey, number>(
+    linkRows.map((r) => [linkKey(Number(r.type_id), Number(r.source_id), Number(r.target_id)), Number(r.id)]),
+  );
+  return {
+    issues: [...states.values()],
+    fields,
+    assignees,
+    links: { initial: initialLinks, current: new Set(initialLinks.keys()) },
+  };
+}

@@ -1,0 +1,115 @@
+import { type Actor, requirePermission } from '../../auth/actor.js';
+import { DomainError } from '../../errors.js';
+import type { Em } from '../../orm/em.js';
+import { isUniqueViolation } from '../../orm/unique.js';
+import { getReadableProject } from '../../projects/projects.js';
+import { nameKey, oneLine } from '../rows.js';
+import { type FieldKind, FieldValue, ProjectAssignee, ProjectField } from './field.entity.js';
+
+export type FieldValueView = { name: string; description: string; resolved: boolean; fullName?: string };
+
+export type ProjectFieldView = {
+  name: string;
+  kind: FieldKind;
+  multi: boolean;
+  canBeEmpty: boolean;
+  emptyText: string | null;
+  defaultValue: string | null;
+  /** In display order; a user field lists the project's assignees (name = login). */
+  values: FieldValueView[];
+};
+
+/** The project's fields with their values (READ_PROJECT). */
+export async function listProjectFields(
+  em: Em,
+  actor: Actor,
+  shortName: string,
+): Promise<ProjectFieldView[]> {
+  const project = await getReadableProject(em, actor, shortName);
+  const fields = await em.find(
+    ProjectField,
+    { project: project.id },
+    { orderBy: { ordinal: 'asc', id: 'asc' } },
+  );
+  const values = await em.find(
+    FieldValue,
+    { field: { $in: fields.map((f) => f.id) } },
+    { orderBy: { ordinal: 'asc', id: 'asc' } },
+  );
+  const assignees = await em.find(
+    ProjectAssignee,
+    { project: project.id },
+    { populate: ['user'], orderBy: { user: { loginKey: 'asc' } } },
+  );
+  return fields.map((f) => ({
+    name: f.name,
+    kind: f.kind,
+    multi: f.multi,
+    canBeEmpty: f.canBeEmpty,
+    emptyText: f.emptyText ?? null,
+    defaultValue: f.defaultValue ?? null,
+    values:
+      f.kind === 'user'
+        ? assignees.map((a) => ({
+            name: a.user.login,
+            fullName: a.user.fullName,
+            description: '',
+            resolved: false,
+          }))
+        : values
+            .filter((v) => v.field.id === f.id)
+            .map((v) => ({ name: v.name, description: v.description, resolved: v.resolved })),
+  }));
+}
+
+export type NewFieldValue = {
+  name: string;
+  description?: string | undefined;
+  resolved?: boolean | undefined;
+};
+
+/**
+ * Adds a value to a project's enum, state or version field (UPDATE_PROJECT), after the
+ * existing ones. Names are unique per field regardless of case (the unique index decides
+ * between concurrent writers). User fields take their values from the assignees.
+ */
+export async function addFieldValue(
+  em: Em,
+  actor: Actor,
+  shortName: string,
+  fieldName: string,
+  input: NewFieldValue,
+): Promise<FieldValueView> {
+  const project = await getReadableProject(em, actor, shortName);
+  requirePermission(actor, 'UPDATE_PROJECT', project.id, `update project [ ${project.shortName} ]`);
+  const field = await em.findOne(ProjectField, { project: project.id, nameKey: nameKey(fieldName) });
+  if (!field) throw DomainError.notFound('Field', fieldName);
+  if (field.kind === 'user') {
+    throw DomainError.invalid('field', `[ ${field.name} ] takes its values from the project's assignees`);
+  }
+  const name = oneLine(input.name).trim();
+  if (!name) throw DomainError.invalid('name', 'must not be empty');
+  if (name.length > 100) throw DomainError.invalid('name', 'must be at most 100 characters');
+  if (field.emptyText && name.toLowerCase() === field.emptyText.toLowerCase()) {
+    throw DomainError.invalid('name', `[ ${name} ] is the empty value of field [ ${field.name} ]`);
+  }
+  const duplicate = () =>
+    new DomainError('ALREADY_EXISTS', `Value [ ${name} ] already exists in field [ ${field.name} ].`);
+  if (await em.findOne(FieldValue, { field: field.id, nameKey: name.toLowerCase() })) throw duplicate();
+  const last = await em.findOne(FieldValue, { field: field.id }, { orderBy: { ordinal: 'desc' } });
+  try {
+    const value = em.create(FieldValue, {
+      field,
+      name,
+      nameKey: name.toLowerCase(),
+      description: input.description ?? '',
+      ordinal: (last?.ordinal ?? -1) + 1,
+      resolved: field.kind === 'state' && (input.resolved ?? false),
+    });
+    await em.flush();
+    return { name: value.name, description: value.description, resolved: value.resolved };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate();
+    throw error;
+  }
+}

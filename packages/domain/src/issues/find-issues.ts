@@ -1,0 +1,107 @@
+import type { PermissionKey } from '@trackline/contracts';
+import { type Actor, can, projectsWith } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { formatIssueId, parseIssueId } from './issue-id.js';
+import { placeholders, toMsOrNull } from './rows.js';
+
+/** The few columns most use cases need about an issue. */
+export type IssueRef = {
+  id: number;
+  readableId: string;
+  projectId: number;
+  shortName: string;
+  numberInProject: number;
+  resolvedAt: number | null;
+};
+
+type Row = {
+  id: number;
+  project_id: number;
+  number_in_project: number;
+  resolved_at: unknown;
+  short_name: string;
+  short_name_key: string;
+};
+
+const SELECT =
+  'select i.id, i.project_id, i.number_in_project, i.resolved_at, p.short_name, p.short_name_key ' +
+  'from issues i join projects p on p.id = i.project_id';
+
+const toRef = (r: Row): IssueRef => ({
+  id: Number(r.id),
+  readableId: formatIssueId(r.short_name, Number(r.number_in_project)),
+  projectId: Number(r.project_id),
+  shortName: r.short_name,
+  numberInProject: Number(r.number_in_project),
+  resolvedAt: toMsOrNull(r.resolved_at),
+});
+
+export const issueNotFound = (readableId: string) => DomainError.notFound('Issue', readableId);
+
+/**
+ * Resolves readable ids (`PRJ-12`, case-insensitive) with one query, in the given order
+ * without duplicates. An issue the actor cannot read (READ_ISSUE in its project, or
+ * `permission` when given) fails exactly like a missing one: NOT_FOUND.
+ */
+export async function findReadableIssues(
+  em: Em,
+  actor: Actor,
+  readableIds: readonly string[],
+  permission: PermissionKey = 'READ_ISSUE',
+): Promise<IssueRef[]> {
+  const parsed = readableIds.map((id) => ({ id, key: parseIssueId(id) }));
+  const bad = parsed.find((p) => p.key === null);
+  if (bad) throw issueNotFound(bad.id);
+  if (parsed.length === 0) return [];
+  const keys = parsed.map((p) => p.key as NonNullable<(typeof p)['key']>);
+  const rows = await em.execute<Row[]>(
+    `${SELECT} where ${keys.map(() => '(p.short_name_key = ? and i.number_in_project = ?)').join(' or ')}`,
+    keys.flatMap((k) => [k.shortNameKey, k.number]),
+  );
+  const byKey = new Map(rows.map((r) => [`${r.short_name_key}-${Number(r.number_in_project)}`, toRef(r)]));
+  const result = new Map<number, IssueRef>();
+  for (const { id, key } of parsed) {
+    const ref = byKey.get(`${key?.shortNameKey}-${key?.number}`);
+    if (!ref || !can(actor, permission, ref.projectId)) throw issueNotFound(id);
+    result.set(ref.id, ref);
+  }
+  return [...result.values()];
+}
+
+export async function findReadableIssue(em: Em, actor: Actor, readableId: string): Promise<IssueRef> {
+  const [ref] = await findReadableIssues(em, actor, [readableId]);
+  if (!ref) throw issueNotFound(readableId);
+  return ref;
+}
+
+/**
+ * Maps database ids (from the compressed persistent ids legacy clients send) to the
+ * issues the actor can read; unknown and unreadable ids are skipped.
+ */
+export async function findReadableIssuesByDbIds(
+  em: Em,
+  actor: Actor,
+  dbIds: readonly number[],
+): Promise<IssueRef[]> {
+  const ids = [...new Set(dbIds.filter((id) => Number.isSafeInteger(id)))];
+  if (ids.length === 0) return [];
+  const rows = await em.execute<Row[]>(`${SELECT} where i.id in (${placeholders(ids)})`, ids);
+  const byId = new Map(rows.map((r) => [Number(r.id), toRef(r)]));
+  return ids.flatMap((id) => {
+    const ref = byId.get(id);
+    return ref && can(actor, 'READ_ISSUE', ref.projectId) ? [ref] : [];
+  });
+}
+
+/** SQL condition limiting `alias.project_id` to projects where the actor holds `permission`. */
+export function projectScope(
+  actor: Actor,
+  permission: PermissionKey,
+  column = 'i.project_id',
+): { sql: string; params: number[] } | 'none' {
+  const ids = projectsWith(actor, permission);
+  if (ids === 'all') return { sql: '1 = 1', params: [] };
+  if (ids.length === 0) return 'none';
+  return { sql: `${column} in (${placeholders(ids)})`, params: ids };
+}

@@ -1,0 +1,283 @@
+import { type Actor, can } from '../auth/actor.js';
+import type { Em } from '../orm/em.js';
+import type { FieldKind } from './fields/field.entity.js';
+import { formatIssueId } from './issue-id.js';
+import { placeholders, toBool, toMs, toMsOrNull } from './rows.js';
+
+export type UserRef = { login: string; fullName: string };
+
+export type IssueFieldView = {
+  name: string;
+  kind: FieldKind;
+  multi: boolean;
+  /** The text shown when `values` is empty ('Unassigned'...), null for fields that cannot be empty. */
+  emptyText: string | null;
+  /** Value names (for user fields: logins, with the full name). */
+  values: { name: string; fullName?: string; resolved?: boolean }[];
+};
+
+export type IssueLinkView = {
+  /** The link type's name ('Depend'). */
+  typeName: string;
+  /** The phrase as seen from this issue: outward on the source, inward on the target. */
+  role: string;
+  direction: 'outward' | 'inward' | 'both';
+  issue: { id: string; summary: string; resolved: boolean };
+};
+
+export type IssueCommentView = {
+  id: number;
+  author: UserRef;
+  text: string;
+  created: number;
+  updated: number;
+};
+
+export type IssueView = {
+  /** Readable id, `PRJ-12`. */
+  id: string;
+  /** Database id (legacy clients compress it into `issueIds`). */
+  dbId: number;
+  numberInProject: number;
+  project: { shortName: string; name: string };
+  summary: string;
+  description: string;
+  reporter: UserRef;
+  /** Milliseconds since the epoch. */
+  created: number;
+  updated: number;
+  resolved: number | null;
+  fields: IssueFieldView[];
+  /** Tags the viewer can see: own and shared ones. */
+  tags: { name: string; owner: string; shared: boolean }[];
+  stars: number;
+  starredByMe: boolean;
+  votes: number;
+  votedByMe: boolean;
+  /** Empty without READ_COMMENT in the project. */
+  comments: IssueCommentView[];
+  /** Links in both directions, to issues the viewer can read. */
+  links: IssueLinkView[];
+};
+
+type IssueRow = {
+  id: number;
+  project_id: number;
+  number_in_project: number;
+  summary: string;
+  description: string;
+  created_at: unknown;
+  updated_at: unknown;
+  resolved_at: unknown;
+  short_name: string;
+  project_name: string;
+  login: string;
+  full_name: string;
+};
+
+type FieldRow = {
+  issue_id: number;
+  field_id: number;
+  name: string;
+  kind: FieldKind;
+  multi: unknown;
+  empty_text: string | null;
+  value_name: string | null;
+  resolved: unknown;
+  login: string | null;
+  full_name: string | null;
+};
+
+type CommentRow = {
+  id: number;
+  issue_id: number;
+  text: string;
+  created_at: unknown;
+  updated_at: unknown;
+  login: string;
+  full_name: string;
+};
+
+type LinkRow = {
+  source_id: number;
+  target_id: number;
+  type_name: string;
+  outward_name: string;
+  inward_name: string;
+  directed: unknown;
+  id: number;
+  project_id: number;
+  number_in_project: number;
+  summary: string;
+  resolved_at: unknown;
+  short_name: string;
+};
+
+const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
+  const map = new Map<K, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = map.get(k);
+    if (list) list.push(row);
+    else map.set(k, [row]);
+  }
+  return map;
+};
+
+/**
+ * The read model of issues, in the order of `ids`, with a fixed number of queries for
+ * any number of issues. The caller has checked READ_ISSUE; what is viewer-specific
+ * (tags, starred/voted by me, comments, linked issues) is filtered here.
+ */
+export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[]): Promise<IssueView[]> {
+  if (ids.length === 0) return [];
+  const inIds = placeholders(ids);
+  const issues = await em.execute<IssueRow[]>(
+    'select i.id, i.project_id, i.number_in_project, i.summary, i.description, i.created_at, i.updated_at, ' +
+      'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name ' +
+      'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
+      `where i.id in (${inIds})`,
+    [...ids],
+  );
+  if (issues.length === 0) return [];
+
+  const fieldRows = await em.execute<FieldRow[]>(
+    'select i.id as issue_id, pf.id as field_id, pf.name, pf.kind, pf.multi, pf.empty_text, ' +
+      'fv.name as value_name, fv.resolved, u.login, u.full_name ' +
+      'from issues i join project_fields pf on pf.project_id = i.project_id ' +
+      'left join issue_field_values ifv on ifv.issue_id = i.id and ifv.field_id = pf.id ' +
+      'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ' +
+      `where i.id in (${inIds}) order by pf.ordinal, pf.id, fv.ordinal, fv.id, u.login`,
+    [...ids],
+  );
+  const tagRows = await em.execute<{ issue_id: number; name: string; login: string; shared: unknown }[]>(
+    'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
+      'join users u on u.id = t.owner_id ' +
+      `where it.issue_id in (${inIds}) and (t.owner_id = ? or t.shared = true) order by t.name_key, t.id`,
+    [...ids, actor.userId],
+  );
+  const counts = async (table: string) =>
+    new Map(
+      (
+        await em.execute<{ issue_id: number; n: unknown; mine: unknown }[]>(
+          `select issue_id, count(*) as n, sum(case when user_id = ? then 1 else 0 end) as mine from ${table} ` +
+            `where issue_id in (${inIds}) group by issue_id`,
+          [actor.userId, ...ids],
+        )
+      ).map((r) => [Number(r.issue_id), { n: Number(r.n), mine: Number(r.mine) > 0 }]),
+    );
+  const stars = await counts('issue_stars');
+  const votes = await counts('issue_votes');
+
+  const commentable = issues.filter((i) => can(actor, 'READ_COMMENT', Number(i.project_id))).map((i) => i.id);
+  const commentRows = commentable.length
+    ? await em.execute<CommentRow[]>(
+        'select c.id, c.issue_id, c.text, c.created_at, c.updated_at, u.login, u.full_name from issue_comments c ' +
+          `join users u on u.id = c.author_id where c.issue_id in (${placeholders(commentable)}) order by c.id`,
+        commentable,
+      )
+    : [];
+
+  const linkSelect =
+    'select l.source_id, l.target_id, t.name as type_name, t.outward_name, t.inward_name, t.directed, ' +
+    'o.id, o.project_id, o.number_in_project, o.summary, o.resolved_at, op.short_name ' +
+    'from issue_links l join issue_link_types t on t.id = l.type_id ';
+  const linkRows = await em.execute<LinkRow[]>(
+    `${linkSelect} join issues o on o.id = l.target_id join projects op on op.id = o.project_id ` +
+      `where l.source_id in (${inIds}) union all ` +
+      `${linkSelect} join issues o on o.id = l.source_id join projects op on op.id = o.project_id ` +
+      `where l.target_id in (${inIds})`,
+    [...ids, ...ids],
+  );
+
+  const fieldsBy = group(fieldRows, (r) => Number(r.issue_id));
+  const tagsBy = group(tagRows, (r) => Number(r.issue_id));
+  const commentsBy = group(commentRows, (r) => Number(r.issue_id));
+  const byId = new Map(
+    issues.map((row) => {
+      const id = Number(row.id);
+      const view: IssueView = {
+        id: formatIssueId(row.short_name, Number(row.number_in_project)),
+        dbId: id,
+        numberInProject: Number(row.number_in_project),
+        project: { shortName: row.short_name, name: row.project_name },
+        summary: row.summary,
+        description: row.description,
+        reporter: { login: row.login, fullName: row.full_name },
+        created: toMs(row.created_at),
+        updated: toMs(row.updated_at),
+        resolved: toMsOrNull(row.resolved_at),
+        fields: toFields(fieldsBy.get(id) ?? []),
+        tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
+        stars: stars.get(id)?.n ?? 0,
+        starredByMe: stars.get(id)?.mine ?? false,
+        votes: votes.get(id)?.n ?? 0,
+        votedByMe: votes.get(id)?.mine ?? false,
+        comments: (commentsBy.get(id) ?? []).map((c) => ({
+          id: Number(c.id),
+          author: { login: c.login, fullName: c.full_name },
+          text: c.text,
+          created: toMs(c.created_at),
+          updated: toMs(c.updated_at),
+        })),
+        links: [],
+      };
+      return [id, view];
+    }),
+  );
+  for (const link of linkRows) {
+    if (!can(actor, 'READ_ISSUE', Number(link.project_id))) continue;
+    const otherId = Number(link.id);
+    const directed = toBool(link.directed);
+    const other = {
+      id: formatIssueId(link.short_name, Number(link.number_in_project)),
+      summary: link.summary,
+      resolved: link.resolved_at !== null && link.resolved_at !== undefined,
+    };
+    // A link from an issue to itself is rejected, so `other` is the source exactly when it is not the target.
+    const outward = Number(link.target_id) === otherId;
+    const self = byId.get(outward ? Number(link.source_id) : Number(link.target_id));
+    self?.links.push({
+      typeName: link.type_name,
+      role: outward ? link.outward_name : link.inward_name,
+      direction: directed ? (outward ? 'outward' : 'inward') : 'both',
+      issue: other,
+    });
+  }
+  for (const view of byId.values()) view.links.sort(compareLinks);
+  return ids.flatMap((id) => {
+    const view = byId.get(id);
+    return view ? [view] : [];
+  });
+}
+
+const compareLinks = (a: IssueLinkView, b: IssueLinkView) =>
+  a.role.localeCompare(b.role) || a.issue.id.localeCompare(b.issue.id, undefined, { numeric: true });
+
+function toFields(rows: FieldRow[]): IssueFieldView[] {
+  const fields = new Map<number, IssueFieldView>();
+  for (const row of rows) {
+    const id = Number(row.field_id);
+    let field = fields.get(id);
+    if (!field) {
+      field = {
+        name: row.name,
+        kind: row.kind,
+        multi: toBool(row.multi),
+        emptyText: row.empty_text,
+        values: [],
+      };
+      fields.set(id, field);
+    }
+    if (row.value_name !== null) {
+      field.values.push(
+        row.kind === 'state'
+          ? { name: row.value_name, resolved: toBool(row.resolved) }
+          : { name: row.value_name },
+      );
+    } else if (row.login !== null) {
+      field.values.push({ name: row.login, fullName: row.full_name ?? row.login });
+    }
+  }
+  return [...fields.values()];
+}

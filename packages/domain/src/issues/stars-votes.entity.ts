@@ -1,0 +1,28 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { User } from '../users/user.entity.js';
+import { Issue } from './issue.entity.js';
+
+/** A user watching an issue (`star`). */
+export const IssueStar = defineEntity({
+  name: 'IssueStar',
+  tableName: 'issue_stars',
+  uniques: [{ properties: ['issue', 'user'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+  },
+});
+export type IIssueStar = InferEntity<typeof IssueStar>;
+
+export const IssueVote = defineEntity({
+  name: 'IssueVote',
+  tableName: 'issue_votes',
+  uniques: [{ properties: ['issue', 'user'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade').index(),
+  },
+});
+export type IIssueVote = InferEntity<typeof IssueVote>;

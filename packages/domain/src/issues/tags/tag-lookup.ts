@@ -1,0 +1,47 @@
+import type { Actor } from '../../auth/actor.js';
+import { DomainError } from '../../errors.js';
+import type { Em } from '../../orm/em.js';
+import { nameKey, toBool } from '../rows.js';
+import { Tag } from './tag.entity.js';
+
+export type VisibleTag = { id: number; name: string; ownerId: number; shared: boolean };
+
+/**
+ * A tag the actor can see by name (case-insensitive): the actor's own first, then a shared
+ * one (the oldest, when several users share tags of that name).
+ */
+export async function findVisibleTag(em: Em, actor: Actor, name: string): Promise<VisibleTag | null> {
+  const rows = await em.execute<{ id: number; name: string; owner_id: number; shared: unknown }[]>(
+    'select id, name, owner_id, shared from tags where name_key = ? and (owner_id = ? or shared = true) ' +
+      'order by case when owner_id = ? then 0 else 1 end, id limit 1',
+    [nameKey(name), actor.userId, actor.userId],
+  );
+  const row = rows[0];
+  return row
+    ? { id: Number(row.id), name: row.name, ownerId: Number(row.owner_id), shared: toBool(row.shared) }
+    : null;
+}
+
+/** Checks a tag name: trimmed, 1-100 characters, no control characters. */
+export function validTagName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw DomainError.invalid('name', 'must not be empty');
+  if (trimmed.length > 100) throw DomainError.invalid('name', 'must be at most 100 characters');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(trimmed))
+    throw DomainError.invalid('name', 'must not contain control characters');
+  return trimmed;
+}
+
+/** Inserts a tag owned by the actor; a concurrent twin makes the unique index throw (callers retry). */
+export async function insertOwnTag(em: Em, actor: Actor, name: string, shared = false): Promise<VisibleTag> {
+  const clean = validTagName(name);
+  const id = (await em.insert(Tag, {
+    owner: actor.userId,
+    name: clean,
+    nameKey: clean.toLowerCase(),
+    shared,
+    createdAt: new Date(),
+  })) as number;
+  return { id, name: clean, ownerId: actor.userId, shared };
+}

@@ -1,0 +1,32 @@
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { User } from '../../users/user.entity.js';
+import { Issue } from '../issue.entity.js';
+
+/** A tag belongs to a user; a shared tag is visible to (and applicable by) everyone. */
+export const Tag = defineEntity({
+  name: 'Tag',
+  tableName: 'tags',
+  uniques: [{ properties: ['owner', 'nameKey'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    owner: () => p.manyToOne(User).deleteRule('cascade'),
+    name: p.string().length(100),
+    /** Lower-cased name: tag names are unique per owner regardless of case. */
+    nameKey: p.string().length(100).index(),
+    shared: p.boolean().default(false),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type ITag = InferEntity<typeof Tag>;
+
+export const IssueTag = defineEntity({
+  name: 'IssueTag',
+  tableName: 'issue_tags',
+  uniques: [{ properties: ['issue', 'tag'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    tag: () => p.manyToOne(Tag).deleteRule('cascade').index(),
+  },
+});
+export type IIssueTag = InferEntity<typeof IssueTag>;
