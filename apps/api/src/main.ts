@@ -24,7 +24,9 @@ if (seeded.generatedPassword) {
 const server = createServer({ orm });
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
-  console.log(`trackline: listening on http://${env.HOST}:${env.PORT} (database: ${where})`);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  console.log(`trackline: listening on http://${env.HOST}:${port} (database: ${where})`);
 });
 
 const shutdown = () => {

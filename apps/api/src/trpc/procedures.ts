@@ -20,13 +20,36 @@ function decodePathParams(raw: unknown, path: string | undefined): unknown {
   return copy;
 }
 
+/**
+ * The field holding a NUL character, if any. NUL is never meaningful in this API, and the
+ * SQLite driver would cut a statement's parameter at it, so it is refused at the door.
+ */
+function fieldWithNul(value: unknown, path = 'input'): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = fieldWithNul(item, `${path}.${i}`);
+      if (found) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = fieldWithNul(item, path === 'input' ? key : `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
 /** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
 const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (meta) ctx.response.meta = meta;
-  const result =
-    ctx.transport === 'rest' && meta?.openapi?.path
-      ? await next({ getRawInput: async () => decodePathParams(await getRawInput(), meta.openapi?.path) })
-      : await next();
+  const rawInput = async () => {
+    const raw = await getRawInput();
+    return ctx.transport === 'rest' && meta?.openapi?.path ? decodePathParams(raw, meta.openapi.path) : raw;
+  };
+  const nulField = fieldWithNul(await rawInput());
+  if (nulField) throw toTrpcError(DomainError.invalid(nulField, 'must not contain NUL characters'));
+  const result = await next({ getRawInput: rawInput });
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;

@@ -1,0 +1,197 @@
+// `./trackline bench`: Trackline against a bare node:http server returning the same bytes,
+// both measured in this run on loopback with autocannon; results as ratios. Writes
+// bench-results/bench.json. Server time comes from Trackline's Server-Timing header.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { buildDatabase } from './seed-data.mjs';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = join(here, '..', '..', '..');
+
+function startProcess(args, env = {}) {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const port = /"port":(\d+)/.exec(out)?.[1] ?? /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
+      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
+    });
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${out}`)));
+  });
+}
+
+async function record(base, target) {
+  const res = await fetch(base + target.path, {
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status >= 300) throw new Error(`${target.name}: ${res.status} ${body.toString().slice(0, 300)}`);
+  const headers = {};
+  for (const name of ['content-type', 'location'])
+    if (res.headers.get(name)) headers[name] = res.headers.get(name);
+  return { status: res.status, headers, body: body.toString('base64') };
+}
+
+function load(url, target) {
+  return autocannon({
+    url: url + target.path,
+    method: target.method ?? 'GET',
+    headers: target.headers,
+    body: target.body,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+}
+
+const summary = (r) => ({
+  rps: Math.round(r.requests.average),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  errors: r.errors + r.timeouts,
+  non2xx: r.non2xx,
+});
+
+/** Sequential requests over varied inputs; the Server-Timing header gives pure server time. */
+async function serverTimes(base, paths, headers) {
+  const times = [];
+  for (const path of paths) {
+    const res = await fetch(base + path, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    times.push(Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1]));
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return {
+    samples: times.length,
+    p50: +at(0.5).toFixed(3),
+    p99: +at(0.99).toFixed(3),
+    max: +times.at(-1).toFixed(3),
+  };
+}
+
+const COMMANDS = [
+  'State Fi',
+  'Priority C',
+  'for us',
+  'tag re',
+  'relates to P001-1',
+  'Fixed Priority Major for user',
+  'add Fix',
+  'Type B',
+  'Subsystem',
+  'vo',
+  '',
+];
+function assistPaths(kind, count) {
+  const paths = [];
+  for (let i = 0; i < count; i++) {
+    const command = COMMANDS[i % COMMANDS.length];
+    const caret = Math.max(0, command.length - (i % 3));
+    const issue = `P${String((i % 50) + 1).padStart(3, '0')}-${(i % 200) + 1}`;
+    paths.push(
+      `/rest/command/${kind}?issueIds=${issue}&command=${encodeURIComponent(command)}&caret=${caret}&optionsLimit=15`,
+    );
+  }
+  return paths;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-'));
+try {
+  console.log('bench: building the database (100 projects, 500 users, 10,000 issues)...');
+  const started = Date.now();
+  const { token } = await buildDatabase(join(dir, 'bench.sqlite'));
+  console.log(`bench: database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const auth = { authorization: `Bearer ${token}` };
+  const api = await startProcess([join(root, 'apps/api/dist/main.js')], {
+    TRACKLINE_DB: join(dir, 'bench.sqlite'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+  });
+  const targets = [
+    { name: 'GET one role', path: '/rest/admin/role/Developer', headers: auth },
+    { name: 'GET project list (100)', path: '/rest/admin/project', headers: auth },
+    { name: 'GET one issue', path: '/rest/issue/P001-17', headers: auth },
+    {
+      name: 'command suggest',
+      path: assistPaths('suggest', 1)[0],
+      headers: { ...auth, accept: 'application/json' },
+    },
+    {
+      name: 'command underline',
+      path: assistPaths('underline', 1)[0],
+      headers: { ...auth, accept: 'application/json' },
+    },
+  ];
+  const routes = {};
+  for (const t of targets) routes[t.path] = await record(api.url, t);
+  writeFileSync(join(dir, 'routes.json'), JSON.stringify(routes));
+  const bare = await startProcess([join(here, 'bare-server.mjs'), join(dir, 'routes.json')]);
+
+  const rows = [];
+  for (const t of targets) {
+    await load(api.url, { ...t }).then(() => undefined); // warm-up pass, discarded
+    const trackline = summary(await load(api.url, t));
+    const baseline = summary(await load(bare.url, t));
+    rows.push({
+      target: t.name,
+      trackline,
+      bare: baseline,
+      throughputRatio: +(trackline.rps / baseline.rps).toFixed(3),
+      p99Ratio: +(trackline.p99 / Math.max(baseline.p99, 1)).toFixed(2),
+    });
+  }
+  const serverTime = {
+    suggest: await serverTimes(api.url, assistPaths('suggest', 1000), auth),
+    underline: await serverTimes(api.url, assistPaths('underline', 1000), auth),
+  };
+  api.child.kill('SIGTERM');
+  bare.child.kill('SIGTERM');
+
+  console.log(
+    `\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per target (loopback, 2 cores shared)\n`,
+  );
+  console.log(
+    'target                    | trackline req/s  p50  p99 | bare req/s  p50  p99 | throughput ratio | errors/non2xx',
+  );
+  for (const r of rows) {
+    console.log(
+      `${r.target.padEnd(25)} | ${String(r.trackline.rps).padStart(15)} ${String(r.trackline.p50).padStart(4)} ${String(r.trackline.p99).padStart(4)} | ` +
+        `${String(r.bare.rps).padStart(10)} ${String(r.bare.p50).padStart(4)} ${String(r.bare.p99).padStart(4)} | ` +
+        `${String(r.throughputRatio).padStart(16)} | ${r.trackline.errors}/${r.trackline.non2xx}`,
+    );
+  }
+  console.log('\nserver time (Server-Timing, 1000 sequential varied requests, ms):');
+  for (const [k, v] of Object.entries(serverTime))
+    console.log(`  ${k.padEnd(10)} p50 ${v.p50}  p99 ${v.p99}  max ${v.max}`);
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  const out = {
+    date: new Date().toISOString(),
+    connections: CONNECTIONS,
+    seconds: DURATION,
+    rows,
+    serverTime,
+  };
+  writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);
+  console.log('\nwrote bench-results/bench.json');
+  const failures = rows.filter((r) => r.trackline.errors > 0 || r.trackline.non2xx > 0);
+  if (failures.length > 0) {
+    console.error(`bench: errors or non-2xx answers on ${failures.map((f) => f.target).join(', ')}`);
+    process.exitCode = 1;
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,54 @@
+// Builds the benchmark database through the domain's own use cases (so every row is real):
+// 100 projects (50 of them with 200 issues each: 10,000 issues), 500 users, tags, links.
+import {
+  createIssue,
+  createOrm,
+  createPermanentToken,
+  createProject,
+  grantRole,
+  insertUser,
+  loadActor,
+  migrate,
+  seed,
+  User,
+} from '@trackline/domain';
+
+export async function buildDatabase(
+  file,
+  { projects = 100, issueProjects = 50, issuesPerProject = 200, users = 500 } = {},
+) {
+  const orm = await createOrm({ kind: 'sqlite', file });
+  await migrate(orm);
+  await seed(orm, { adminPassword: 'bench-password' });
+  const fork = () => orm.em.fork();
+  const rootUser = await fork().findOneOrFail(User, { loginKey: 'root' });
+  const root = await loadActor(fork(), rootUser);
+  for (let u = 1; u <= users; u++) {
+    await insertUser(fork(), {
+      login: `user${u}`,
+      fullName: `User Number ${u}`,
+      email: `user${u}@example.com`,
+    });
+  }
+  for (let p = 1; p <= projects; p++) {
+    const shortName = `P${String(p).padStart(3, '0')}`;
+    await createProject(fork(), root, { shortName, name: `Project ${p}` });
+    // Ten developers per project, granted in the project (they become candidate assignees).
+    for (let k = 0; k < 10; k++)
+      await grantRole(fork(), root, `user${((p * 10 + k) % users) + 1}`, 'Developer', shortName);
+  }
+  for (let p = 1; p <= issueProjects; p++) {
+    const shortName = `P${String(p).padStart(3, '0')}`;
+    const em = fork();
+    for (let i = 1; i <= issuesPerProject; i++) {
+      await createIssue(em, root, {
+        project: shortName,
+        summary: `Issue ${i} of ${shortName}: crash on save #${i % 17}`,
+      });
+      if (i % 50 === 0) em.clear();
+    }
+  }
+  const { token } = await createPermanentToken(fork(), root, 'bench');
+  await orm.close(true);
+  return { token };
+}
