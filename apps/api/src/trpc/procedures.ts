@@ -1,5 +1,6 @@
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
+import { invalidateVocabularies } from '../routers/commands/vocabulary-cache.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 
@@ -41,7 +42,7 @@ function fieldWithNul(value: unknown, path = 'input'): string | null {
 }
 
 /** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
-const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
   if (meta) ctx.response.meta = meta;
   const rawInput = async () => {
     const raw = await getRawInput();
@@ -50,6 +51,8 @@ const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const nulField = fieldWithNul(await rawInput());
   if (nulField) throw toTrpcError(DomainError.invalid(nulField, 'must not contain NUL characters'));
   const result = await next({ getRawInput: rawInput });
+  // Whatever a mutation changed (values, tags, grants) may change what commands can say.
+  if (type === 'mutation') invalidateVocabularies();
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;

@@ -1,5 +1,6 @@
 import * as c from '@trackline/contracts';
 import * as d from '@trackline/domain';
+import { cachedVocabulary } from './vocabulary-cache.js';
 
 export type AssistRequest = {
   issueIds?: string | undefined;
@@ -79,7 +80,7 @@ export async function assistCommand(
   req: AssistRequest,
 ): Promise<c.CommandAssistDto> {
   const context = await contextIssues(em, actor, req);
-  const vocabulary = await d.buildVocabulary(em, actor, context);
+  const vocabulary = await cachedVocabulary(em, actor, context);
   const command = req.command ?? '';
   const result: c.CommandAssistDto = {};
   if (req.parts.underline || req.parts.commands) {

@@ -33,11 +33,20 @@ export const issuesRouter = router({
     .meta(c.searchIssuesMeta)
     .input(c.ZSearchIssuesInput)
     .output(c.ZSearchIssuesOutput)
-    .query(async ({ ctx, input }) =>
-      (
-        await d.searchIssues(ctx.em, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
-      ).map(toIssueDto),
-    ),
+    .query(async ({ ctx, input }) => {
+      try {
+        const found = await d.searchIssues(ctx.em, ctx.actor, input.filter ?? '', {
+          skip: input.after,
+          max: input.max,
+        });
+        return found.map(toIssueDto);
+      } catch (error) {
+        // The domain names the search text `query`; on this route the parameter is `filter`.
+        const issue = error instanceof d.DomainError ? error.issues?.[0] : undefined;
+        if (issue?.field === 'query') throw d.DomainError.invalid('filter', issue.message);
+        throw error;
+      }
+    }),
 
   execute: authedProcedure
     .meta(c.executeCommandMeta)
@@ -45,6 +54,9 @@ export const issuesRouter = router({
     .output(c.ZExecuteCommandOutput)
     .mutation(async ({ ctx, input }) => {
       const actor = await effectiveActor(ctx, input.runAs);
+      // An issue the actor cannot read is NOT_FOUND before anything else: parsing below runs
+      // with every permission, and its errors must not tell hidden issues from missing ones.
+      await d.findReadableIssue(ctx.em, actor, input.issue);
       const command = input.command?.trim() ?? '';
       if (!command && !input.comment) throw d.DomainError.invalid('command', 'is required (or a comment)');
       const vocabulary = await d.buildVocabulary(ctx.em, parsingActor(actor), [input.issue]);

@@ -1,0 +1,46 @@
+import * as d from '@trackline/domain';
+
+/**
+ * Suggestions and underlining run on every keystroke. A vocabulary costs a few queries and,
+ * on first use, an index over every name in it (several ms for 500 users), so one is kept
+ * per (actor, context projects) for a few seconds. Any mutation served by this process
+ * clears the cache at once; the TTL bounds staleness from writes made by other processes.
+ * Command execution never uses this cache: it parses against a fresh vocabulary.
+ */
+const TTL_MS = 3000;
+const MAX_ENTRIES = 1000;
+
+type Entry = { generation: number; expires: number; vocabulary: d.CommandVocabulary };
+const cache = new Map<string, Entry>();
+let generation = 0;
+
+export function invalidateVocabularies(): void {
+  generation++;
+  cache.clear();
+}
+
+export async function cachedVocabulary(
+  em: d.Em,
+  actor: d.Actor,
+  context: string[] | null,
+): Promise<d.CommandVocabulary> {
+  // Resolving the context also checks it is readable (NOT_FOUND otherwise), every time.
+  const projects =
+    context === null
+      ? 'none'
+      : [...new Set((await d.findReadableIssues(em, actor, context)).map((r) => r.projectId))]
+          .sort()
+          .join(',');
+  const key = `${actor.userId}|${projects}`;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.generation === generation && hit.expires > now) return hit.vocabulary;
+  const startedAt = generation;
+  const vocabulary = await d.buildVocabulary(em, actor, context);
+  // A mutation that landed while building makes this result possibly stale: don't keep it.
+  if (startedAt === generation) {
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+    cache.set(key, { generation, expires: now + TTL_MS, vocabulary });
+  }
+  return vocabulary;
+}

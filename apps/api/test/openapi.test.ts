@@ -1,0 +1,225 @@
+import type { RouteMeta } from '@trackline/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter } from '../src/trpc/app.router.js';
+import { startTestServer, type TestServer } from './harness.js';
+
+type Parameter = { name: string; in: string; required?: boolean; schema?: { type?: string } };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, unknown> };
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+  security?: unknown[];
+};
+type Document = {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+};
+
+/** The admin and auth routes (this suite's scope), written out. */
+const ROUTES = [
+  'GET /admin/issueLinkType',
+  'GET /admin/issueLinkType/{name}',
+  'PUT /admin/issueLinkType/{name}',
+  'POST /admin/issueLinkType/{name}',
+  'DELETE /admin/issueLinkType/{name}',
+  'GET /admin/issueLinkType/{name}/count',
+  'GET /admin/role',
+  'GET /admin/role/{role}',
+  'PUT /admin/role/{role}',
+  'POST /admin/role/{role}',
+  'GET /admin/role/{role}/permission',
+  'POST /admin/role/{role}/permission/{permission}',
+  'DELETE /admin/role/{role}/permission/{permission}',
+  'GET /admin/permission',
+  'GET /admin/project',
+  'PUT /admin/project',
+  'GET /admin/project/{project}',
+  'DELETE /admin/project/{project}',
+  'PUT /admin/project/{projectId}',
+  'GET /admin/systemuser',
+  'GET /admin/user/{login}',
+  'PUT /admin/user/{login}',
+  'POST /admin/user/{login}/role/{role}',
+  'DELETE /admin/user/{login}/role/{role}',
+  'PUT /user/token/{name}',
+  'DELETE /user/token/{name}',
+  'GET /user/token',
+].sort();
+
+let server: TestServer;
+let doc: Document;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const res = await server.request('GET', '/rest/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/json;charset=UTF-8');
+  doc = res.json();
+});
+afterAll(() => server.close());
+
+const operation = (route: string): Operation => {
+  const [method, path] = route.split(' ') as [string, string];
+  const op = doc.paths[path]?.[method.toLowerCase()];
+  if (!op) throw new Error(`${route} is not documented`);
+  return op;
+};
+/** `in:name` of each parameter, `!` marking the required ones. */
+const params = (route: string) =>
+  (operation(route).parameters ?? []).map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`).sort();
+
+describe('GET /rest/openapi.json', () => {
+  it('is an OpenAPI 3.1 document served without credentials, also at /openapi.json', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    const alias = await server.request('GET', '/openapi.json');
+    expect(alias.status).toBe(200);
+    expect(alias.json()).toEqual(doc);
+  });
+
+  it('names this server (as addressed) with the /rest prefix', () => {
+    expect(doc.servers).toEqual([{ url: `${server.url}/rest` }]);
+  });
+
+  it('documents every admin and auth route', () => {
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .filter((route) => / \/(admin|user\/token)(\/|$)/.test(route))
+      .sort();
+    expect(documented).toEqual(ROUTES);
+  });
+
+  it('documents every procedure that declares a REST route (the generator drops none)', () => {
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: RouteMeta } }>;
+    const declared = Object.values(procedures)
+      .flatMap((procedure) => {
+        const openapi = procedure._def.meta?.openapi;
+        return openapi ? [`${openapi.method} ${openapi.path}`] : [];
+      })
+      .sort();
+    expect(declared.length).toBeGreaterThanOrEqual(ROUTES.length);
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(documented).toEqual(declared);
+  });
+
+  it('documents only routes that exist: each answers 401 without credentials, not "No resource"', async () => {
+    for (const route of ROUTES) {
+      const [method, template] = route.split(' ') as [string, string];
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+        name === 'permission' ? 'READ_ISSUE' : 'ABC',
+      );
+      const res = await server.request(method, `/rest${path}`);
+      expect(res.status, route).toBe(401);
+    }
+  });
+
+  it('documents Basic and Bearer (perm: token) security on every operation', () => {
+    expect(doc.components.securitySchemes.Basic).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect(doc.components.securitySchemes.Authorization).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const route of ROUTES) {
+      expect(operation(route).security, route).toEqual([{ Authorization: [] }, { Basic: [] }]);
+    }
+  });
+});
+
+describe('PUT/POST parameters are documented as the query parameters legacy clients send', () => {
+  it('PUT /admin/project/{projectId}: projectName, startingNumber, projectLeadLogin, lead, description', () => {
+    expect(params('PUT /admin/project/{projectId}')).toEqual([
+      'path:projectId!',
+      'query:description',
+      'query:lead',
+      'query:projectLeadLogin',
+      'query:projectName!',
+      'query:startingNumber',
+    ]);
+    const startingNumber = operation('PUT /admin/project/{projectId}').parameters?.find(
+      (p) => p.name === 'startingNumber',
+    );
+    expect(startingNumber?.schema?.type).toBe('integer');
+  });
+
+  it('PUT and POST /admin/issueLinkType/{name}', () => {
+    expect(params('PUT /admin/issueLinkType/{name}')).toEqual([
+      'path:name!',
+      'query:aggregation',
+      'query:directed',
+      'query:inwardName',
+      'query:outwardName!',
+    ]);
+    expect(params('POST /admin/issueLinkType/{name}')).toEqual([
+      'path:name!',
+      'query:aggregation',
+      'query:directed',
+      'query:inwardName',
+      'query:newName',
+      'query:outwardName',
+    ]);
+  });
+
+  it('PUT and POST /admin/role/{role}', () => {
+    expect(params('PUT /admin/role/{role}')).toEqual(['path:role!', 'query:description']);
+    expect(params('POST /admin/role/{role}')).toEqual(['path:role!', 'query:description', 'query:newName']);
+  });
+
+  it('user routes', () => {
+    expect(params('PUT /admin/user/{login}')).toEqual([
+      'path:login!',
+      'query:email',
+      'query:fullName',
+      'query:password',
+    ]);
+    expect(params('POST /admin/user/{login}/role/{role}')).toEqual([
+      'path:login!',
+      'path:role!',
+      'query:project',
+    ]);
+    expect(params('DELETE /admin/user/{login}/role/{role}')).toEqual([
+      'path:login!',
+      'path:role!',
+      'query:project',
+    ]);
+  });
+
+  it('a JSON body stays possible but optional wherever query parameters are documented', () => {
+    for (const route of ROUTES.filter((r) => /^(PUT|POST) /.test(r))) {
+      const body = operation(route).requestBody;
+      if (body) expect(body.required, route).toBe(false);
+    }
+  });
+
+  it('PUT /admin/project takes a document: an optional JSON or XML body, no query parameters', () => {
+    const op = operation('PUT /admin/project');
+    expect(op.parameters ?? []).toEqual([]);
+    expect(op.requestBody?.required).toBe(false);
+    expect(Object.keys(op.requestBody?.content ?? {}).sort()).toEqual([
+      'application/json',
+      'application/xml',
+    ]);
+  });
+});
+
+describe('responses', () => {
+  it('every PUT documents 201 Created with a Location header, as the server answers', () => {
+    const puts = Object.entries(doc.paths).flatMap(([path, item]) => ('put' in item ? [`PUT ${path}`] : []));
+    expect(puts).toEqual(expect.arrayContaining(ROUTES.filter((r) => r.startsWith('PUT '))));
+    for (const route of puts) {
+      const responses = operation(route).responses;
+      expect(Object.keys(responses), route).toContain('201');
+      expect(Object.keys(responses), route).not.toContain('200');
+      expect(responses['201']?.headers, route).toHaveProperty('Location');
+    }
+  });
+
+  it('documents the refusals a create can meet', () => {
+    expect(Object.keys(operation('PUT /admin/project/{projectId}').responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+    ]);
+  });
+});
