@@ -11,6 +11,7 @@ const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
 // Control characters never occur in logins or token names; the SQLite driver would also cut a
 // parameter at NUL. Such credentials are simply wrong.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export async function authenticatePassword(em: Em, login: string, password: string): Promise<IUser | null> {
