@@ -72,6 +72,16 @@ export const listSavedSearchesMeta = {
   },
   xml: list('savedSearches', element('search', undefined, 'query')),
 } satisfies RouteMeta;
+export const getSavedSearchMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/user/search/{name}',
+    summary: 'One saved search visible to the caller (own first, then shared)',
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: element('search', undefined, 'query'),
+} satisfies RouteMeta;
 export const saveSearchMeta = {
   openapi: {
     method: 'PUT',
@@ -102,6 +112,16 @@ export const ZNamedInput = z.object({ name: name(100) });
 export const listTagsMeta = {
   openapi: { method: 'GET', path: '/user/tag', summary: 'Tags visible to the caller', tags: TAGS },
   xml: list('tags', element('tag')),
+} satisfies RouteMeta;
+export const getTagMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/user/tag/{name}',
+    summary: 'One tag visible to the caller (own first, then shared)',
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: element('tag'),
 } satisfies RouteMeta;
 export const createTagMeta = {
   openapi: {

@@ -53,6 +53,12 @@ export const foldersRouter = router({
     .output(z.array(c.ZSavedSearch))
     .query(async ({ ctx }) => (await d.listSavedSearches(ctx.em, ctx.actor)).map(toSearch)),
 
+  savedSearch: authedProcedure
+    .meta(c.getSavedSearchMeta)
+    .input(c.ZNamedInput)
+    .output(c.ZSavedSearch)
+    .query(async ({ ctx, input }) => toSearch(await d.getSavedSearch(ctx.em, ctx.actor, input.name))),
+
   saveSearch: authedProcedure
     .meta(c.saveSearchMeta)
     .input(c.ZSaveSearchInput)
@@ -84,6 +90,12 @@ export const foldersRouter = router({
     .input(z.object({}))
     .output(z.array(c.ZTag))
     .query(async ({ ctx }) => (await d.listTags(ctx.em, ctx.actor)).map(toTag)),
+
+  tag: authedProcedure
+    .meta(c.getTagMeta)
+    .input(c.ZNamedInput)
+    .output(c.ZTag)
+    .query(async ({ ctx, input }) => toTag(await d.getTag(ctx.em, ctx.actor, input.name))),
 
   createTag: authedProcedure
     .meta(c.createTagMeta)
