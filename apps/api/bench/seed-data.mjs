@@ -5,6 +5,7 @@ import {
   createOrm,
   createPermanentToken,
   createProject,
+  createVcsIntegration,
   grantRole,
   insertUser,
   loadActor,
@@ -49,6 +50,13 @@ export async function buildDatabase(
     }
   }
   const { token } = await createPermanentToken(fork(), root, 'bench');
+  const { apiKey } = await createVcsIntegration(fork(), root, {
+    name: 'bench',
+    host: 'github',
+    repository: 'bench/repo',
+    projects: ['P001'],
+    committersRole: 'Developer',
+  });
   await orm.close(true);
-  return { token };
+  return { token, apiKey };
 }

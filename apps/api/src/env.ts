@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
+
+const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
+const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 /** The only place that reads process.env; validated once at start-up. */
 const ZEnv = z.object({
@@ -11,6 +15,27 @@ const ZEnv = z.object({
     .optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Per-user request rate limit (token bucket); `off` for benchmarks. Limits are per process. */
+  TRACKLINE_RATE_LIMIT: onOff('on'),
+  TRACKLINE_RATE_LIMIT_PER_SECOND: positive(DEFAULT_LIMITS.requests.perSecond),
+  TRACKLINE_RATE_LIMIT_BURST: positive(DEFAULT_LIMITS.requests.burst),
+  /** Failed-login throttling (login form and HTTP Basic), per login and per client IP. */
+  TRACKLINE_LOGIN_THROTTLE: onOff('on'),
+  TRACKLINE_LOGIN_MAX_FAILURES: positive(DEFAULT_LIMITS.logins.perLogin),
+  TRACKLINE_LOGIN_MAX_FAILURES_PER_IP: positive(DEFAULT_LIMITS.logins.perIp),
+  TRACKLINE_LOGIN_WINDOW_SECONDS: positive(DEFAULT_LIMITS.logins.windowSeconds),
+  /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
+  TRACKLINE_TRUST_PROXY: onOff('off'),
+  /** `off` stores VCS deliveries without applying them (another process's worker will). */
+  VCS_WORKER: onOff('on'),
+  VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  /** How long a worker's claim on a delivery lasts before another process may take it over. */
+  VCS_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * Crash drills only: the process exits abruptly after this many (commit, issue) units were
+   * committed; 0 exits right after claiming a delivery.
+   */
+  VCS_FAULT_EXIT_AFTER_UNITS: z.coerce.number().int().min(0).optional(),
 });
 export type Env = z.infer<typeof ZEnv>;
 
@@ -21,4 +46,23 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The server's limits from the environment (see `auth/limits.ts`). */
+export function limitsFromEnv(env: Env): LimitsOptions {
+  return {
+    requests:
+      env.TRACKLINE_RATE_LIMIT === 'on'
+        ? { perSecond: env.TRACKLINE_RATE_LIMIT_PER_SECOND, burst: env.TRACKLINE_RATE_LIMIT_BURST }
+        : undefined,
+    logins:
+      env.TRACKLINE_LOGIN_THROTTLE === 'on'
+        ? {
+            perLogin: env.TRACKLINE_LOGIN_MAX_FAILURES,
+            perIp: env.TRACKLINE_LOGIN_MAX_FAILURES_PER_IP,
+            windowSeconds: env.TRACKLINE_LOGIN_WINDOW_SECONDS,
+          }
+        : undefined,
+    trustProxy: env.TRACKLINE_TRUST_PROXY === 'on',
+  };
 }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createOrm, type DatabaseConfig, migrate, seed } from '@trackline/domain';
-import { readEnv } from './env.js';
+import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
+import { limitsFromEnv, readEnv } from './env.js';
 import { createServer } from './server.js';
+import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
 const env = readEnv();
 const db: DatabaseConfig = env.DATABASE_URL
@@ -21,7 +22,21 @@ if (seeded.generatedPassword) {
   );
 }
 
-const server = createServer({ orm });
+// Applies stored VCS deliveries; polls (other processes store too) and is kicked by our receiver.
+const worker =
+  env.VCS_WORKER === 'on'
+    ? createVcsWorker(orm, {
+        pollMs: env.VCS_POLL_MS,
+        leaseMs: env.VCS_LEASE_MS,
+        ...vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS),
+      })
+    : null;
+const server = createServer({
+  orm,
+  limits: limitsFromEnv(env),
+  ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
+});
+worker?.start();
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
   const address = server.address();
@@ -30,7 +45,11 @@ server.listen(env.PORT, env.HOST, () => {
 });
 
 const shutdown = () => {
-  server.close(() => void orm.close().then(() => process.exit(0)));
+  // The worker finishes the unit in progress; the rest of its delivery stays leased and is
+  // taken over (by this or another process) when the lease runs out.
+  server.close(
+    () => void (worker?.stop() ?? Promise.resolve()).then(() => orm.close()).then(() => process.exit(0)),
+  );
   setTimeout(() => process.exit(0), 5000).unref();
 };
 process.on('SIGTERM', shutdown);

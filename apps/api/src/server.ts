@@ -1,19 +1,27 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { DomainError, type Em, type Orm } from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
-import { readCredentials } from './auth/credentials.js';
+import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
-import { resolveActor } from './auth/resolve-actor.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
+import { REST_BODY_LIMIT } from './rest/request-body.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { renderXmlError } from './rest/xml.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
 import { HTTP_STATUS_BY_ERROR } from './trpc/error-mapping.js';
+import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
 
-export type ServerOptions = { orm: Orm; logError?: (error: unknown) => void };
+export type ServerOptions = {
+  orm: Orm;
+  logError?: (error: unknown) => void;
+  /** Login throttling and per-user rate limits (per process); none when absent. `main.ts` passes the env's. */
+  limits?: LimitsOptions;
+  /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
+  onVcsDelivery?: () => void;
+};
 
 function baseUrlOf(req: IncomingMessage): string {
   const host = req.headers.host ?? 'localhost';
@@ -22,10 +30,20 @@ function baseUrlOf(req: IncomingMessage): string {
 }
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
-export function createRequestHandler({ orm, logError = console.error }: ServerOptions) {
-  async function createContext(req: IncomingMessage, transport: Context['transport']): Promise<Context> {
+export function createRequestHandler({
+  orm,
+  logError = console.error,
+  limits,
+  onVcsDelivery,
+}: ServerOptions) {
+  const guard = createGuard(limits);
+  async function createContext(
+    req: IncomingMessage,
+    res: ServerResponse,
+    transport: Context['transport'],
+  ): Promise<Context> {
     const em = orm.em.fork() as Em;
-    const { actor, failure } = await resolveActor(em, readCredentials(req.headers));
+    const { actor, failure } = await guard.authenticate(em, req, res, transport);
     return {
       orm,
       em,
@@ -39,14 +57,16 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
 
   const rest = createRestHandler({
     router: appRouter,
-    createContext: (req) => createContext(req, 'rest'),
+    createContext: (req, res) => createContext(req, res, 'rest'),
     customXml: LEGACY_XML,
     logError,
   });
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    createContext: ({ req }) => createContext(req, 'trpc'),
+    createContext: ({ req, res }) => createContext(req, res, 'trpc'),
+    maxBodySize: REST_BODY_LIMIT,
+    maxBatchSize: TRPC_MAX_BATCH,
     onError: ({ error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') logError(error.cause ?? error);
     },
@@ -66,7 +86,13 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
         return void res.end(openApiCache.body);
       }
       if (url.pathname === '/rest/user/login' && req.method === 'POST')
-        return await handleLogin(orm, req, res, url);
+        return await handleLogin(orm, req, res, url, guard);
+      const hookHost = vcsHookHost(url.pathname);
+      if (hookHost !== null) {
+        if (hookHost === 'unknown') throw DomainError.notFound('VCS host', url.pathname.split('/')[3] ?? '');
+        if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
+        return await handleVcsHook(orm, req, res, url, hookHost, onVcsDelivery);
+      }
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) return await trpc(req, res);
       res.statusCode = 404;
@@ -78,6 +104,8 @@ export function createRequestHandler({ orm, logError = console.error }: ServerOp
       const status = error instanceof DomainError ? HTTP_STATUS_BY_ERROR[error.code] : 500;
       const message = error instanceof DomainError ? error.message : 'Internal server error';
       res.statusCode = status;
+      // A refused upload is not read to its end: close rather than drain it.
+      if (status === 413) res.setHeader('Connection', 'close');
       // Same negotiation and shapes as the REST bridge (this path serves `/rest/user/login`).
       if (negotiate(req.headers.accept, 'xml') === 'json') {
         const code = error instanceof DomainError ? error.code : 'INTERNAL';
@@ -99,6 +127,13 @@ function reportServerTime(res: ServerResponse) {
       res.setHeader('Server-Timing', `app;dur=${(performance.now() - started).toFixed(3)}`);
     return end(...args);
   }) as ServerResponse['end'];
+}
+
+function methodNotAllowed(res: ServerResponse, allow: string) {
+  res.statusCode = 405;
+  res.setHeader('Allow', allow);
+  res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
+  res.end(renderXmlError(`Method not allowed; use ${allow}.`));
 }
 
 export function createServer(options: ServerOptions) {

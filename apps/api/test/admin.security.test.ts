@@ -3,6 +3,7 @@ import {
   createLinkType,
   createProject,
   createRole,
+  createVcsIntegration,
   grantRole,
   insertUser,
   Project,
@@ -282,6 +283,56 @@ const OPERATIONS = {
     ok: 200,
     mutates: true,
   },
+  'list VCS integrations': {
+    route: 'GET /admin/vcsIntegration',
+    method: 'GET',
+    path: () => '/rest/admin/vcsIntegration',
+    ok: 200,
+    mutates: false,
+  },
+  'get a VCS integration': {
+    route: 'GET /admin/vcsIntegration/{name}',
+    method: 'GET',
+    path: () => '/rest/admin/vcsIntegration/Vcs_shared',
+    ok: 200,
+    mutates: false,
+  },
+  'create a VCS integration': {
+    route: 'PUT /admin/vcsIntegration/{name}',
+    method: 'PUT',
+    path: (c) =>
+      `/rest/admin/vcsIntegration/New_${KEY[c]}?host=github&repository=org/new_${KEY[c]}&projects=SHARED&committersRole=Developer`,
+    ok: 201,
+    mutates: true,
+  },
+  'update a VCS integration': {
+    route: 'POST /admin/vcsIntegration/{name}',
+    method: 'POST',
+    path: (c) => `/rest/admin/vcsIntegration/Vcs_${KEY[c]}?branches=main`,
+    ok: 200,
+    mutates: true,
+  },
+  'delete a VCS integration': {
+    route: 'DELETE /admin/vcsIntegration/{name}',
+    method: 'DELETE',
+    path: (c) => `/rest/admin/vcsIntegration/Vcs_${KEY[c]}`,
+    ok: 200,
+    mutates: true,
+  },
+  'list a VCS integration’s deliveries': {
+    route: 'GET /admin/vcsIntegration/{name}/delivery',
+    method: 'GET',
+    path: () => '/rest/admin/vcsIntegration/Vcs_shared/delivery',
+    ok: 200,
+    mutates: false,
+  },
+  'read a delivery report': {
+    route: 'GET /admin/vcsIntegration/{name}/delivery/{delivery}',
+    method: 'GET',
+    path: () => deliveryPath,
+    ok: 200,
+    mutates: false,
+  },
   'delete a foreign project': {
     route: 'DELETE /admin/project/{project}',
     method: 'DELETE',
@@ -330,6 +381,13 @@ const MATRIX: Record<OperationName, Record<Caller, Outcome>> = {
   'revoke a global role':                      { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'revoke a role in a foreign project':        { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: HIDDEN,  noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
   'revoke a role in the caller’s home project':{ admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: ALLOWED, noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
+  'list VCS integrations':                     { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'get a VCS integration':                     { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'create a VCS integration':                  { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'update a VCS integration':                  { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'delete a VCS integration':                  { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'list a VCS integration’s deliveries':       { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'read a delivery report':                    { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'delete a foreign project':                  { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: HIDDEN,  noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
   'delete the caller’s home project':          { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: ALLOWED, noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
 };
@@ -358,6 +416,8 @@ const GLOBAL_ROLE: Record<Caller, string | null> = {
 const login = (c: Caller) => `m_${KEY[c]}`;
 
 let server: TestServer;
+/** A real delivery recorded by the receiver, for the report read. */
+let deliveryPath = '';
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -379,6 +439,13 @@ beforeAll(async () => {
     await grantRole(em(), root, `revokee_${k}`, 'Observer');
     await grantRole(em(), root, `revokee_${k}`, 'Observer', foreign(c));
     await grantRole(em(), root, `revokee_${k}`, 'Observer', home(c));
+    await createVcsIntegration(em(), root, {
+      name: `Vcs_${k}`,
+      host: 'github',
+      repository: `org/vcs_${k}`,
+      projects: ['SHARED'],
+      committersRole: 'Developer',
+    });
     if (c === 'anonymous') continue;
     const role = GLOBAL_ROLE[c];
     if (c === 'scopedProjectAdmin') await userWithRole(orm, login(c), 'Project Admin', home(c));
@@ -386,6 +453,38 @@ beforeAll(async () => {
   }
 });
 afterAll(() => server.close());
+
+beforeAll(async () => {
+  const { apiKey } = await createVcsIntegration(fork(server.orm), await actorFor(server.orm, 'root'), {
+    name: 'Vcs_shared',
+    host: 'github',
+    repository: 'org/shared',
+    projects: ['SHARED'],
+    committersRole: 'Developer',
+  });
+  const push = {
+    ref: 'refs/heads/main',
+    repository: { full_name: 'org/shared' },
+    commits: [
+      {
+        id: 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2',
+        message: 'No issue referenced',
+        timestamp: '2026-11-01T10:00:00Z',
+        url: 'https://example.com/c/1',
+        author: { name: 'Someone', email: 'someone@example.com' },
+      },
+    ],
+  };
+  const res = await server.request('POST', `/rest/vcsHooksReceiver/github?apiKey=${apiKey}`, {
+    body: JSON.stringify(push),
+    contentType: 'application/json',
+    accept: JSON_ACCEPT,
+    headers: { 'x-github-event': 'push', 'x-github-delivery': 'matrix-delivery-1' },
+  });
+  expect(res.status, res.text).toBe(202);
+  deliveryPath = new URL(res.headers.get('location') ?? '', server.url).pathname;
+  expect(deliveryPath).toMatch(/^\/rest\/admin\/vcsIntegration\/Vcs_shared\/delivery\/\d+$/);
+});
 
 const request = (c: Caller, method: string, path: string, accept = '') =>
   server.request(method, path, c === 'anonymous' ? { accept } : { user: login(c), accept });

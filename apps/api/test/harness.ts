@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createOrm,
+  createScratchDatabase,
   type Em,
   grantRole,
   IssueLink,
@@ -16,13 +17,16 @@ import {
   RoleGrant,
   seed,
   User,
+  VcsIntegration,
 } from '@trackline/domain';
 import { expect } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
 
 /**
  * Test harness for the HTTP suites: a real server on 127.0.0.1 (port 0) over a fresh,
- * migrated and seeded in-memory SQLite database.
+ * migrated and seeded database: in-memory SQLite, or with `TRACKLINE_TEST_DB=postgres` a scratch
+ * PostgreSQL database on `TRACKLINE_TEST_PG_URL` (default `postgres://postgres@127.0.0.1:5432`)
+ * that closing the ORM drops.
  *
  * The database helpers mirror `packages/domain/src/test-support/test-orm.ts`. That module is
  * source-only (excluded from the domain build), and importing it here would load a second copy
@@ -33,8 +37,28 @@ import { createRequestHandler } from '../src/server.js';
 export const ROOT_PASSWORD = 'root-password';
 export const USER_PASSWORD = 'password-1';
 
+/** The dialect of the test databases, chosen by `TRACKLINE_TEST_DB` (see above). */
+export const TEST_DIALECT = process.env.TRACKLINE_TEST_DB === 'postgres' ? 'postgresql' : 'sqlite';
+export const TEST_PG_URL = process.env.TRACKLINE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432';
+
+/** An empty database of its own: in-memory SQLite, or a scratch PostgreSQL database dropped on close. */
+async function createTestDatabase(): Promise<Orm> {
+  if (TEST_DIALECT === 'sqlite') return createOrm({ kind: 'sqlite', file: ':memory:' });
+  const scratch = await createScratchDatabase(TEST_PG_URL);
+  const orm = await createOrm({ kind: 'postgresql', url: scratch.url });
+  const close = orm.close.bind(orm);
+  orm.close = async (force?: boolean) => {
+    try {
+      await close(force);
+    } finally {
+      await scratch.drop();
+    }
+  };
+  return orm;
+}
+
 export async function createTestOrm(): Promise<Orm> {
-  const orm = await createOrm({ kind: 'sqlite', file: ':memory:' });
+  const orm = await createTestDatabase();
   await migrate(orm);
   await seed(orm, { adminPassword: ROOT_PASSWORD });
   return orm;
@@ -275,7 +299,10 @@ export async function adminSnapshot(orm: Orm) {
     .map((t) => `${t.user.login}|${t.name}|${t.secretHash}`)
     .sort();
   const links = await em.count(IssueLink, {});
-  return { linkTypes, roles, projects, users, grants, tokens, links };
+  const vcsIntegrations = (await em.find(VcsIntegration, {}, { orderBy: { nameKey: 'asc' } })).map(
+    (v) => `${v.name}|${v.host}|${v.repository}|${v.branches}|${v.apiKeyHash}|${v.secret ?? ''}`,
+  );
+  return { linkTypes, roles, projects, users, grants, tokens, links, vcsIntegrations };
 }
 
 /** Attribute values of every `<tag .../>` or `<tag ...>` element, in document order. */

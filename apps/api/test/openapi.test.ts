@@ -46,6 +46,13 @@ const ROUTES = [
   'PUT /user/token/{name}',
   'DELETE /user/token/{name}',
   'GET /user/token',
+  'GET /admin/vcsIntegration',
+  'GET /admin/vcsIntegration/{name}',
+  'PUT /admin/vcsIntegration/{name}',
+  'POST /admin/vcsIntegration/{name}',
+  'DELETE /admin/vcsIntegration/{name}',
+  'GET /admin/vcsIntegration/{name}/delivery',
+  'GET /admin/vcsIntegration/{name}/delivery/{delivery}',
 ].sort();
 
 let server: TestServer;

@@ -45,7 +45,10 @@ const stop = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 
-describe('the real entry point on a SQLite file', () => {
+// SQLite-only on purpose: this suite is about the SQLite file (its directory is created, data
+// survives a restart), so the PostgreSQL pass (`TRACKLINE_TEST_DB=postgres`) skips it. The
+// entry point on PostgreSQL is covered by `multi-process.pg.test.ts`.
+describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry point on a SQLite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'trackline-restart-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, 'nested', 'trackline.sqlite');

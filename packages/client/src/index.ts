@@ -34,6 +34,8 @@ export function createTracklineClient(options: TracklineClientOptions): TRPCClie
     links: [
       httpBatchLink({
         url: `${options.url.replace(/\/$/, '')}/trpc`,
+        // The server refuses batches of more calls (TRPC_MAX_BATCH in apps/api/src/auth/limits.ts).
+        maxItems: 100,
         headers: () => (header ? { authorization: header } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
       }),

@@ -7,3 +7,4 @@ export * from './permissions.js';
 export * from './projects/index.js';
 export * from './roles/index.js';
 export * from './users/index.js';
+export * from './vcs/index.js';

@@ -3,22 +3,41 @@ import { authenticatePassword, createSession, DomainError, type Orm } from '@tra
 import { negotiate } from '../rest/negotiate.js';
 import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
 import { SESSION_COOKIE } from './credentials.js';
+import { type RequestGuard, tooManyFailures } from './limits.js';
 
 /**
  * `POST /rest/user/login` with form (or query) `login` and `password`. Answers the legacy
  * `<login>ok</login>` and sets ONE cookie without Expires: the Python client echoes the raw
  * Set-Cookie back, and a date with a comma in it would break its cookie joining.
  */
-export async function handleLogin(orm: Orm, req: IncomingMessage, res: ServerResponse, url: URL) {
+export async function handleLogin(
+  orm: Orm,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  guard?: Pick<RequestGuard, 'logins' | 'clientIp'>,
+) {
   const raw = await readRawBody(req, 64 * 1024);
   const fields = { ...fromSearchParams(url.searchParams), ...parseBody(raw, req.headers['content-type']) };
   const login = typeof fields.login === 'string' ? fields.login : '';
   const password = typeof fields.password === 'string' ? fields.password : '';
   if (!login) throw DomainError.invalid('login', 'is required');
   if (!password) throw DomainError.invalid('password', 'is required');
+  // A throttled login or IP is refused before the password is checked (no oracle while locked).
+  const throttle = guard?.logins;
+  const ip = throttle && guard ? guard.clientIp(req) : '';
+  const retryAfter = throttle?.retryAfter(login, ip) ?? 0;
+  if (retryAfter > 0) {
+    res.setHeader('Retry-After', String(retryAfter));
+    throw new DomainError('RATE_LIMITED', tooManyFailures(retryAfter));
+  }
   const em = orm.em.fork();
   const user = await authenticatePassword(em as never, login, password);
-  if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
+  if (!user) {
+    throttle?.failed(login, ip);
+    throw DomainError.unauthenticated('Incorrect login or password.');
+  }
+  throttle?.succeeded(login);
   const session = await createSession(em as never, user.id);
   res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
   // The API-wide negotiation (no Accept header: XML), as for errors of this route.

@@ -11,7 +11,16 @@ import {
 } from '@trackline/domain';
 import type { Credentials } from './credentials.js';
 
-export type Resolved = { actor: Actor | null; failure: string | null };
+/** `retryAfter` (seconds): the password was not checked because its login or IP is throttled. */
+export type Resolved = { actor: Actor | null; failure: string | null; retryAfter?: number };
+
+/** Failed-password accounting (see `limits.ts`); `ip` is the client address. */
+export type LoginThrottle = {
+  /** Seconds until `login` may try a password from `ip` again; 0 when it may now. */
+  retryAfter(login: string, ip: string): number;
+  failed(login: string, ip: string): void;
+  succeeded(login: string): void;
+};
 
 /**
  * Basic auth runs scrypt (tens of ms). Clients such as the IDE plugin send it on every
@@ -44,10 +53,28 @@ async function userFor(em: Em, credentials: Credentials): Promise<IUser | null> 
   }
 }
 
-export async function resolveActor(em: Em, credentials: Credentials): Promise<Resolved> {
+/**
+ * With `throttle`, Basic credentials of a throttled login or IP are refused before any check
+ * (even a correct or cached password: a lockout must not remain an oracle), and failures count.
+ */
+export async function resolveActor(
+  em: Em,
+  credentials: Credentials,
+  throttle?: LoginThrottle,
+  ip = '',
+): Promise<Resolved> {
   if (credentials.kind === 'none') return { actor: null, failure: null };
   if (credentials.kind === 'malformed') return { actor: null, failure: credentials.reason };
+  const basic = throttle && credentials.kind === 'basic' ? credentials.login : null;
+  if (basic !== null && throttle) {
+    const retryAfter = throttle.retryAfter(basic, ip);
+    if (retryAfter > 0) return { actor: null, failure: 'Too many failed login attempts.', retryAfter };
+  }
   const user = await userFor(em, credentials);
+  if (basic !== null && throttle) {
+    if (user) throttle.succeeded(basic);
+    else throttle.failed(basic, ip);
+  }
   if (!user) return { actor: null, failure: 'Invalid credentials.' };
   return { actor: await loadActor(em, user), failure: null };
 }

@@ -25,7 +25,7 @@ const CONTENT_TYPE: Record<Format, string> = {
 export type RestHandlerOptions = {
   router: AppRouter;
   /** Builds the per-request context (auth, EM fork); called once per request. */
-  createContext: (req: IncomingMessage) => Promise<Context>;
+  createContext: (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
   customXml?: Record<string, CustomRenderer>;
   logError?: (error: unknown) => void;
 };
@@ -49,7 +49,7 @@ export function createRestHandler(options: RestHandlerOptions) {
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     let ctx: Context | undefined;
     try {
-      ctx = await options.createContext(req);
+      ctx = await options.createContext(req, res);
       contexts.set(req, ctx);
       const method = req.method ?? 'GET';
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {

@@ -5,6 +5,7 @@ import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
 import { usersRouter } from '../routers/users/users.router.js';
+import { vcsRouter } from '../routers/vcs/vcs.router.js';
 import { router } from './procedures.js';
 
 /**
@@ -19,6 +20,7 @@ export const appRouter = router({
   issues: issuesRouter,
   commands: commandsRouter,
   folders: foldersRouter,
+  vcs: vcsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -112,7 +112,7 @@ export async function buildVocabulary(
     const updatable = projectsWith(actor, 'UPDATE_ISSUE');
     projectIds =
       updatable === 'all'
-        ? (await em.execute<{ id: number }[]>('select id from projects')).map((r) => Number(r.id))
+        ? (await em.execute<{ id: number }[]>('select id from projects order by id')).map((r) => Number(r.id))
         : [...updatable].sort((a, b) => a - b);
     // Without issues, a kind of command is possible when some project allows it.
     const anywhere = (permission: PermissionKey) => {

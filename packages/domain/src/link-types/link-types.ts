@@ -33,8 +33,7 @@ export async function countLinkTypeUsages(em: Em, name: string): Promise<number>
  * Link names are what commands are typed with (`relates to PRJ-1`), so a phrase may
  * belong to one link type only; the type's own outward and inward names may coincide.
  */
-async function assertLinkNamesFree(em: Em, names: string[], selfId?: number) {
-  const all = await em.find(IssueLinkType, selfId === undefined ? {} : { id: { $ne: selfId } });
+function assertLinkNamesFree(all: IIssueLinkType[], names: string[]) {
   for (const phrase of names) {
     const owner = all.find(
       (t) =>
@@ -72,10 +71,13 @@ function resolveNames(fields: LinkTypeFields, current?: IIssueLinkType) {
 export async function createLinkType(em: Em, actor: Actor, name: string, fields: LinkTypeFields) {
   requirePermission(actor, 'UPDATE_ISSUE_LINK_TYPE', undefined, WHAT);
   const values = resolveNames(fields);
-  if (await em.findOne(IssueLinkType, { nameKey: name.toLowerCase() })) {
+  // One read for both checks: a type of this name created concurrently (PostgreSQL) is then
+  // reported as existing, not as the owner of the link names.
+  const all = await em.find(IssueLinkType, {});
+  if (all.some((t) => t.nameKey === name.toLowerCase())) {
     throw DomainError.alreadyExists('Issue link type', name);
   }
-  await assertLinkNamesFree(em, [values.outwardName, values.inwardName]);
+  assertLinkNamesFree(all, [values.outwardName, values.inwardName]);
   try {
     const type = em.create(IssueLinkType, { name, nameKey: name.toLowerCase(), ...values });
     await em.flush();
@@ -95,12 +97,11 @@ export async function updateLinkType(
   requirePermission(actor, 'UPDATE_ISSUE_LINK_TYPE', undefined, WHAT);
   const type = await getLinkType(em, name);
   const values = resolveNames(fields, type);
-  if (fields.newName && fields.newName.toLowerCase() !== type.nameKey) {
-    if (await em.findOne(IssueLinkType, { nameKey: fields.newName.toLowerCase() })) {
-      throw DomainError.alreadyExists('Issue link type', fields.newName);
-    }
+  const others = await em.find(IssueLinkType, { id: { $ne: type.id } });
+  if (fields.newName && others.some((t) => t.nameKey === fields.newName?.toLowerCase())) {
+    throw DomainError.alreadyExists('Issue link type', fields.newName);
   }
-  await assertLinkNamesFree(em, [values.outwardName, values.inwardName], type.id);
+  assertLinkNamesFree(others, [values.outwardName, values.inwardName]);
   if (fields.newName) Object.assign(type, { name: fields.newName, nameKey: fields.newName.toLowerCase() });
   Object.assign(type, values);
   try {

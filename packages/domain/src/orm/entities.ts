@@ -1,3 +1,4 @@
+import type { EntitySchema } from '@mikro-orm/core';
 import { PermanentToken, Session } from '../auth/token.entity.js';
 import { SavedSearch } from '../folders/saved-search.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
@@ -9,9 +10,19 @@ import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { Project } from '../projects/project.entity.js';
 import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
 import { User } from '../users/user.entity.js';
+import {
+  VcsChange,
+  VcsDelivery,
+  VcsEffect,
+  VcsIntegration,
+  VcsIntegrationProject,
+} from '../vcs/vcs.entity.js';
 
-/** Every entity the ORM knows; migrations are generated from this list. */
-export const ENTITIES = [
+/**
+ * Every entity the ORM knows; migrations are generated from this list. Typed loosely: the
+ * inferred tuple of every schema grew past what the compiler will write into a declaration.
+ */
+export const ENTITIES: EntitySchema[] = [
   User,
   PermanentToken,
   Session,
@@ -32,4 +43,9 @@ export const ENTITIES = [
   IssueStar,
   IssueVote,
   SavedSearch,
+  VcsIntegration,
+  VcsIntegrationProject,
+  VcsDelivery,
+  VcsChange,
+  VcsEffect,
 ];

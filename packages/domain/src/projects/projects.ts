@@ -10,6 +10,7 @@ import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
+import { VcsChange, VcsEffect, VcsIntegrationProject } from '../vcs/vcs.entity.js';
 import { type IProject, Project } from './project.entity.js';
 
 export type NewProject = {
@@ -81,8 +82,8 @@ export async function createProject(em: Em, actor: Actor, input: NewProject): Pr
 
 /**
  * Deletes the project with all its issues and everything hanging off them (field values,
- * comments, tags on them, stars, votes, links in both directions), its fields, assignees
- * and role grants, atomically. Explicit deletes: the schema cascades too, but this does
+ * comments, tags on them, stars, votes, links in both directions, recorded commits), its
+ * fields, assignees, role grants and VCS links, atomically. Explicit deletes: the schema cascades too, but this does
  * not depend on SQLite's foreign_keys pragma.
  */
 export async function deleteProject(em: Em, actor: Actor, shortName: string): Promise<void> {
@@ -92,6 +93,8 @@ export async function deleteProject(em: Em, actor: Actor, shortName: string): Pr
     const issueIds = tx.createQueryBuilder(Issue).select('id').where({ project: project.id });
     const onIssues = { issue: { $in: issueIds } };
     await tx.nativeDelete(IssueFieldValue, onIssues);
+    await tx.nativeDelete(VcsChange, onIssues);
+    await tx.nativeDelete(VcsEffect, onIssues);
     await tx.nativeDelete(IssueComment, onIssues);
     await tx.nativeDelete(IssueTag, onIssues);
     await tx.nativeDelete(IssueStar, onIssues);
@@ -103,6 +106,10 @@ export async function deleteProject(em: Em, actor: Actor, shortName: string): Pr
     await tx.nativeDelete(ProjectField, { project: project.id });
     await tx.nativeDelete(ProjectAssignee, { project: project.id });
     await tx.nativeDelete(RoleGrant, { project: project.id });
-    await tx.nativeDelete(Project, { id: project.id });
+    await tx.nativeDelete(VcsIntegrationProject, { project: project.id });
+    // A concurrent delete may have removed it since we read it (PostgreSQL runs both at
+    // once; SQLite serializes them): then this one deleted nothing and answers like a missing one.
+    if ((await tx.nativeDelete(Project, { id: project.id })) === 0)
+      throw DomainError.notFound('Project', shortName);
   });
 }

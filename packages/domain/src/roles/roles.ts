@@ -83,8 +83,16 @@ export async function addRolePermission(em: Em, actor: Actor, name: string, key:
   requirePermission(actor, 'UPDATE_ROLE');
   const role = await findRole(em, name, true);
   const permission = await findPermission(em, key);
-  if (!role.permissions.contains(permission)) role.permissions.add(permission);
-  await em.flush();
+  if (role.permissions.contains(permission)) return sortPermissions(role.permissions.getItems());
+  role.permissions.add(permission);
+  try {
+    await em.flush();
+  } catch (error) {
+    // A concurrent request added it between our read and our insert: same outcome, so success.
+    if (!isUniqueViolation(error)) throw error;
+    em.clear();
+    return sortPermissions((await findRole(em, name, true)).permissions.getItems());
+  }
   return sortPermissions(role.permissions.getItems());
 }
 

@@ -1,14 +1,18 @@
 import { loadActor } from '../auth/load-actor.js';
-import { createOrm, type Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
 import { migrate } from '../orm/migrate.js';
 import { seed } from '../seed/seed.js';
 import { User } from '../users/user.entity.js';
 import { grantRole, insertUser } from '../users/users.js';
+import { createTestDatabase } from './test-database.js';
 
-/** A fresh, migrated and seeded in-memory database for one test file. */
+/**
+ * A fresh, migrated and seeded database for one test file: in-memory SQLite, or a scratch
+ * PostgreSQL database under `TRACKLINE_TEST_DB=postgres` (see `test-database.ts`).
+ */
 export async function createTestOrm(): Promise<Orm> {
-  const orm = await createOrm({ kind: 'sqlite', file: ':memory:' });
+  const orm = await createTestDatabase();
   await migrate(orm);
   await seed(orm, { adminPassword: 'root-password' });
   return orm;

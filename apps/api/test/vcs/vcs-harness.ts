@@ -1,0 +1,224 @@
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  type Actor,
+  createIssue,
+  createOrm,
+  createProject,
+  createRole,
+  createVcsWorker,
+  type Em,
+  grantRole,
+  insertUser,
+  loadActor,
+  migrate,
+  type Orm,
+  seed,
+  User,
+  type VcsWorker,
+} from '@trackline/domain';
+import { createRequestHandler } from '../../src/server.js';
+
+/**
+ * The VCS suites' server: the real request handler plus the delivery worker (polling fast,
+ * kicked by the receiver as in `main.ts`) over a fresh in-memory SQLite database.
+ */
+
+export const ROOT = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
+export const SECRET = 'webhook-secret-42';
+
+const FIXTURES = new URL('../../../../packages/domain/src/vcs/__fixtures__/', import.meta.url);
+/** A recorded payload from the domain's fixtures (see its README), as sent. */
+export const fixture = (name: string) => readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8');
+
+export const sign = (algorithm: 'sha1' | 'sha256', body: string, secret = SECRET) =>
+  `${algorithm}=${createHmac(algorithm, secret).update(body).digest('hex')}`;
+
+export type VcsServer = { url: string; orm: Orm; worker: VcsWorker; close(): Promise<void> };
+
+export async function startVcsServer(options: { worker?: boolean } = {}): Promise<VcsServer> {
+  const orm = await createOrm({ kind: 'sqlite', file: ':memory:' });
+  await migrate(orm);
+  await seed(orm, { adminPassword: 'root-password' });
+  const errors: unknown[] = [];
+  const worker = createVcsWorker(orm, { pollMs: 20, logError: (e) => errors.push(e) });
+  const server: Server = createServer(
+    createRequestHandler({ orm, logError: (e) => errors.push(e), onVcsDelivery: () => worker.kick() }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  if (options.worker !== false) worker.start();
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    orm,
+    worker,
+    async close() {
+      await worker.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await orm.close(true);
+      if (errors.length > 0) throw new Error(`server errors: ${errors.map(String).join('; ')}`);
+    },
+  };
+}
+
+export const fork = (orm: Orm) => orm.em.fork() as Em;
+
+async function actorFor(orm: Orm, login: string): Promise<Actor> {
+  const em = fork(orm);
+  return loadActor(em, await em.findOneOrFail(User, { loginKey: login }));
+}
+
+/**
+ * The fixtures' scenario: TL (TL-1..TL-3) and OT (OT-1); role Committers; alice (Developer in
+ * TL, Committers globally), bob (Reporter and Committers in TL), carol (Developer, no commits).
+ */
+export async function setUpScenario(orm: Orm) {
+  const root = await actorFor(orm, 'root');
+  for (const [shortName, count] of [
+    ['TL', 3],
+    ['OT', 1],
+  ] as const) {
+    await createProject(fork(orm), root, { shortName, name: `${shortName} project` });
+    for (let i = 1; i <= count; i++) {
+      await createIssue(fork(orm), root, { project: shortName, summary: `${shortName} ${i}` });
+    }
+  }
+  await createRole(fork(orm), root, 'Committers');
+  const users: [string, string, [string, string?][]][] = [
+    ['alice', 'alice@example.com', [['Developer', 'TL'], ['Committers']]],
+    [
+      'bob',
+      'bob@example.com',
+      [
+        ['Reporter', 'TL'],
+        ['Committers', 'TL'],
+      ],
+    ],
+    ['carol', 'carol@example.com', [['Developer', 'TL']]],
+  ];
+  for (const [login, email, roles] of users) {
+    await insertUser(fork(orm), { login, email, fullName: login, password: 'password-1' });
+    for (const [role, project] of roles) await grantRole(fork(orm), root, login, role, project);
+  }
+}
+
+export type Reply = {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test assertions read arbitrary JSON shapes
+  json(): any;
+};
+
+/** A request with JSON preferred; `auth` defaults to root. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; headers?: Record<string, string>; auth?: string | null } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.auth !== null) headers.authorization = options.auth ?? ROOT;
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: new Uint8Array(Buffer.from(options.body)) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
+}
+
+/** Creates an integration over REST; the apiKey comes back once. */
+export async function createIntegration(
+  base: string,
+  params: { name?: string; host?: string; secret?: string; branches?: string } = {},
+) {
+  const query = new URLSearchParams({
+    host: params.host ?? 'github',
+    repository: 'trackline/webapp',
+    projects: 'TL',
+    committersRole: 'Committers',
+    ...(params.secret !== undefined ? { secret: params.secret } : {}),
+    ...(params.branches !== undefined ? { branches: params.branches } : {}),
+  });
+  const res = await call(base, 'PUT', `/rest/admin/vcsIntegration/${params.name ?? 'webapp'}?${query}`);
+  if (res.status !== 201) throw new Error(`integration not created: ${res.status} ${res.text}`);
+  return res.json() as { apiKey: string; hookUrl: string; name: string };
+}
+
+/** Polls the admin report until the delivery is done (or failed). */
+export async function waitForDelivery(base: string, integration: string, id: number, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(base, 'GET', `/rest/admin/vcsIntegration/${integration}/delivery/${id}`);
+    if (res.status !== 200) throw new Error(`report: ${res.status} ${res.text}`);
+    const report = res.json();
+    if (report.status === 'done' || report.status === 'failed') return report;
+    if (Date.now() > deadline) throw new Error(`delivery ${id} still ${report.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** `issue command: status as actor (reason)` for every effect of a report. */
+export const resultLines = (report: { commits: { results: Record<string, string>[] }[] }) =>
+  report.commits.flatMap((c) =>
+    c.results.map(
+      (r) =>
+        `${r.issue} ${r.command}: ${r.status}${r.actor ? ` as ${r.actor}` : ''}${r.reason ? ` (${r.reason})` : ''}`,
+    ),
+  );
+
+const STATE_TABLES = [
+  'vcs_deliveries',
+  'vcs_changes',
+  'vcs_effects',
+  'issues',
+  'issue_comments',
+  'issue_tags',
+  'issue_field_values',
+  'tags',
+];
+
+/** Everything a hook could change, hashed: equal before and after a refused call. */
+export async function hookState(orm: Orm) {
+  const state: Record<string, string> = {};
+  for (const table of STATE_TABLES) {
+    const rows = await fork(orm).execute(`select * from ${table} order by id`);
+    state[table] =
+      `${rows.length}:${createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16)}`;
+  }
+  return state;
+}
+
+/** State, tags (`owner:name`) and comments (`author: first line`) of an issue, from the database. */
+export async function issueState(orm: Orm, id: string) {
+  const [project, number] = id.split('-') as [string, string];
+  const em = fork(orm);
+  const [issue] = await em.execute<{ id: number }[]>(
+    'select i.id from issues i join projects p on p.id = i.project_id where p.short_name = ? and i.number_in_project = ?',
+    [project, Number(number)],
+  );
+  if (!issue) throw new Error(`no issue ${id}`);
+  const state = await em.execute<{ name: string }[]>(
+    'select fv.name from issue_field_values v join project_fields f on f.id = v.field_id ' +
+      "join field_values fv on fv.id = v.value_id where v.issue_id = ? and f.name = 'State'",
+    [issue.id],
+  );
+  const tags = await em.execute<{ login: string; name: string }[]>(
+    'select u.login, t.name from issue_tags it join tags t on t.id = it.tag_id join users u on u.id = t.owner_id ' +
+      'where it.issue_id = ? order by t.name',
+    [issue.id],
+  );
+  const comments = await em.execute<{ login: string; text: string }[]>(
+    'select u.login, c.text from issue_comments c join users u on u.id = c.author_id where c.issue_id = ? order by c.id',
+    [issue.id],
+  );
+  return {
+    state: state[0]?.name,
+    tags: tags.map((t) => `${t.login}:${t.name}`),
+    comments: comments.map((c) => `${c.login}: ${c.text}`),
+  };
+}

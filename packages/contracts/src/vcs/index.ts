@@ -1,0 +1,2 @@
+export * from './hook-payloads.js';
+export * from './vcs.contract.js';

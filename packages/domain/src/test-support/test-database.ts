@@ -1,0 +1,29 @@
+import { createOrm, type Orm } from '../orm/create-orm.js';
+import { createScratchDatabase } from '../orm/scratch-database.js';
+
+/**
+ * The database the tests run on. `TRACKLINE_TEST_DB=postgres` selects PostgreSQL at
+ * `TRACKLINE_TEST_PG_URL` (default `postgres://postgres@127.0.0.1:5432`); anything else is
+ * in-memory SQLite. The API and client harnesses read the same two variables.
+ */
+export const TEST_DIALECT = process.env.TRACKLINE_TEST_DB === 'postgres' ? 'postgresql' : 'sqlite';
+export const TEST_PG_URL = process.env.TRACKLINE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432';
+
+/**
+ * An empty database of its own (not migrated): a new in-memory SQLite database, or a scratch
+ * PostgreSQL database that `orm.close()` drops.
+ */
+export async function createTestDatabase(): Promise<Orm> {
+  if (TEST_DIALECT === 'sqlite') return createOrm({ kind: 'sqlite', file: ':memory:' });
+  const scratch = await createScratchDatabase(TEST_PG_URL);
+  const orm = await createOrm({ kind: 'postgresql', url: scratch.url });
+  const close = orm.close.bind(orm);
+  orm.close = async (force?: boolean) => {
+    try {
+      await close(force);
+    } finally {
+      await scratch.drop();
+    }
+  };
+  return orm;
+}

@@ -1,0 +1,156 @@
+import { type Actor, can } from '../auth/actor.js';
+import { sha256Hex } from '../auth/secrets.js';
+import { DomainError } from '../errors.js';
+import { applyCommand } from '../issues/apply-command.js';
+import { IssueComment } from '../issues/comments/comment.entity.js';
+import { parseCommandOrThrow } from '../issues/execute-command.js';
+import { Issue } from '../issues/issue.entity.js';
+import { storableText } from '../issues/rows.js';
+import type { Em } from '../orm/em.js';
+import type { Committer } from './committers.js';
+import type { DeliveryContext } from './delivery-context.js';
+import type { ReferencedIssue } from './issue-lookup.js';
+import type { CommitReference } from './parse-commit-message.js';
+import type { PushCommit } from './push-event.js';
+
+/** The legacy YouTrack comment (wiki markup), quoting the whole message (trailing newlines dropped). */
+export function commitComment(commit: PushCommit): string {
+  const message = commit.message.replace(/\s+$/, '');
+  return `Commit made by '''${commit.authorName}''' on ''${commit.timestamp}''\n${commit.url}\n\n{quote}${message}{quote}`;
+}
+
+type Unit = {
+  tx: Em;
+  ctx: DeliveryContext;
+  commit: PushCommit;
+  issue: ReferencedIssue;
+  committer: Committer;
+  actor: Actor | null;
+};
+
+/** The committer when allowed to comment on the issue, else the integration's service account. */
+function commentAuthor(unit: Unit): Actor {
+  const { actor, issue, ctx } = unit;
+  const allowed =
+    actor && can(actor, 'READ_ISSUE', issue.projectId) && can(actor, 'CREATE_COMMENT', issue.projectId);
+  return allowed ? actor : ctx.serviceActor;
+}
+
+/**
+ * Records the commit on the issue and writes its comment, once: the change row is the
+ * dedupe key and is inserted (on conflict, nothing) in the comment's transaction. The
+ * comment is written directly, as the command path would persist it: it needs none of the
+ * command machinery, and a push may carry thousands.
+ */
+async function recordChange(unit: Unit): Promise<void> {
+  const { tx, ctx, commit, issue, committer } = unit;
+  const author = commentAuthor(unit);
+  const inserted = await tx.execute<{ id: number }[]>(
+    'insert into vcs_changes (integration_id, issue_id, commit_sha, url, author_name, author_email, message, ' +
+      'committed_at, branch, delivery_id, committer_id, comment_author_id, note, created_at) ' +
+      'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+      'on conflict (integration_id, commit_sha, issue_id) do nothing returning id',
+    [
+      ctx.integrationId,
+      issue.id,
+      commit.sha,
+      storableText(commit.url),
+      storableText(commit.authorName),
+      commit.authorEmail ? storableText(commit.authorEmail) : null,
+      storableText(commit.message),
+      storableText(commit.timestamp).slice(0, 100),
+      storableText(commit.branch),
+      ctx.deliveryId,
+      committer.kind === 'matched' ? committer.user.id : null,
+      author.userId,
+      committer.kind === 'unmatched' ? committer.reason : null,
+      Date.now(),
+    ],
+  );
+  if (inserted.length === 0) return;
+  const now = new Date();
+  const text = storableText(commitComment(commit));
+  await tx.insert(IssueComment, {
+    issue: issue.id,
+    author: author.userId,
+    text,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await tx.nativeUpdate(Issue, { id: issue.id }, { updatedAt: now });
+}
+
+type Outcome = { status: 'applied' | 'skipped' | 'failed'; reason: string | null; actorId: number | null };
+
+async function runCommand(unit: Unit, command: string): Promise<Outcome> {
+  const { tx, ctx, issue, committer, actor } = unit;
+  if (committer.kind === 'unmatched' || !actor) {
+    return {
+      status: 'skipped',
+      reason: committer.kind === 'unmatched' ? committer.reason : null,
+      actorId: null,
+    };
+  }
+  try {
+    const ops = parseCommandOrThrow(command, await ctx.vocabulary(tx, actor, issue));
+    // applyCommand runs in a savepoint: a refused command leaves nothing behind.
+    await applyCommand(tx, actor, [issue.readableId], ops);
+    if (ops.some((op) => op.kind === 'tag')) ctx.forgetVocabularies(actor.userId);
+    return { status: 'applied', reason: null, actorId: actor.userId };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { status: 'failed', reason: error.message, actorId: actor.userId };
+  }
+}
+
+/**
+ * Applies one command once per (integration, commit, issue, command): the effect row is
+ * inserted first (on conflict, nothing: someone already did it) and completed in the same
+ * transaction as the command's changes.
+ */
+async function applyEffect(unit: Unit, command: string): Promise<void> {
+  const { tx, ctx, commit, issue } = unit;
+  const inserted = await tx.execute<{ id: number }[]>(
+    'insert into vcs_effects (integration_id, commit_sha, issue_id, command_key, command, status, delivery_id, created_at) ' +
+      "values (?, ?, ?, ?, ?, 'skipped', ?, ?) " +
+      'on conflict (integration_id, commit_sha, issue_id, command_key) do nothing returning id',
+    [
+      ctx.integrationId,
+      commit.sha,
+      issue.id,
+      sha256Hex(command),
+      storableText(command),
+      ctx.deliveryId,
+      Date.now(),
+    ],
+  );
+  const effectId = inserted[0]?.id;
+  if (effectId === undefined) return;
+  const outcome = await runCommand(unit, command);
+  await tx.execute('update vcs_effects set status = ?, reason = ?, actor_id = ? where id = ?', [
+    outcome.status,
+    outcome.reason,
+    outcome.actorId,
+    Number(effectId),
+  ]);
+}
+
+/** One (commit, issue) unit in one transaction: nothing of it is applied twice or half. */
+export async function applyReference(
+  em: Em,
+  ctx: DeliveryContext,
+  commit: PushCommit,
+  ref: CommitReference,
+): Promise<void> {
+  // Lookups first, outside the transaction: they only read, and the actor loader queries
+  // the connection directly (inside a SQLite transaction it would wait for itself).
+  const issue = await ctx.issue(em, ref.issue);
+  if (!issue || !ctx.projectIds.has(issue.projectId)) return;
+  const committer = await ctx.committer(em, commit.authorEmail, issue.projectId);
+  const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
+  await em.transactional(async (tx) => {
+    const unit: Unit = { tx, ctx, commit, issue, committer, actor };
+    await recordChange(unit);
+    for (const command of ref.commands) await applyEffect(unit, command);
+  });
+}

@@ -1,0 +1,109 @@
+import type { PermissionKey, UserType } from '@trackline/contracts';
+import type { Actor } from '../auth/actor.js';
+import { loadActor } from '../auth/load-actor.js';
+import type { CommandVocabulary } from '../commands/vocabulary.js';
+import { executionVocabulary } from '../issues/execute-command.js';
+import type { Em } from '../orm/em.js';
+import { Role } from '../roles/role.entity.js';
+import { User } from '../users/user.entity.js';
+import { type Committer, findCommitter } from './committers.js';
+import { findIssuesByKey, issueKey, type ReferencedIssue } from './issue-lookup.js';
+import { type IVcsIntegration, VcsIntegrationProject } from './vcs.entity.js';
+
+/** What the service account may do: read and comment the linked projects' issues, nothing else. */
+const SERVICE_PERMISSIONS: ReadonlySet<PermissionKey> = new Set(['READ_ISSUE', 'CREATE_COMMENT']);
+
+/**
+ * One delivery's processing state: the integration's settings and caches that make a large
+ * push cheap (the committer per e-mail and project, actors, command vocabularies). The
+ * caches live only as long as one delivery, so settings changed meanwhile apply to the next.
+ */
+export class DeliveryContext {
+  private readonly committers = new Map<string, Committer>();
+  private readonly actors = new Map<number, Actor>();
+  private readonly vocabularies = new Map<string, CommandVocabulary>();
+  private readonly issues = new Map<string, ReferencedIssue | null>();
+
+  private constructor(
+    readonly deliveryId: number,
+    readonly integrationId: number,
+    readonly projectIds: ReadonlySet<number>,
+    readonly serviceActor: Actor,
+    private readonly role: { id: number; name: string } | null,
+  ) {}
+
+  static async load(em: Em, deliveryId: number, integration: IVcsIntegration): Promise<DeliveryContext> {
+    const links = await em.find(VcsIntegrationProject, { integration });
+    const projectIds = new Set(links.map((l) => l.project.id));
+    const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
+    const role = integration.committersRole
+      ? await em.findOne(Role, { id: integration.committersRole.id })
+      : null;
+    const serviceActor: Actor = {
+      userId: service.id,
+      login: service.login,
+      type: service.type as UserType,
+      global: new Set(),
+      byProject: new Map([...projectIds].map((id) => [id, SERVICE_PERMISSIONS])),
+    };
+    return new DeliveryContext(
+      deliveryId,
+      integration.id,
+      projectIds,
+      serviceActor,
+      role ? { id: role.id, name: role.name } : null,
+    );
+  }
+
+  /** Looks up every issue the push references at once (a push may reference hundreds). */
+  async preloadIssues(em: Em, readableIds: readonly string[]): Promise<void> {
+    const found = await findIssuesByKey(em, readableIds);
+    for (const id of readableIds) {
+      const key = issueKey(id);
+      if (key) this.issues.set(key, found.get(key) ?? null);
+    }
+  }
+
+  async issue(em: Em, readableId: string): Promise<ReferencedIssue | undefined> {
+    const key = issueKey(readableId);
+    if (!key) return undefined;
+    if (!this.issues.has(key)) await this.preloadIssues(em, [readableId]);
+    return this.issues.get(key) ?? undefined;
+  }
+
+  async committer(em: Em, email: string | null, projectId: number): Promise<Committer> {
+    const key = `${email?.toLowerCase() ?? ''}|${projectId}`;
+    let committer = this.committers.get(key);
+    if (!committer) {
+      committer = await findCommitter(em, this.role, email, projectId);
+      this.committers.set(key, committer);
+    }
+    return committer;
+  }
+
+  async actor(em: Em, user: { id: number; login: string; type: string }): Promise<Actor> {
+    let actor = this.actors.get(user.id);
+    if (!actor) {
+      actor = await loadActor(em, { id: user.id, login: user.login, type: user.type as UserType });
+      this.actors.set(user.id, actor);
+    }
+    return actor;
+  }
+
+  /** Vocabularies differ per actor (own tags) and project (fields): cached on both. */
+  async vocabulary(em: Em, actor: Actor, issue: ReferencedIssue): Promise<CommandVocabulary> {
+    const key = `${actor.userId}|${issue.projectId}`;
+    let vocabulary = this.vocabularies.get(key);
+    if (!vocabulary) {
+      vocabulary = await executionVocabulary(em, actor, [issue.readableId]);
+      this.vocabularies.set(key, vocabulary);
+    }
+    return vocabulary;
+  }
+
+  /** After a command that may have created a tag, the actor's vocabularies are stale. */
+  forgetVocabularies(userId: number): void {
+    for (const key of this.vocabularies.keys())
+      if (key.startsWith(`${userId}|`)) this.vocabularies.delete(key);
+  }
+}

@@ -1,0 +1,190 @@
+import type { CreateVcsIntegrationInput, UpdateVcsIntegrationInput, VcsHost } from '@trackline/contracts';
+import { type Actor, can, requirePermission } from '../auth/actor.js';
+import { randomSecret, sha256Hex } from '../auth/secrets.js';
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { type IProject, Project } from '../projects/project.entity.js';
+import { type IRole, Role } from '../roles/role.entity.js';
+import { type IUser, User } from '../users/user.entity.js';
+import { insertUser } from '../users/users.js';
+import {
+  type IVcsIntegration,
+  VcsChange,
+  VcsDelivery,
+  VcsEffect,
+  VcsIntegration,
+  VcsIntegrationProject,
+} from './vcs.entity.js';
+
+/** An integration with what its representation names: linked projects, role, service account. */
+export type VcsIntegrationView = {
+  integration: IVcsIntegration;
+  projects: { id: number; shortName: string }[];
+  committersRole: string | null;
+  serviceUser: string;
+};
+
+const KIND = 'VCS integration';
+const requireAdmin = (actor: Actor) => requirePermission(actor, 'ADMIN_VCS_INTEGRATION');
+export const serviceLogin = (name: string) => `vcs@${name}`;
+const newApiKey = () => `vcs_${randomSecret(24)}`;
+
+async function view(em: Em, integration: IVcsIntegration): Promise<VcsIntegrationView> {
+  const links = await em.find(
+    VcsIntegrationProject,
+    { integration },
+    { populate: ['project'], orderBy: { project: { shortNameKey: 'asc' } } },
+  );
+  const role = integration.committersRole
+    ? await em.findOne(Role, { id: integration.committersRole.id })
+    : null;
+  const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
+  return {
+    integration,
+    projects: links.map((l) => ({ id: l.project.id, shortName: l.project.shortName })),
+    committersRole: role?.name ?? null,
+    serviceUser: service.login,
+  };
+}
+
+async function findIntegration(em: Em, name: string): Promise<IVcsIntegration> {
+  const integration = await em.findOne(VcsIntegration, { nameKey: name.toLowerCase() });
+  if (!integration) throw DomainError.notFound(KIND, name);
+  return integration;
+}
+
+/** Linked projects must exist and be readable by the administrator (else 404, no probing). */
+async function resolveProjects(em: Em, actor: Actor, shortNames: string[]): Promise<IProject[]> {
+  if (shortNames.length === 0) throw DomainError.invalid('projects', 'must name at least one project');
+  const keys = [...new Set(shortNames.map((s) => s.toUpperCase()))];
+  const found = await em.find(Project, { shortNameKey: { $in: keys } });
+  for (const key of keys) {
+    const project = found.find((p) => p.shortNameKey === key);
+    if (!project || !can(actor, 'READ_PROJECT', project.id)) throw DomainError.notFound('Project', key);
+  }
+  return found;
+}
+
+async function resolveRole(em: Em, name: string): Promise<IRole> {
+  const role = await em.findOne(Role, { nameKey: name.toLowerCase() });
+  if (!role) throw DomainError.notFound('Role', name);
+  return role;
+}
+
+/** The account that writes comments for unmatched committers; reused when an integration is re-created. */
+async function serviceUserFor(em: Em, name: string): Promise<IUser> {
+  const login = serviceLogin(name);
+  const existing = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (existing?.type === 'service') return existing;
+  if (existing) throw new DomainError('ALREADY_EXISTS', `Login [ ${login} ] is taken by a user.`);
+  return insertUser(em, { login, fullName: `VCS integration ${name}`, type: 'service' });
+}
+
+function linkProjects(em: Em, integration: IVcsIntegration, projects: IProject[]) {
+  for (const project of projects) em.create(VcsIntegrationProject, { integration, project });
+}
+
+export async function listVcsIntegrations(em: Em, actor: Actor): Promise<VcsIntegrationView[]> {
+  requireAdmin(actor);
+  const all = await em.find(VcsIntegration, {}, { orderBy: { nameKey: 'asc' } });
+  return Promise.all(all.map((i) => view(em, i)));
+}
+
+export async function getVcsIntegration(em: Em, actor: Actor, name: string): Promise<VcsIntegrationView> {
+  requireAdmin(actor);
+  return view(em, await findIntegration(em, name));
+}
+
+/** Creates the integration and its service account; the apiKey is returned once, stored hashed. */
+export async function createVcsIntegration(
+  em: Em,
+  actor: Actor,
+  input: CreateVcsIntegrationInput,
+): Promise<{ view: VcsIntegrationView; apiKey: string }> {
+  requireAdmin(actor);
+  const apiKey = newApiKey();
+  try {
+    const integration = await em.transactional(async (tx) => {
+      if (await tx.findOne(VcsIntegration, { nameKey: input.name.toLowerCase() }))
+        throw DomainError.alreadyExists(KIND, input.name);
+      const projects = await resolveProjects(tx, actor, input.projects);
+      const role = await resolveRole(tx, input.committersRole);
+      const integration = tx.create(VcsIntegration, {
+        name: input.name,
+        nameKey: input.name.toLowerCase(),
+        host: input.host,
+        repository: input.repository,
+        apiKeyHash: sha256Hex(apiKey),
+        secret: input.secret || null,
+        branches: input.branches ?? '',
+        committersRole: role,
+        serviceUser: await serviceUserFor(tx, input.name),
+      });
+      linkProjects(tx, integration, projects);
+      await tx.flush();
+      return integration;
+    });
+    return { view: await view(em, integration), apiKey };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists(KIND, input.name);
+    throw error;
+  }
+}
+
+/** Changes what is given; an empty secret removes it; `regenerateApiKey` returns a new key once. */
+export async function updateVcsIntegration(
+  em: Em,
+  actor: Actor,
+  input: UpdateVcsIntegrationInput,
+): Promise<{ view: VcsIntegrationView; apiKey?: string }> {
+  requireAdmin(actor);
+  const apiKey = input.regenerateApiKey ? newApiKey() : undefined;
+  const integration = await em.transactional(async (tx) => {
+    const integration = await findIntegration(tx, input.name);
+    if (input.repository !== undefined) integration.repository = input.repository;
+    if (input.branches !== undefined) integration.branches = input.branches;
+    if (input.secret !== undefined) integration.secret = input.secret || null;
+    if (input.committersRole !== undefined)
+      integration.committersRole = await resolveRole(tx, input.committersRole);
+    if (apiKey) integration.apiKeyHash = sha256Hex(apiKey);
+    if (input.projects !== undefined) {
+      const projects = await resolveProjects(tx, actor, input.projects);
+      await tx.nativeDelete(VcsIntegrationProject, { integration });
+      linkProjects(tx, integration, projects);
+    }
+    await tx.flush();
+    return integration;
+  });
+  return { view: await view(em, integration), ...(apiKey ? { apiKey } : {}) };
+}
+
+/** Deletes the integration and its queue; recorded changes and comments stay on the issues. */
+export async function deleteVcsIntegration(em: Em, actor: Actor, name: string): Promise<string> {
+  requireAdmin(actor);
+  const integration = await findIntegration(em, name);
+  await em.transactional(async (tx) => {
+    // Explicit, like deleteProject: nothing depends on the foreign_keys pragma.
+    await tx.nativeUpdate(VcsChange, { integration }, { integration: null, delivery: null });
+    await tx.nativeDelete(VcsEffect, { integration });
+    await tx.nativeDelete(VcsDelivery, { integration });
+    await tx.nativeDelete(VcsIntegrationProject, { integration });
+    await tx.nativeDelete(VcsIntegration, { id: integration.id });
+  });
+  return `${KIND} [ ${integration.name} ] was successfully deleted.`;
+}
+
+/** The integration an apiKey belongs to (looked up by its hash), for the receiver. */
+export async function findIntegrationByApiKey(
+  em: Em,
+  host: VcsHost,
+  apiKey: string | null,
+): Promise<IVcsIntegration> {
+  if (!apiKey) throw DomainError.unauthenticated('An apiKey is required.');
+  const integration = await em.findOne(VcsIntegration, { apiKeyHash: sha256Hex(apiKey) });
+  if (!integration) throw DomainError.unauthenticated('Unknown apiKey.');
+  if (integration.host !== host) {
+    throw DomainError.forbidden(`receive ${host} hooks with the apiKey of a ${integration.host} integration`);
+  }
+  return integration;
+}

@@ -1,0 +1,47 @@
+import { formatIssueId, parseIssueId } from '../issues/issue-id.js';
+import type { Em } from '../orm/em.js';
+
+/** An issue a commit references (looked up without permissions: the integration is trusted). */
+export type ReferencedIssue = { id: number; readableId: string; projectId: number; shortName: string };
+
+/** `prj-012` → `PRJ-12`; null for what cannot be an issue id. */
+export function issueKey(readableId: string): string | null {
+  const key = parseIssueId(readableId);
+  return key ? `${key.shortNameKey}-${key.number}` : null;
+}
+
+const CHUNK = 200;
+
+/** Existing issues by `issueKey`, in chunks of bounded SQL size. */
+export async function findIssuesByKey(
+  em: Em,
+  readableIds: readonly string[],
+): Promise<Map<string, ReferencedIssue>> {
+  const keys = [...new Set(readableIds.flatMap((id) => parseIssueId(id) ?? []))];
+  const found = new Map<string, ReferencedIssue>();
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const chunk = keys.slice(i, i + CHUNK);
+    const rows = await em.execute<
+      {
+        id: number;
+        project_id: number;
+        number_in_project: number;
+        short_name: string;
+        short_name_key: string;
+      }[]
+    >(
+      'select i.id, i.project_id, i.number_in_project, p.short_name, p.short_name_key from issues i ' +
+        `join projects p on p.id = i.project_id where ${chunk.map(() => '(p.short_name_key = ? and i.number_in_project = ?)').join(' or ')}`,
+      chunk.flatMap((k) => [k.shortNameKey, k.number]),
+    );
+    for (const r of rows) {
+      found.set(`${r.short_name_key}-${Number(r.number_in_project)}`, {
+        id: Number(r.id),
+        readableId: formatIssueId(r.short_name, Number(r.number_in_project)),
+        projectId: Number(r.project_id),
+        shortName: r.short_name,
+      });
+    }
+  }
+  return found;
+}

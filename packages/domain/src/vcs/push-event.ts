@@ -1,0 +1,30 @@
+import type { VcsHost } from '@trackline/contracts';
+
+/** One commit of a push, whatever the host: what processing and the comment need. */
+export type PushCommit = {
+  sha: string;
+  message: string;
+  url: string;
+  authorName: string;
+  /** Null when the host gave none (the command then cannot be attributed). */
+  authorEmail: string | null;
+  /** As the host wrote it; quoted verbatim in the comment. */
+  timestamp: string;
+  /** Branch name (`refs/heads/` stripped); a tag keeps its full ref; '' when unknown. */
+  branch: string;
+};
+
+/** The one shape every host format is normalized to (and stored in the delivery row). */
+export type PushEvent = { repository: string; commits: PushCommit[] };
+
+/** What a hook call is, from the host's event header (and, without one, the payload). */
+export type HookEvent =
+  | { kind: 'push'; name: string }
+  | { kind: 'ping'; name: string }
+  | { kind: 'other'; name: string };
+
+export type { VcsHost };
+
+/** `refs/heads/main` → `main`; other refs stay as they are. */
+export const branchOfRef = (ref: string): string =>
+  ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;

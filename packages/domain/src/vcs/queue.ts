@@ -1,0 +1,61 @@
+import { randomSecret } from '../auth/secrets.js';
+import type { Em } from '../orm/em.js';
+
+/** A claimed delivery: the token proves the claim is still ours when we write back. */
+export type Claim = { id: number; token: string; attempts: number };
+
+// Claimable: pending (not before its retry time) or processing with an expired lease.
+const CLAIMABLE = "status in ('pending', 'processing') and coalesce(lease_until, 0) < ?";
+
+/**
+ * Claims the oldest claimable delivery with a lease, in one statement that works on SQLite
+ * and PostgreSQL. The condition is repeated outside the subquery: on PostgreSQL two workers
+ * may pick the same id, and the loser's UPDATE re-checks the row after the winner commits.
+ */
+export async function claimDelivery(em: Em, leaseMs: number, now = Date.now()): Promise<Claim | null> {
+  const token = randomSecret(18);
+  const rows = await em.execute<{ id: number; attempts: number }[]>(
+    "update vcs_deliveries set status = 'processing', lease_until = ?, claim_token = ?, attempts = attempts + 1 " +
+      `where id = (select id from vcs_deliveries where ${CLAIMABLE} order by id limit 1) and ${CLAIMABLE} ` +
+      'returning id, attempts',
+    [now + leaseMs, token, now, now],
+  );
+  const row = rows[0];
+  return row ? { id: Number(row.id), token, attempts: Number(row.attempts) } : null;
+}
+
+async function updateClaimed(em: Em, claim: Claim, set: string, params: unknown[]): Promise<boolean> {
+  const result = await em.execute<{ affectedRows: number }>(
+    `update vcs_deliveries set ${set} where id = ? and claim_token = ?`,
+    [...params, claim.id, claim.token],
+    'run',
+  );
+  return result.affectedRows > 0;
+}
+
+/** Moves the lease on; false when the claim was lost (expired and taken by another worker). */
+export const extendLease = (em: Em, claim: Claim, leaseMs: number) =>
+  updateClaimed(em, claim, 'lease_until = ?', [Date.now() + leaseMs]);
+
+export const completeDelivery = (em: Em, claim: Claim) =>
+  updateClaimed(
+    em,
+    claim,
+    "status = 'done', lease_until = null, claim_token = null, error = null, finished_at = ?",
+    [Date.now()],
+  );
+
+/** Back to the queue after an unexpected error, claimable again after `delayMs`. */
+export const retryDelivery = (em: Em, claim: Claim, error: string, delayMs: number) =>
+  updateClaimed(em, claim, "status = 'pending', lease_until = ?, claim_token = null, error = ?", [
+    Date.now() + delayMs,
+    error,
+  ]);
+
+export const failDelivery = (em: Em, claim: Claim, error: string) =>
+  updateClaimed(
+    em,
+    claim,
+    "status = 'failed', lease_until = null, claim_token = null, error = ?, finished_at = ?",
+    [error, Date.now()],
+  );

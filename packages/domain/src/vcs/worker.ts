@@ -1,0 +1,111 @@
+import type { Orm } from '../orm/create-orm.js';
+import type { Em } from '../orm/em.js';
+import { processDelivery } from './process-delivery.js';
+import { type Claim, claimDelivery, failDelivery, retryDelivery } from './queue.js';
+
+export type VcsWorkerOptions = {
+  /** How often an idle worker looks for work (a kick wakes it at once). */
+  pollMs?: number;
+  /** How long a claim holds before another worker may take the delivery over. */
+  leaseMs?: number;
+  /** Claims of one delivery before it is marked failed. */
+  maxAttempts?: number;
+  logError?: (error: unknown) => void;
+  /** Called right after a claim (fault injection: a crash between store and apply). */
+  afterClaim?: (claim: Claim) => void | Promise<void>;
+  afterUnit?: (deliveryId: number) => void | Promise<void>;
+};
+
+export type VcsWorker = {
+  start(): void;
+  /** Finishes the unit in progress, then stops; resolves when the loop has exited. */
+  stop(): Promise<void>;
+  /** Wakes an idle worker now (a delivery was just stored in this process). */
+  kick(): void;
+  /** Processes deliveries until none is claimable; how many were taken (tests, benchmarks). */
+  runUntilIdle(): Promise<number>;
+};
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+/** Applies stored deliveries from the durable queue, one at a time. */
+export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWorker {
+  const pollMs = options.pollMs ?? 100;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const logError = options.logError ?? console.error;
+  let running = false;
+  let kicked = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+
+  /** Claims and processes one delivery; false when nothing was claimable. */
+  async function step(): Promise<boolean> {
+    const em = orm.em.fork() as Em;
+    const claim = await claimDelivery(em, leaseMs);
+    if (!claim) return false;
+    await options.afterClaim?.(claim);
+    if (claim.attempts > maxAttempts) {
+      await failDelivery(em, claim, `gave up after ${maxAttempts} attempts`);
+      return true;
+    }
+    try {
+      await processDelivery(orm, claim, {
+        leaseMs,
+        ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
+      });
+    } catch (error) {
+      logError(error);
+      // Every unit is deduplicated: a retry redoes only what did not commit.
+      await retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
+    }
+    return true;
+  }
+
+  async function run() {
+    while (running) {
+      let worked = false;
+      try {
+        worked = await step();
+      } catch (error) {
+        logError(error);
+      }
+      if (worked || !running) continue;
+      if (kicked) {
+        kicked = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      loop = null;
+    },
+    kick() {
+      kicked = true;
+      wake?.();
+    },
+    async runUntilIdle() {
+      let taken = 0;
+      while (await step()) taken++;
+      return taken;
+    },
+  };
+}
