@@ -44,8 +44,18 @@ async function record(base, target) {
   return { status: res.status, headers, body: body.toString('base64') };
 }
 
-function load(url, target) {
+function load(url, target, { isBaseline = false } = {}) {
   let sequence = 0;
+  // A unique query parameter per request defeats the response cache: every answer is computed.
+  if (target.uncached && !isBaseline) {
+    return autocannon({
+      url: url + target.path,
+      headers: target.headers,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `${target.path}?n=${++sequence}` }) }],
+    });
+  }
   return autocannon({
     url: url + target.path,
     method: target.method ?? 'GET',
@@ -152,6 +162,7 @@ try {
   });
   const targets = [
     { name: 'GET one role', path: '/rest/admin/role/Developer', headers: auth },
+    { name: 'GET one role (uncached)', path: '/rest/admin/role/Observer', headers: auth, uncached: true },
     { name: 'GET project list (100)', path: '/rest/admin/project', headers: auth },
     { name: 'GET one issue', path: '/rest/issue/P001-17', headers: auth },
     {
@@ -198,7 +209,7 @@ try {
   for (const t of targets) {
     await load(api.url, { ...t }).then(() => undefined); // warm-up pass, discarded
     const trackline = summary(await load(api.url, t));
-    const baseline = summary(await load(bare.url, t));
+    const baseline = summary(await load(bare.url, t, { isBaseline: true }));
     rows.push({
       target: t.name,
       trackline,

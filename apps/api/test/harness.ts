@@ -119,11 +119,21 @@ export const basic = (login: string, password: string) =>
   `Basic ${Buffer.from(`${login}:${password}`, 'utf8').toString('base64')}`;
 
 export async function startTestServer(
-  options: { logError?: (error: unknown) => void } = {},
+  options: {
+    logError?: (error: unknown) => void;
+    /** Extra server options (limits, response cache...). */
+    handler?: Omit<Parameters<typeof createRequestHandler>[0], 'orm'>;
+  } = {},
 ): Promise<TestServer> {
   const orm = await createTestOrm();
   const server: Server = createServer(
-    createRequestHandler({ orm, logError: options.logError ?? (() => {}) }),
+    createRequestHandler({
+      orm,
+      logError: options.logError ?? (() => {}),
+      // As in production (TRACKLINE_RESPONSE_CACHE defaults to on); off with TRACKLINE_TEST_RESPONSE_CACHE=off.
+      ...(process.env.TRACKLINE_TEST_RESPONSE_CACHE === 'off' ? {} : { responseCache: {} }),
+      ...options.handler,
+    }),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -162,6 +162,8 @@ export type RequestGuard = {
     res: ServerResponse,
     transport: Context['transport'],
   ): Promise<Resolved>;
+  /** Takes `cost` tokens from the user's bucket (a cached answer costs like a computed one); 429 when empty. */
+  charge(userId: number, res: ServerResponse, transport: Context['transport'], cost?: number): void;
 };
 
 export const rateLimited = (message: string) => new DomainError('RATE_LIMITED', message);
@@ -195,9 +197,19 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
     throw transport === 'trpc' ? toTrpcError(error) : error;
   }
 
+  function charge(userId: number, res: ServerResponse, transport: Context['transport'], cost = 1) {
+    if (!buckets) return;
+    const wait = buckets.take(userId, now(), cost);
+    if (wait > 0) {
+      const seconds = toSeconds(wait);
+      refuse(res, transport, seconds, `Too many requests; retry in ${seconds} s.`);
+    }
+  }
+
   return {
     logins,
     clientIp,
+    charge,
     async authenticate(em, req, res, transport) {
       const credentials = readCredentials(req.headers);
       const resolved =
@@ -207,13 +219,8 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
       if (resolved.retryAfter) {
         refuse(res, transport, resolved.retryAfter, tooManyFailures(resolved.retryAfter));
       }
-      if (buckets && resolved.actor) {
-        const cost = transport === 'trpc' ? batchSize(req.url) : 1;
-        const wait = buckets.take(resolved.actor.userId, now(), cost);
-        if (wait > 0) {
-          const seconds = toSeconds(wait);
-          refuse(res, transport, seconds, `Too many requests; retry in ${seconds} s.`);
-        }
+      if (resolved.actor) {
+        charge(resolved.actor.userId, res, transport, transport === 'trpc' ? batchSize(req.url) : 1);
       }
       return resolved;
     },

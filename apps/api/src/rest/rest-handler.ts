@@ -45,8 +45,13 @@ export function createRestHandler(options: RestHandlerOptions) {
     },
   });
 
-  /** Serves `url` (already known to start with `/rest/`). */
-  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  /** Serves `url` (known to start with `/rest/`); `onSuccess` sees each successful answer (the server's response cache stores GETs). */
+  return async function handleRest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    onSuccess?: (answer: RestSuccess) => void,
+  ): Promise<void> {
     let ctx: Context | undefined;
     try {
       ctx = await options.createContext(req, res);
@@ -70,7 +75,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       await openApi(req, capture as unknown as ServerResponse);
       await capture.done;
       res.off('close', onClose);
-      writeCaptured(req, res, ctx, capture, options.customXml ?? {});
+      writeCaptured(req, res, ctx, capture, options.customXml ?? {}, onSuccess);
     } catch (error) {
       if (!(error instanceof DomainError)) options.logError?.(error);
       const meta = ctx?.response.meta;
@@ -95,12 +100,16 @@ function formatFor(req: IncomingMessage, meta: RouteMeta | undefined): Format {
   return negotiate(req.headers.accept, meta?.defaultFormat ?? 'xml');
 }
 
+/** A successful REST answer as written, for the response cache. */
+export type RestSuccess = { status: number; userId: number; headers: Record<string, string>; body: string };
+
 function writeCaptured(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: Context,
   capture: CaptureResponse,
   customXml: Record<string, CustomRenderer>,
+  onSuccess?: (answer: RestSuccess) => void,
 ) {
   const meta = ctx.response.meta;
   const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
@@ -129,18 +138,26 @@ function writeCaptured(
   const format = formatFor(req, meta);
   for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
   const shape = meta?.xml;
+  let contentType: string;
+  let body: string;
   if (format === 'json' || !shape) {
-    send(res, status, CONTENT_TYPE.json, JSON.stringify(parsed ?? {}));
+    contentType = CONTENT_TYPE.json;
+    body = JSON.stringify(parsed ?? {});
   } else if (shape.kind === 'text') {
-    send(
-      res,
-      status,
-      'text/plain;charset=UTF-8',
-      String((parsed as Record<string, unknown>)[shape.field] ?? ''),
-    );
+    contentType = 'text/plain;charset=UTF-8';
+    body = String((parsed as Record<string, unknown>)[shape.field] ?? '');
   } else {
-    send(res, status, CONTENT_TYPE.xml, renderXml(shape, parsed, customXml));
+    contentType = CONTENT_TYPE.xml;
+    body = renderXml(shape, parsed, customXml);
   }
+  send(res, status, contentType, body);
+  if (ctx.actor)
+    onSuccess?.({
+      status,
+      userId: ctx.actor.userId,
+      headers: { ...ctx.response.headers, 'Content-Type': contentType },
+      body,
+    });
 }
 
 function writeError(

@@ -1,6 +1,6 @@
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
-import { invalidateVocabularies } from '../routers/commands/vocabulary-cache.js';
+import { dataChanged } from '../cache/data-changes.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 
@@ -52,7 +52,7 @@ const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
   if (nulField) throw toTrpcError(DomainError.invalid(nulField, 'must not contain NUL characters'));
   const result = await next({ getRawInput: rawInput });
   // Whatever a mutation changed (values, tags, grants) may change what commands can say.
-  if (type === 'mutation') invalidateVocabularies();
+  if (type === 'mutation') dataChanged();
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;

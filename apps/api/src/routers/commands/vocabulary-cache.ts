@@ -1,4 +1,5 @@
 import * as d from '@trackline/domain';
+import { onDataChanged } from '../../cache/data-changes.js';
 
 /**
  * Suggestions and underlining run on every keystroke. A vocabulary costs a few queries and,
@@ -18,6 +19,7 @@ export function invalidateVocabularies(): void {
   generation++;
   cache.clear();
 }
+onDataChanged(invalidateVocabularies);
 
 export async function cachedVocabulary(
   em: d.Em,
