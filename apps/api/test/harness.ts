@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createOrm,
-  createScratchDatabase,
+  createScratchOrm,
   type Em,
   grantRole,
   IssueLink,
@@ -43,18 +43,9 @@ export const TEST_PG_URL = process.env.TRACKLINE_TEST_PG_URL || 'postgres://post
 
 /** An empty database of its own: in-memory SQLite, or a scratch PostgreSQL database dropped on close. */
 async function createTestDatabase(): Promise<Orm> {
-  if (TEST_DIALECT === 'sqlite') return createOrm({ kind: 'sqlite', file: ':memory:' });
-  const scratch = await createScratchDatabase(TEST_PG_URL);
-  const orm = await createOrm({ kind: 'postgresql', url: scratch.url });
-  const close = orm.close.bind(orm);
-  orm.close = async (force?: boolean) => {
-    try {
-      await close(force);
-    } finally {
-      await scratch.drop();
-    }
-  };
-  return orm;
+  return TEST_DIALECT === 'sqlite'
+    ? createOrm({ kind: 'sqlite', file: ':memory:' })
+    : createScratchOrm(TEST_PG_URL);
 }
 
 export async function createTestOrm(): Promise<Orm> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { createOrm, type Orm } from './create-orm.js';
 
 /** A throw-away PostgreSQL database: `url` connects to it, `drop()` removes it (idempotent). */
 export type ScratchDatabase = { name: string; url: string; drop(): Promise<void> };
@@ -67,4 +68,22 @@ async function connectToFirst(server: URL, databases: string[]): Promise<MikroOR
     }
   }
   throw lastError;
+}
+
+/**
+ * An ORM on a new scratch database (not migrated) whose `close()` also drops the database,
+ * so a test harness cannot leak one by forgetting the second step.
+ */
+export async function createScratchOrm(serverUrl: string): Promise<Orm> {
+  const scratch = await createScratchDatabase(serverUrl);
+  const orm = await createOrm({ kind: 'postgresql', url: scratch.url });
+  const close = orm.close.bind(orm);
+  orm.close = async (force?: boolean) => {
+    try {
+      await close(force);
+    } finally {
+      await scratch.drop();
+    }
+  };
+  return orm;
 }

@@ -1,5 +1,5 @@
 import { createOrm, type Orm } from '../orm/create-orm.js';
-import { createScratchDatabase } from '../orm/scratch-database.js';
+import { createScratchOrm } from '../orm/scratch-database.js';
 
 /**
  * The database the tests run on. `TRACKLINE_TEST_DB=postgres` selects PostgreSQL at
@@ -14,16 +14,7 @@ export const TEST_PG_URL = process.env.TRACKLINE_TEST_PG_URL || 'postgres://post
  * PostgreSQL database that `orm.close()` drops.
  */
 export async function createTestDatabase(): Promise<Orm> {
-  if (TEST_DIALECT === 'sqlite') return createOrm({ kind: 'sqlite', file: ':memory:' });
-  const scratch = await createScratchDatabase(TEST_PG_URL);
-  const orm = await createOrm({ kind: 'postgresql', url: scratch.url });
-  const close = orm.close.bind(orm);
-  orm.close = async (force?: boolean) => {
-    try {
-      await close(force);
-    } finally {
-      await scratch.drop();
-    }
-  };
-  return orm;
+  return TEST_DIALECT === 'sqlite'
+    ? createOrm({ kind: 'sqlite', file: ':memory:' })
+    : createScratchOrm(TEST_PG_URL);
 }

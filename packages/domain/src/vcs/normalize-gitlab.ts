@@ -1,21 +1,10 @@
 import { ZGitlabPush } from '@trackline/contracts';
 import { parsePayload } from './parse-payload.js';
-import { branchOfRef, type PushEvent } from './push-event.js';
+import { branchOfRef, type PushEvent, toPushCommits } from './push-event.js';
 
 /** GitLab `Push Hook` (`object_kind: push`). */
 export function normalizeGitlab(json: unknown): PushEvent {
   const push = parsePayload(ZGitlabPush, json, 'GitLab push');
   const branch = branchOfRef(push.ref);
-  return {
-    repository: push.project.path_with_namespace,
-    commits: push.commits.map((c) => ({
-      sha: c.id,
-      message: c.message,
-      url: c.url,
-      authorName: c.author.name,
-      authorEmail: c.author.email || null,
-      timestamp: c.timestamp,
-      branch,
-    })),
-  };
+  return { repository: push.project.path_with_namespace, commits: toPushCommits(push.commits, branch) };
 }

@@ -28,3 +28,25 @@ export type { VcsHost };
 /** `refs/heads/main` → `main`; other refs stay as they are. */
 export const branchOfRef = (ref: string): string =>
   ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
+
+/** Commits as GitHub and GitLab both send them (`id`, `message`, `url`, `timestamp`, `author`). */
+export function toPushCommits(
+  commits: readonly {
+    id: string;
+    message: string;
+    url: string;
+    timestamp: string;
+    author: { name: string; email?: string | null | undefined };
+  }[],
+  branch: string,
+): PushCommit[] {
+  return commits.map((c) => ({
+    sha: c.id,
+    message: c.message,
+    url: c.url,
+    authorName: c.author.name,
+    authorEmail: c.author.email || null,
+    timestamp: c.timestamp,
+    branch,
+  }));
+}
