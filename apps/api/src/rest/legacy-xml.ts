@@ -1,20 +1,6 @@
 import type { CommandAssistDto, IssueDto } from '@trackline/contracts';
-import { escapeXml as attr, type CustomRenderer } from './xml.js';
+import { escapeXml as attr, type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
-// XML 1.0 forbids most control characters even when escaped: drop them.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const INVALID_XML_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-
-/** Element text: invalid characters dropped; line breaks and tabs as references, so bodies stay one line. */
-const text = (value: string) =>
-  value
-    .replace(INVALID_XML_CHARS, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
 const el = (name: string, value: string | number) => `<${name}>${text(String(value))}</${name}>`;
 
 /** `<issue id><field name><value>…</value></field>…<comment …/><tag>…</tag></issue>` */

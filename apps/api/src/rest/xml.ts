@@ -20,6 +20,10 @@ export const escapeXml = (value: string) =>
 const escapeText = (value: string) =>
   value.replace(INVALID_XML_CHARS, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/** Element text with line breaks and tabs as references, so that a body stays on one line. */
+export const escapeTextOneLine = (value: string) =>
+  escapeText(value).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+
 const isPrimitive = (v: unknown): v is string | number | boolean =>
   typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
