@@ -21,7 +21,7 @@ const CONTEXT_LIMIT = 100;
  * The context issues: `issueIds` (readable ids first, else legacy compressed ids), else
  * `query` within `folder`, else none. `noIssuesContext=true` forces none.
  */
-async function contextIssues(em: d.Em, actor: d.Actor, req: AssistRequest): Promise<string[] | null> {
+async function contextIssues(em: d.Em, actor: d.Actor, req: AssistRequest): Promise<d.IssueRef[] | null> {
   if (req.noIssuesContext) return null;
   const raw = (req.issueIds ?? '')
     .split(',')
@@ -39,14 +39,13 @@ async function contextIssues(em: d.Em, actor: d.Actor, req: AssistRequest): Prom
     if (fromDb.length < new Set(compressed).size) {
       throw new d.DomainError('NOT_FOUND', `Issues [ ${raw.join(', ')} ] not found.`);
     }
-    const ids = [...named, ...fromDb].map((r) => r.readableId);
-    return ids;
+    return [...named, ...fromDb];
   }
   if (!req.query?.trim() && !req.folder?.trim()) return null;
   const folder = req.folder?.trim() ? await d.getFolder(em, actor, req.folder) : null;
   const query = [folder?.query, req.query].filter((q) => q?.trim()).join(' ');
   const ids = await d.searchIssueIds(em, actor, query, { max: CONTEXT_LIMIT });
-  return ids.length > 0 ? ids : null;
+  return ids.length > 0 ? d.findReadableIssues(em, actor, ids) : null;
 }
 
 const toItem = (s: d.Suggestion) => ({

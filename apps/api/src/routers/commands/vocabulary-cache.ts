@@ -24,21 +24,21 @@ onDataChanged(invalidateVocabularies);
 export async function cachedVocabulary(
   em: d.Em,
   actor: d.Actor,
-  context: string[] | null,
+  /** The context issues, already resolved (and so checked readable) by the caller. */
+  context: readonly d.IssueRef[] | null,
 ): Promise<d.CommandVocabulary> {
-  // Resolving the context also checks it is readable (NOT_FOUND otherwise), every time.
   const projects =
-    context === null
-      ? 'none'
-      : [...new Set((await d.findReadableIssues(em, actor, context)).map((r) => r.projectId))]
-          .sort()
-          .join(',');
+    context === null ? 'none' : [...new Set(context.map((r) => r.projectId))].sort((a, b) => a - b).join(',');
   const key = `${actor.userId}|${projects}`;
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.generation === generation && hit.expires > now) return hit.vocabulary;
   const startedAt = generation;
-  const vocabulary = await d.buildVocabulary(em, actor, context);
+  const vocabulary = await d.buildVocabulary(
+    em,
+    actor,
+    context === null ? null : context.map((r) => r.readableId),
+  );
   // A mutation that landed while building makes this result possibly stale: don't keep it.
   if (startedAt === generation) {
     if (cache.size >= MAX_ENTRIES) cache.clear();

@@ -62,7 +62,6 @@ export const issuesRouter = router({
     .output(c.ZCommandAssistOutput)
     .query(async ({ ctx, input }) => {
       const actor = await effectiveActor(ctx, input.runAs);
-      await d.getIssue(ctx.em, actor, input.issue); // 404 before anything else
       return assistCommand(ctx.em, actor, {
         issueIds: input.issue,
         command: input.command,
