@@ -15,6 +15,9 @@ export const QueryBool = z.codec(z.union([z.boolean(), z.enum(BOOL_WORDS)]), z.b
 // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
+/** Whether text holds a control character (never meaningful in names, logins or keys). */
+export const hasControlCharacters = (value: string): boolean => CONTROL_CHARS.test(value);
+
 /** A trimmed, non-empty name of at most `max` characters. */
 export const name = (max = 100) =>
   z
@@ -22,7 +25,7 @@ export const name = (max = 100) =>
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .refine((v) => !CONTROL_CHARS.test(v), 'must not contain control characters');
+    .refine((v) => !hasControlCharacters(v), 'must not contain control characters');
 
 /** Optional free text: trimmed, empty becomes undefined. */
 export const optionalText = (max = 4000) =>

@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { verifyPassword } from './password.js';
@@ -9,13 +10,11 @@ const NO_PASSWORD_LOGIN = new Set(['guest', 'system', 'workflow', 'service']);
 const SESSION_TTL_MS = 14 * 24 * 3600 * 1000;
 const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 
-// Control characters never occur in logins or token names; the SQLite driver would also cut a
-// parameter at NUL. Such credentials are simply wrong.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// Control characters never occur in logins or token names (see `hasControlCharacters`); the
+// SQLite driver would also cut a parameter at NUL. Such credentials are simply wrong.
 
 export async function authenticatePassword(em: Em, login: string, password: string): Promise<IUser | null> {
-  if (CONTROL.test(login) || login.length > 100 || password.length > 1000) return null;
+  if (hasControlCharacters(login) || login.length > 100 || password.length > 1000) return null;
   const user = await em.findOne(User, { loginKey: login.toLowerCase() });
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok || NO_PASSWORD_LOGIN.has(user.type)) return null;
@@ -24,7 +23,7 @@ export async function authenticatePassword(em: Em, login: string, password: stri
 
 export async function authenticateToken(em: Em, token: string): Promise<IUser | null> {
   const parsed = parsePermanentToken(token);
-  if (!parsed || CONTROL.test(parsed.login) || CONTROL.test(parsed.name)) return null;
+  if (!parsed || hasControlCharacters(parsed.login) || hasControlCharacters(parsed.name)) return null;
   const row = await em.findOne(
     PermanentToken,
     { name: parsed.name, user: { loginKey: parsed.login.toLowerCase() } },
