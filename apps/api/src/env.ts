@@ -17,10 +17,6 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Per-user request rate limit (token bucket); `off` for benchmarks. Limits are per process. */
   TRACKLINE_RATE_LIMIT: onOff('on'),
-  /** Replay repeated GETs from memory until data changes (see rest/response-cache.ts). */
-  TRACKLINE_RESPONSE_CACHE: onOff('on'),
-  /** Safety-net expiry of cached answers; invalidation, not expiry, keeps them correct. */
-  TRACKLINE_RESPONSE_CACHE_TTL_MS: positive(2000),
   TRACKLINE_RATE_LIMIT_PER_SECOND: positive(DEFAULT_LIMITS.requests.perSecond),
   TRACKLINE_RATE_LIMIT_BURST: positive(DEFAULT_LIMITS.requests.burst),
   /** Failed-login throttling (login form and HTTP Basic), per login and per client IP. */

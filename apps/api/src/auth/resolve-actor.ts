@@ -24,10 +24,13 @@ export type LoginThrottle = {
 
 /**
  * Basic auth runs scrypt (tens of ms). Clients such as the IDE plugin send it on every
- * call, so a verified login:password pair is remembered for a minute, keyed by its hash.
+ * call, so a verified login:password pair is remembered for a minute, keyed by the hash of
+ * the exact pair. A hit still needs the user's current password hash to be the one the pair
+ * was verified against (a password change, in any process, ends it), and the login throttle
+ * is consulted before this cache (a locked login is refused even with a remembered pair).
  */
 const BASIC_TTL_MS = 60_000;
-const basicCache = new Map<string, { userId: number; expires: number }>();
+const basicCache = new Map<string, { userId: number; passwordHash: string; expires: number }>();
 
 async function userFor(em: Em, credentials: Credentials): Promise<IUser | null> {
   switch (credentials.kind) {
@@ -39,12 +42,18 @@ async function userFor(em: Em, credentials: Credentials): Promise<IUser | null> 
       const key = sha256Hex(`${credentials.login}\u0000${credentials.password}`);
       const hit = basicCache.get(key);
       if (hit && hit.expires > Date.now()) {
-        return em.findOne(User, { id: hit.userId });
+        const user = await em.findOne(User, { id: hit.userId });
+        if (user && user.passwordHash === hit.passwordHash) return user;
+        basicCache.delete(key);
       }
       const user = await authenticatePassword(em, credentials.login, credentials.password);
-      if (user) {
+      if (user?.passwordHash) {
         if (basicCache.size > 10_000) basicCache.clear();
-        basicCache.set(key, { userId: user.id, expires: Date.now() + BASIC_TTL_MS });
+        basicCache.set(key, {
+          userId: user.id,
+          passwordHash: user.passwordHash,
+          expires: Date.now() + BASIC_TTL_MS,
+        });
       }
       return user;
     }
