@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
-import { limitsFromEnv, readEnv } from './env.js';
+import { openLimitsStore } from './auth/limit-stores.js';
+import { limitsFromEnv, limitsStoreFromEnv, readEnv } from './env.js';
 import { dataChanged } from './routers/commands/data-changes.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
@@ -43,17 +44,20 @@ const worker =
         ...withChangeFeed(vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS)),
       })
     : null;
+// Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
+const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
 const server = createServer({
   orm,
-  limits: limitsFromEnv(env),
+  limits: { ...limitsFromEnv(env), store: limitsStore },
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 worker?.start();
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
+  const limits = `limits: ${limitsStore.kind}`;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  console.log(`trackline: listening on http://${env.HOST}:${port} (database: ${where})`);
+  console.log(`trackline: listening on http://${env.HOST}:${port} (database: ${where}; ${limits})`);
 });
 
 const shutdown = () => {
