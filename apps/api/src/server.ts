@@ -44,12 +44,13 @@ export function createRequestHandler({
     transport: Context['transport'],
   ): Promise<Context> {
     const em = orm.em.fork() as Em;
-    const { actor, failure } = await guard.authenticate(em, req, res, transport);
+    const resolved = await guard.authenticate(em, req, res, transport);
     return {
       orm,
       em,
-      actor,
-      authFailure: failure,
+      actor: resolved.actor,
+      authFailure: resolved.failure,
+      request: guard.requestFacts(em, req, res, transport, resolved),
       baseUrl: baseUrlOf(req),
       transport,
       response: createResponseHints(),
@@ -68,6 +69,11 @@ export function createRequestHandler({
     createContext: ({ req, res }) => createContext(req, res, 'trpc'),
     maxBodySize: REST_BODY_LIMIT,
     maxBatchSize: TRPC_MAX_BATCH,
+    // Login, logout and password changes set or clear the session cookie on /trpc as well.
+    responseMeta: ({ ctx }) => {
+      const cookie = ctx?.response.headers['Set-Cookie'];
+      return cookie ? { headers: { 'Set-Cookie': cookie } } : {};
+    },
     onError: ({ error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') logError(error.cause ?? error);
     },

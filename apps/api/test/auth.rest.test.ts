@@ -261,10 +261,14 @@ describe('POST /rest/user/login and the session cookie', () => {
     expect(res.headers.getSetCookie()).toHaveLength(1);
   });
 
-  it('accepts login and password as query parameters too', async () => {
-    const res = await server.request('POST', '/rest/user/login?login=dev&password=password-1');
+  it('accepts the login as a query parameter, the password only in the body (see security/06)', async () => {
+    const res = await server.request('POST', '/rest/user/login?login=dev', {
+      contentType: 'application/x-www-form-urlencoded',
+      body: 'password=password-1',
+    });
     expect(res.status).toBe(200);
     expect(res.text).toBe(`${XML_DECLARATION}<login>ok</login>`);
+    expect((await server.request('POST', '/rest/user/login?login=dev&password=password-1')).status).toBe(400);
   });
 
   it('authenticates with the plain cookie', async () => {

@@ -43,6 +43,8 @@ const ROUTES = [
   'PUT /admin/user/{login}',
   'POST /admin/user/{login}/role/{role}',
   'DELETE /admin/user/{login}/role/{role}',
+  'POST /admin/user/{login}/password',
+  'DELETE /admin/user/{login}/sessions',
   'PUT /user/token/{name}',
   'DELETE /user/token/{name}',
   'GET /user/token',

@@ -3,6 +3,7 @@ export * from './auth/authenticate.js';
 export * from './auth/load-actor.js';
 export * from './auth/password.js';
 export * from './auth/secrets.js';
+export * from './auth/sessions.js';
 export * from './auth/token.entity.js';
 export * from './auth/tokens.js';
 export * from './commands/index.js';

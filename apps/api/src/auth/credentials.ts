@@ -9,6 +9,17 @@ export type Credentials =
 export const SESSION_COOKIE = 'JSESSIONID';
 
 /**
+ * The session cookie: ONE cookie without Expires (the Python client echoes Set-Cookie back, and
+ * a date's comma would break its joining); `Secure` when the request came over HTTPS.
+ */
+export const sessionCookie = (value: string, secure: boolean) =>
+  `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+/** Clears the session cookie in the browser (`Max-Age=0`, still no Expires). */
+export const clearedSessionCookie = (secure: boolean) =>
+  `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
+/**
  * Finds our session cookie in a Cookie header. Lenient on purpose: the legacy Python client
  * echoes the raw Set-Cookie value back (`JSESSIONID=x; Path=/`, several joined with ', ').
  */

@@ -14,13 +14,15 @@ import {
  */
 export type LimitsStoreConfig =
   | { kind: 'memory' }
-  | { kind: 'postgres'; url: string }
-  | { kind: 'redis'; url: string };
+  | { kind: 'postgres'; url: string; namespace?: string }
+  | { kind: 'redis'; url: string; namespace?: string };
 
 export type LimiterOptions = Required<Pick<IRateLimiterOptions, 'keyPrefix' | 'points' | 'duration'>>;
 
 export type LimitsStore = {
   kind: LimitsStoreConfig['kind'];
+  /** Prefix of every key (`trackline`): deployments or test runs sharing one Redis stay apart. */
+  namespace: string;
   limiter(options: LimiterOptions): RateLimiterAbstract;
   /** Releases the store's connections (not the counters). */
   close(): Promise<void>;
@@ -30,7 +32,12 @@ export type LimitsStore = {
 export const LIMITS_TABLE = 'trackline_limits';
 
 export function memoryLimitsStore(): LimitsStore {
-  return { kind: 'memory', limiter: (options) => new RateLimiterMemory(options), close: async () => {} };
+  return {
+    kind: 'memory',
+    namespace: 'trackline',
+    limiter: (options) => new RateLimiterMemory(options),
+    close: async () => {},
+  };
 }
 
 /**
@@ -53,6 +60,7 @@ export async function openLimitsStore(config: LimitsStoreConfig): Promise<Limits
       );
       return {
         kind: 'postgres',
+        namespace: config.namespace ?? 'trackline',
         limiter: (options) =>
           new RateLimiterPostgres({
             ...insured(options),
@@ -69,6 +77,7 @@ export async function openLimitsStore(config: LimitsStoreConfig): Promise<Limits
       await client.connect();
       return {
         kind: 'redis',
+        namespace: config.namespace ?? 'trackline',
         limiter: (options) => new RateLimiterRedis({ ...insured(options), storeClient: client }),
         close: async () => {
           await client.quit();

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError, type Em, sha256Hex } from '@trackline/domain';
+import type { TLSSocket } from 'node:tls';
+import { authenticatePassword, DomainError, type Em, sha256Hex } from '@trackline/domain';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Context } from '../trpc/context.js';
+import type { Context, RequestFacts } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/error-mapping.js';
 import { readCredentials } from './credentials.js';
 import { type LimitsStore, memoryLimitsStore } from './limit-stores.js';
@@ -76,8 +77,12 @@ function createLoginThrottle(
   store: LimitsStore,
 ): LoginThrottle {
   const duration = options.windowSeconds;
-  const byLogin = store.limiter({ keyPrefix: 'trackline-login', points: options.perLogin, duration });
-  const byIp = store.limiter({ keyPrefix: 'trackline-login-ip', points: options.perIp, duration });
+  const byLogin = store.limiter({
+    keyPrefix: `${store.namespace}-login`,
+    points: options.perLogin,
+    duration,
+  });
+  const byIp = store.limiter({ keyPrefix: `${store.namespace}-login-ip`, points: options.perIp, duration });
   return {
     // The IP first: a flood from a throttled IP over many logins creates no per-login keys.
     async reserve(login, ip) {
@@ -104,6 +109,16 @@ export type RequestGuard = {
   /** For `POST /rest/user/login`: null when logins are not throttled. */
   logins: LoginThrottle | null;
   clientIp(req: IncomingMessage): string;
+  /** Over TLS, or (with `trustProxy`) the proxy's last `X-Forwarded-Proto` entry is `https`. */
+  isSecure(req: IncomingMessage): boolean;
+  /** What procedures may know of the request (see `RequestFacts`). */
+  requestFacts(
+    em: Em,
+    req: IncomingMessage,
+    res: ServerResponse,
+    transport: Context['transport'],
+    resolved: Resolved,
+  ): RequestFacts;
   /**
    * Resolves the caller (throttling Basic password checks), then takes a point per call from the
    * user's request budget. Over a limit: sets `Retry-After` and throws 429 (a DomainError on
@@ -125,7 +140,7 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
   const burst = options.requests?.burst ?? 0;
   const requests = options.requests
     ? store.limiter({
-        keyPrefix: 'trackline-requests',
+        keyPrefix: `${store.namespace}-requests`,
         points: burst,
         duration: Math.max(1, Math.round(burst / options.requests.perSecond)),
       })
@@ -140,6 +155,19 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
       if (last) return last.slice(0, 64);
     }
     return req.socket.remoteAddress ?? '';
+  }
+
+  function isSecure(req: IncomingMessage): boolean {
+    if ((req.socket as TLSSocket).encrypted === true) return true;
+    if (!trustProxy) return false;
+    const forwarded = req.headers['x-forwarded-proto'];
+    const header = Array.isArray(forwarded) ? forwarded[forwarded.length - 1] : forwarded;
+    return (
+      header
+        ?.slice(header.lastIndexOf(',') + 1)
+        .trim()
+        .toLowerCase() === 'https'
+    );
   }
 
   function refuse(
@@ -168,6 +196,22 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
   return {
     logins,
     clientIp,
+    isSecure,
+    requestFacts(em, req, res, transport, resolved) {
+      return {
+        session: resolved.session ?? null,
+        secure: isSecure(req),
+        queryKeys: new Set(new URL(req.url ?? '/', 'http://internal').searchParams.keys()),
+        async checkPassword(login, password) {
+          const ip = clientIp(req);
+          const wait = (await logins?.reserve(login, ip)) ?? 0;
+          if (wait > 0) refuse(res, transport, wait, tooManyFailures(wait));
+          const user = await authenticatePassword(em, login, password);
+          if (user) await logins?.succeeded(login, ip, true);
+          return user !== null;
+        },
+      };
+    },
     async authenticate(em, req, res, transport) {
       const credentials = readCredentials(req.headers);
       const resolved =

@@ -2,21 +2,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
 import { negotiate } from '../rest/negotiate.js';
 import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
-import { SESSION_COOKIE } from './credentials.js';
+import { sessionCookie } from './credentials.js';
 import { type RequestGuard, tooManyFailures } from './limits.js';
 
 /**
- * `POST /rest/user/login` with form (or query) `login` and `password`. Answers the legacy
- * `<login>ok</login>` and sets ONE cookie without Expires: the Python client echoes the raw
- * Set-Cookie back, and a date with a comma in it would break its cookie joining.
+ * `POST /rest/user/login` with `login` (body or query) and `password` (body only: a query string
+ * ends up in logs and browser history). Answers the legacy `<login>ok</login>` and sets ONE
+ * cookie without Expires (see `sessionCookie`), `Secure` when the request came over HTTPS.
  */
 export async function handleLogin(
   orm: Orm,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  guard?: Pick<RequestGuard, 'logins' | 'clientIp'>,
+  guard?: Pick<RequestGuard, 'logins' | 'clientIp' | 'isSecure'>,
 ) {
+  if (url.searchParams.has('password'))
+    throw DomainError.invalid('password', 'must be sent in the request body, not in the query string');
   const raw = await readRawBody(req, 64 * 1024);
   const fields = { ...fromSearchParams(url.searchParams), ...parseBody(raw, req.headers['content-type']) };
   const login = typeof fields.login === 'string' ? fields.login : '';
@@ -38,7 +40,7 @@ export async function handleLogin(
   if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
   await throttle?.succeeded(login, ip, true);
   const session = await createSession(em as never, user.id);
-  res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
+  res.setHeader('Set-Cookie', sessionCookie(session, guard?.isSecure(req) ?? false));
   // The API-wide negotiation (no Accept header: XML), as for errors of this route.
   const json = negotiate(req.headers.accept, 'xml') === 'json';
   res.statusCode = 200;

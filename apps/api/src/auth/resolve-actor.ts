@@ -11,8 +11,11 @@ import {
 } from '@trackline/domain';
 import type { Credentials } from './credentials.js';
 
-/** `retryAfter` (seconds): the password was not checked because its login or IP is throttled. */
-export type Resolved = { actor: Actor | null; failure: string | null; retryAfter?: number };
+/**
+ * `retryAfter` (seconds): the password was not checked because its login or IP is throttled.
+ * `session`: the cookie value when the actor came from a session.
+ */
+export type Resolved = { actor: Actor | null; failure: string | null; retryAfter?: number; session?: string };
 
 /** Password-check accounting (see `limits.ts`); `ip` is the client address. Results in seconds. */
 export type LoginThrottle = {
@@ -126,5 +129,8 @@ export async function resolveActor(
   const found = await userFor(em, credentials, limit);
   if (!found) return { actor: null, failure: 'Invalid credentials.' };
   if ('failure' in found) return found;
-  return { actor: await loadActor(em, found), failure: null };
+  const actor = await loadActor(em, found);
+  return credentials.kind === 'session'
+    ? { actor, failure: null, session: credentials.value }
+    : { actor, failure: null };
 }

@@ -9,6 +9,21 @@ export type ResponseHints = {
   meta?: RouteMeta;
 };
 
+/** Facts about the HTTP request that some procedures need (sessions, passwords). */
+export type RequestFacts = {
+  /** The session cookie value when the caller authenticated with one (logout ends it). */
+  session: string | null;
+  /** Whether the request came over HTTPS (TLS, or a trusted proxy's `X-Forwarded-Proto`). */
+  secure: boolean;
+  /** Names of the query-string parameters: secrets must come in the body. */
+  queryKeys: ReadonlySet<string>;
+  /**
+   * Checks `login`'s password under the login throttle (an attempt is reserved first);
+   * throws 429 when throttled.
+   */
+  checkPassword(login: string, password: string): Promise<boolean>;
+};
+
 export type Context = {
   orm: Orm;
   em: Em;
@@ -19,6 +34,7 @@ export type Context = {
   baseUrl: string;
   transport: 'rest' | 'trpc';
   response: ResponseHints;
+  request: RequestFacts;
 };
 
 export const createResponseHints = (): ResponseHints => ({ headers: {} });

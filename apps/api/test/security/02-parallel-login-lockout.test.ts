@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { createScratchDatabase, type ScratchDatabase } from '@trackline/domain';
+import { createScratchDatabase } from '@trackline/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LimitsStore, type LimitsStoreConfig, openLimitsStore } from '../../src/auth/limit-stores.js';
@@ -137,7 +137,6 @@ function sharedStoreSuite(
     it(`${PARALLEL} wrong passwords split over both: ${PER_LOGIN} checked in all`, async () => {
       const [a, b] = servers as [TestServer, TestServer];
       expect(stores.map((s) => s.kind)).toEqual([kind, kind]);
-      // Unique per run: Redis keys outlive the test.
       const login = `nobody_${randomBytes(4).toString('hex')}`;
       const answers = await Promise.all(
         Array.from({ length: PARALLEL }, (_, i) =>
@@ -168,4 +167,7 @@ sharedStoreSuite('postgres', pgUp, async () => {
   const db = await createScratchDatabase(PG_URL);
   return { config: { kind: 'postgres', url: db.url }, drop: () => db.drop() };
 });
-sharedStoreSuite('redis', redisUp, async () => ({ config: { kind: 'redis', url: REDIS_URL } }));
+// Keys of their own: other runs (and other checkouts) may share this Redis.
+sharedStoreSuite('redis', redisUp, async () => ({
+  config: { kind: 'redis', url: REDIS_URL, namespace: `trackline-test-${randomBytes(6).toString('hex')}` },
+}));

@@ -130,3 +130,56 @@ export const listTokensMeta = {
   },
   xml: list('tokens', element('token')),
 } satisfies RouteMeta;
+
+export const logoutMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/user/logout',
+    summary: 'End the current session and clear its cookie (other credentials: nothing to end)',
+    tags: ['Auth'],
+    errorResponses: [401],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZEndedSessions = z.object({ ended: z.number().int() });
+
+export const revokeOwnSessionsMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/user/sessions',
+    summary: 'End every session of the caller (tokens stay valid)',
+    tags: ['Auth'],
+    errorResponses: [401],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+
+export const revokeUserSessionsMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/user/{login}/sessions',
+    summary: 'End every session of a user (UPDATE_USER for another user)',
+    tags: ['Users'],
+    errorResponses: [400, 401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZRevokeUserSessionsInput = z.object({ login: ZLogin });
+
+export const changePasswordMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/admin/user/{login}/password',
+    summary:
+      'Set a user’s password (own: with the current `password`; another user’s: LOW_LEVEL_ADMIN); ends all of that user’s sessions. Passwords only in the body.',
+    tags: ['Users'],
+    errorResponses: [400, 401, 403, 404, 429],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZChangePasswordInput = z.object({
+  login: ZLogin,
+  /** The caller's current password, required to change their own. */
+  password: z.string().max(1000, 'must be at most 1000 characters').optional(),
+  newPassword: ZPassword,
+});

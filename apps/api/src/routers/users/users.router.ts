@@ -1,6 +1,7 @@
 import * as c from '@trackline/contracts';
 import * as d from '@trackline/domain';
 import { z } from 'zod';
+import { clearedSessionCookie } from '../../auth/credentials.js';
 import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { created, restUrl } from '../respond.js';
@@ -18,7 +19,69 @@ const toToken = (t: d.IPermanentToken) => ({
   lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
 });
 
+/** The caller's own session ended: the answer clears its cookie too. */
+function clearOwnCookie(ctx: Context) {
+  if (ctx.request.session !== null)
+    ctx.response.headers['Set-Cookie'] = clearedSessionCookie(ctx.request.secure);
+}
+
+/** Passwords are never taken from the query string (logs, browser history, proxies). */
+function refuseSecretsInQuery(ctx: Context, fields: string[]) {
+  for (const field of fields) {
+    if (ctx.request.queryKeys.has(field))
+      throw d.DomainError.invalid(field, 'must be sent in the request body, not in the query string');
+  }
+}
+
 export const usersRouter = router({
+  logout: authedProcedure
+    .meta(c.logoutMeta)
+    .input(z.object({}))
+    .output(c.ZEndedSessions)
+    .mutation(async ({ ctx }) => {
+      const ended = ctx.request.session !== null && (await d.endSession(ctx.em, ctx.request.session));
+      clearOwnCookie(ctx);
+      return { ended: ended ? 1 : 0 };
+    }),
+
+  revokeOwnSessions: authedProcedure
+    .meta(c.revokeOwnSessionsMeta)
+    .input(z.object({}))
+    .output(c.ZEndedSessions)
+    .mutation(async ({ ctx }) => {
+      const ended = await d.revokeSessions(ctx.em, ctx.actor);
+      clearOwnCookie(ctx);
+      return { ended };
+    }),
+
+  revokeSessions: authedProcedure
+    .meta(c.revokeUserSessionsMeta)
+    .input(c.ZRevokeUserSessionsInput)
+    .output(c.ZEndedSessions)
+    .mutation(async ({ ctx, input }) => {
+      const ended = await d.revokeSessions(ctx.em, ctx.actor, input.login);
+      if (input.login.toLowerCase() === ctx.actor.login.toLowerCase()) clearOwnCookie(ctx);
+      return { ended };
+    }),
+
+  changePassword: authedProcedure
+    .meta(c.changePasswordMeta)
+    .input(c.ZChangePasswordInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      refuseSecretsInQuery(ctx, ['password', 'newPassword']);
+      const own = input.login.toLowerCase() === ctx.actor.login.toLowerCase();
+      if (own) {
+        if (!input.password) throw d.DomainError.invalid('password', 'is required (your current password)');
+        // Throttled like a login: a stolen session cannot guess the current password freely.
+        if (!(await ctx.request.checkPassword(ctx.actor.login, input.password)))
+          throw d.DomainError.invalid('password', 'is not your current password');
+      }
+      await d.setPassword(ctx.em, ctx.actor, input.login, input.newPassword, own);
+      if (own) clearOwnCookie(ctx);
+      return {};
+    }),
+
   systemUsers: authedProcedure
     .meta(c.listSystemUsersMeta)
     .input(z.object({}))

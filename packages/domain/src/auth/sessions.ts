@@ -1,0 +1,58 @@
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { User } from '../users/user.entity.js';
+import { type Actor, requirePermission } from './actor.js';
+import { hashPassword } from './password.js';
+import { sha256Hex } from './secrets.js';
+import { Session } from './token.entity.js';
+
+/**
+ * Session lifecycle beyond login (`createSession`): logout, revocation of every session of a
+ * user, and password changes, which end every session of the user. Sessions are rows (only the
+ * cookie's hash is stored), so an ended session is refused by every process at once.
+ */
+
+/** Ends the session whose cookie value is `value`; true when there was one. */
+export async function endSession(em: Em, value: string): Promise<boolean> {
+  return (await em.nativeDelete(Session, { idHash: sha256Hex(value) })) > 0;
+}
+
+/**
+ * Ends every session of `login` (the caller's own by default); returns how many ended.
+ * Another user's sessions need `UPDATE_USER` (checked before the user is looked up).
+ */
+export async function revokeSessions(em: Em, actor: Actor, login?: string): Promise<number> {
+  const own = login === undefined || login.toLowerCase() === actor.login.toLowerCase();
+  if (own) return em.nativeDelete(Session, { user: actor.userId });
+  requirePermission(actor, 'UPDATE_USER', undefined, "end other users' sessions (UPDATE_USER)");
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (!user) throw DomainError.notFound('User', login);
+  return em.nativeDelete(Session, { user: user.id });
+}
+
+/**
+ * Sets the password of `login` and ends all of that user's sessions (a remembered HTTP Basic
+ * pair ends too: it is only used while the stored hash is unchanged). The caller's own password
+ * needs the current one, verified by the API beforehand (it is throttled there); another user's
+ * needs `LOW_LEVEL_ADMIN` (as the legacy service: taking over an account is as strong as `runAs`).
+ */
+export async function setPassword(
+  em: Em,
+  actor: Actor,
+  login: string,
+  newPassword: string,
+  ownPasswordVerified: boolean,
+): Promise<void> {
+  const own = login.toLowerCase() === actor.login.toLowerCase();
+  if (own && !ownPasswordVerified)
+    throw DomainError.forbidden('change your password without the current one');
+  if (!own)
+    requirePermission(actor, 'LOW_LEVEL_ADMIN', undefined, "set other users' passwords (LOW_LEVEL_ADMIN)");
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (!user) throw DomainError.notFound('User', login);
+  const passwordHash = await hashPassword(newPassword);
+  await em.transactional(async (tx) => {
+    await tx.nativeUpdate(User, { id: user.id }, { passwordHash });
+    await tx.nativeDelete(Session, { user: user.id });
+  });
+}
