@@ -3,6 +3,7 @@ import {
   createLinkType,
   createProject,
   createRole,
+  createSession,
   createVcsIntegration,
   grantRole,
   insertUser,
@@ -84,6 +85,8 @@ type Operation = {
   /** Status of a success. */
   ok: 200 | 201;
   mutates: boolean;
+  /** A form body (secrets such as passwords are never sent in the query string). */
+  form?: string;
 };
 
 const OPERATIONS = {
@@ -283,6 +286,21 @@ const OPERATIONS = {
     ok: 200,
     mutates: true,
   },
+  'end a user’s sessions': {
+    route: 'DELETE /admin/user/{login}/sessions',
+    method: 'DELETE',
+    path: (c) => `/rest/admin/user/sessioned_${KEY[c]}/sessions`,
+    ok: 200,
+    mutates: true,
+  },
+  'set a user’s password': {
+    route: 'POST /admin/user/{login}/password',
+    method: 'POST',
+    path: (c) => `/rest/admin/user/passwordless_${KEY[c]}/password`,
+    form: 'newPassword=password-1',
+    ok: 200,
+    mutates: true,
+  },
   'list VCS integrations': {
     route: 'GET /admin/vcsIntegration',
     method: 'GET',
@@ -381,6 +399,8 @@ const MATRIX: Record<OperationName, Record<Caller, Outcome>> = {
   'revoke a global role':                      { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'revoke a role in a foreign project':        { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: HIDDEN,  noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
   'revoke a role in the caller’s home project':{ admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: ALLOWED, noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
+  'end a user’s sessions':                     { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'set a user’s password':                     { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'list VCS integrations':                     { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'get a VCS integration':                     { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'create a VCS integration':                  { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
@@ -439,6 +459,8 @@ beforeAll(async () => {
     await grantRole(em(), root, `revokee_${k}`, 'Observer');
     await grantRole(em(), root, `revokee_${k}`, 'Observer', foreign(c));
     await grantRole(em(), root, `revokee_${k}`, 'Observer', home(c));
+    await createSession(em(), (await insertUser(em(), { login: `sessioned_${k}` })).id);
+    await insertUser(em(), { login: `passwordless_${k}` });
     await createVcsIntegration(em(), root, {
       name: `Vcs_${k}`,
       host: 'github',
@@ -486,8 +508,12 @@ beforeAll(async () => {
   expect(deliveryPath).toMatch(/^\/rest\/admin\/vcsIntegration\/Vcs_shared\/delivery\/\d+$/);
 });
 
-const request = (c: Caller, method: string, path: string, accept = '') =>
-  server.request(method, path, c === 'anonymous' ? { accept } : { user: login(c), accept });
+const request = (c: Caller, method: string, path: string, accept = '', form?: string) =>
+  server.request(method, path, {
+    accept,
+    ...(c === 'anonymous' ? {} : { user: login(c) }),
+    ...(form === undefined ? {} : { body: form, contentType: 'application/x-www-form-urlencoded' }),
+  });
 
 // Before the matrix, which deletes projects.
 describe('what an allowed read shows', () => {
@@ -544,7 +570,7 @@ describe('permission matrix', () => {
         const expected = MATRIX[name][caller];
         it(`${caller}: ${expected}`, async () => {
           const before = await adminSnapshot(server.orm);
-          const res = await request(caller, op.method, op.path(caller));
+          const res = await request(caller, op.method, op.path(caller), '', op.form);
           const after = await adminSnapshot(server.orm);
           switch (expected) {
             case ALLOWED:

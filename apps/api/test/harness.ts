@@ -15,6 +15,7 @@ import {
   Project,
   Role,
   RoleGrant,
+  Session,
   seed,
   User,
   VcsIntegration,
@@ -298,10 +299,11 @@ export async function adminSnapshot(orm: Orm) {
     .map((t) => `${t.user.login}|${t.name}|${t.secretHash}`)
     .sort();
   const links = await em.count(IssueLink, {});
+  const sessions = await em.count(Session, {});
   const vcsIntegrations = (await em.find(VcsIntegration, {}, { orderBy: { nameKey: 'asc' } })).map(
     (v) => `${v.name}|${v.host}|${v.repository}|${v.branches}|${v.apiKeyHash}|${v.secret ?? ''}`,
   );
-  return { linkTypes, roles, projects, users, grants, tokens, links, vcsIntegrations };
+  return { linkTypes, roles, projects, users, grants, tokens, links, sessions, vcsIntegrations };
 }
 
 /** Attribute values of every `<tag .../>` or `<tag ...>` element, in document order. */
