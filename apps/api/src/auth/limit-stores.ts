@@ -44,7 +44,10 @@ export function memoryLimitsStore(): LimitsStore {
  * Opens a shared store. Should it fail later (database or Redis unreachable), each limiter falls
  * back to per-process memory counters (the insurance limiter) rather than refusing everyone.
  */
-export async function openLimitsStore(config: LimitsStoreConfig): Promise<LimitsStore> {
+export async function openLimitsStore(
+  config: LimitsStoreConfig,
+  logError: (error: unknown) => void = console.error,
+): Promise<LimitsStore> {
   const insured = (options: LimiterOptions) => ({
     ...options,
     insuranceLimiter: new RateLimiterMemory(options),
@@ -54,6 +57,8 @@ export async function openLimitsStore(config: LimitsStoreConfig): Promise<Limits
       return memoryLimitsStore();
     case 'postgres': {
       const pool = new pg.Pool({ connectionString: config.url, max: 4 });
+      // An idle connection that breaks (database restart) must not crash the process.
+      pool.on('error', logError);
       // The limiter's own layout, created once here rather than concurrently by each limiter.
       await pool.query(
         `create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`,
@@ -74,6 +79,7 @@ export async function openLimitsStore(config: LimitsStoreConfig): Promise<Limits
     }
     case 'redis': {
       const client = new Redis(config.url, { maxRetriesPerRequest: 1, lazyConnect: true });
+      client.on('error', logError);
       await client.connect();
       return {
         kind: 'redis',
