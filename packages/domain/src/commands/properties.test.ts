@@ -1,9 +1,9 @@
+import { testVocabulary } from '@trackline/domain/testing';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parseCommand } from './parser.js';
 import type { ParseResult, Suggestion } from './result.js';
 import { suggestCommand } from './suggest.js';
-import { testVocabulary } from './test-vocabulary.js';
 import type { CommandVocabulary } from './vocabulary.js';
 
 const vocab = testVocabulary();

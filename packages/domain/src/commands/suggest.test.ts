@@ -1,8 +1,8 @@
+import { TEST_FIELDS, testVocabulary, vocabularyWithout } from '@trackline/domain/testing';
 import { describe, expect, test } from 'vitest';
 import { parseCommand } from './parser.js';
 import type { Suggestion } from './result.js';
 import { suggestCommand } from './suggest.js';
-import { TEST_FIELDS, testVocabulary, vocabularyWithout } from './test-vocabulary.js';
 import type { CommandVocabulary } from './vocabulary.js';
 
 const vocab = testVocabulary();

@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/create-orm.js';
-import { createTestOrm, fork } from '../test-support/test-orm.js';
 import {
   committer,
   createIntegration,
+  createTestOrm,
   fixtureText,
+  fork,
   githubPush,
   hookRequest,
   issueSummary,
   setUpVcsScenario,
-} from '../test-support/vcs.js';
+} from '@trackline/domain/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor.js';
+import type { Orm } from '../orm/create-orm.js';
 import { getVcsDeliveryReport } from './deliveries.js';
 import { processDelivery } from './process-delivery.js';
 import { claimDelivery } from './queue.js';
