@@ -74,7 +74,7 @@ export const basic = (login: string, password: string) =>
 export async function startTestServer(
   options: {
     logError?: (error: unknown) => void;
-    /** Extra server options (limits, response cache...). */
+    /** Extra server options (limits...). */
     handler?: Omit<Parameters<typeof createRequestHandler>[0], 'orm'>;
   } = {},
 ): Promise<TestServer> {
@@ -83,8 +83,6 @@ export async function startTestServer(
     createRequestHandler({
       orm,
       logError: options.logError ?? (() => {}),
-      // As in production (TRACKLINE_RESPONSE_CACHE defaults to on); off with TRACKLINE_TEST_RESPONSE_CACHE=off.
-      ...(process.env.TRACKLINE_TEST_RESPONSE_CACHE === 'off' ? {} : { responseCache: {} }),
       ...options.handler,
     }),
   );
