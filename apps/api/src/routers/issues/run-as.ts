@@ -1,7 +1,12 @@
 import * as d from '@trackline/domain';
 import type { Context } from '../../trpc/context.js';
 
-/** `runAs=<login>` executes as another user; only LOW_LEVEL_ADMIN may do that. */
+/**
+ * `runAs=<login>` executes as another user. Only LOW_LEVEL_ADMIN may do that, and only as a
+ * user whose permissions the caller holds too, scope by scope (`covers`): running as someone
+ * must never act with more rights than the caller has (root, who holds everything, can be run
+ * as only by a caller holding every permission globally).
+ */
 export async function effectiveActor(
   ctx: Context & { actor: d.Actor },
   runAs: string | undefined,
@@ -15,5 +20,9 @@ export async function effectiveActor(
   );
   const user = await ctx.em.findOne(d.User, { loginKey: runAs.toLowerCase() });
   if (!user) throw d.DomainError.invalid('runAs', `user [ ${runAs} ] not found`);
-  return d.loadActor(ctx.em, user);
+  const other = await d.loadActor(ctx.em, user);
+  if (!d.covers(ctx.actor, other)) {
+    throw d.DomainError.forbidden(`run commands as [ ${user.login} ]: they hold permissions you do not`);
+  }
+  return other;
 }
