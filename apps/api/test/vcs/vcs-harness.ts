@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import {
   type Actor,
   createIssue,
-  createOrm,
   createProject,
   createRole,
   createVcsWorker,
@@ -13,17 +12,17 @@ import {
   grantRole,
   insertUser,
   loadActor,
-  migrate,
   type Orm,
-  seed,
   User,
   type VcsWorker,
 } from '@trackline/domain';
 import { createRequestHandler } from '../../src/server.js';
+import { createTestOrm } from '../harness.js';
 
 /**
  * The VCS suites' server: the real request handler plus the delivery worker (polling fast,
- * kicked by the receiver as in `main.ts`) over a fresh in-memory SQLite database.
+ * kicked by the receiver as in `main.ts`) over a fresh database: in-memory SQLite, or a scratch
+ * PostgreSQL database with `TRACKLINE_TEST_DB=postgres` (see ../harness.ts).
  */
 
 export const ROOT = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
@@ -39,9 +38,7 @@ export const sign = (algorithm: 'sha1' | 'sha256', body: string, secret = SECRET
 export type VcsServer = { url: string; orm: Orm; worker: VcsWorker; close(): Promise<void> };
 
 export async function startVcsServer(options: { worker?: boolean } = {}): Promise<VcsServer> {
-  const orm = await createOrm({ kind: 'sqlite', file: ':memory:' });
-  await migrate(orm);
-  await seed(orm, { adminPassword: 'root-password' });
+  const orm = await createTestOrm();
   const errors: unknown[] = [];
   const worker = createVcsWorker(orm, { pollMs: 20, logError: (e) => errors.push(e) });
   const server: Server = createServer(
