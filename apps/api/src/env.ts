@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
 
 const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
@@ -17,10 +18,6 @@ const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Per-user request rate limit (token bucket); `off` for benchmarks. Limits are per process. */
   TRACKLINE_RATE_LIMIT: onOff('on'),
-  /** Replay repeated GETs from memory until data changes (see rest/response-cache.ts). */
-  TRACKLINE_RESPONSE_CACHE: onOff('on'),
-  /** Safety-net expiry of cached answers; invalidation, not expiry, keeps them correct. */
-  TRACKLINE_RESPONSE_CACHE_TTL_MS: positive(2000),
   TRACKLINE_RATE_LIMIT_PER_SECOND: positive(DEFAULT_LIMITS.requests.perSecond),
   TRACKLINE_RATE_LIMIT_BURST: positive(DEFAULT_LIMITS.requests.burst),
   /** Failed-login throttling (login form and HTTP Basic), per login and per client IP. */
@@ -28,6 +25,16 @@ const ZEnv = z.object({
   TRACKLINE_LOGIN_MAX_FAILURES: positive(DEFAULT_LIMITS.logins.perLogin),
   TRACKLINE_LOGIN_MAX_FAILURES_PER_IP: positive(DEFAULT_LIMITS.logins.perIp),
   TRACKLINE_LOGIN_WINDOW_SECONDS: positive(DEFAULT_LIMITS.logins.windowSeconds),
+  /** Redis for shared limit counters (`redis://127.0.0.1:6379`). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  /**
+   * Where login-throttle and request-limit counters live. Default: redis when REDIS_URL is set,
+   * else postgres when DATABASE_URL is, else memory (per process).
+   */
+  TRACKLINE_LIMITS_STORE: z.enum(['memory', 'postgres', 'redis']).optional(),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
@@ -49,10 +56,24 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const { TRACKLINE_LIMITS_STORE: store, DATABASE_URL, REDIS_URL } = parsed.data;
+  if (store === 'postgres' && !DATABASE_URL)
+    throw new Error('Invalid configuration:\n  TRACKLINE_LIMITS_STORE: postgres needs DATABASE_URL');
+  if (store === 'redis' && !REDIS_URL)
+    throw new Error('Invalid configuration:\n  TRACKLINE_LIMITS_STORE: redis needs REDIS_URL');
   return parsed.data;
 }
 
-/** The server's limits from the environment (see `auth/limits.ts`). */
+/** Where the limit counters live (see `auth/limit-stores.ts`). */
+export function limitsStoreFromEnv(env: Env): LimitsStoreConfig {
+  const kind =
+    env.TRACKLINE_LIMITS_STORE ?? (env.REDIS_URL ? 'redis' : env.DATABASE_URL ? 'postgres' : 'memory');
+  if (kind === 'redis' && env.REDIS_URL) return { kind, url: env.REDIS_URL };
+  if (kind === 'postgres' && env.DATABASE_URL) return { kind, url: env.DATABASE_URL };
+  return { kind: 'memory' };
+}
+
+/** The server's limits from the environment (see `auth/limits.ts`); the store is opened by `main.ts`. */
 export function limitsFromEnv(env: Env): LimitsOptions {
   return {
     requests:

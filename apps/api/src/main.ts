@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
-import { linkProcesses } from './cache/cross-process.js';
-import { dataChanged } from './cache/data-changes.js';
-import { limitsFromEnv, readEnv } from './env.js';
+import { openLimitsStore } from './auth/limit-stores.js';
+import { limitsFromEnv, limitsStoreFromEnv, readEnv } from './env.js';
+import { dataChanged } from './routers/commands/data-changes.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
-/** Each applied unit of a delivery changed issues: caches must forget what they hold. */
+/** Each applied unit of a delivery changed issues: cached command vocabularies must be rebuilt. */
 function withChangeFeed(hooks: ReturnType<typeof vcsFaultHooks>): ReturnType<typeof vcsFaultHooks> {
   return {
     ...hooks,
@@ -44,33 +44,27 @@ const worker =
         ...withChangeFeed(vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS)),
       })
     : null;
-// Other API processes on the same PostgreSQL learn of our changes (and we of theirs).
-const unlinkProcesses = env.DATABASE_URL ? await linkProcesses(env.DATABASE_URL, console.error) : null;
+// Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
+const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
 const server = createServer({
   orm,
-  limits: limitsFromEnv(env),
-  ...(env.TRACKLINE_RESPONSE_CACHE === 'on'
-    ? { responseCache: { ttlMs: env.TRACKLINE_RESPONSE_CACHE_TTL_MS } }
-    : {}),
+  limits: { ...limitsFromEnv(env), store: limitsStore },
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 worker?.start();
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
+  const limits = `limits: ${limitsStore.kind}`;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
-  console.log(`trackline: listening on http://${env.HOST}:${port} (database: ${where})`);
+  console.log(`trackline: listening on http://${env.HOST}:${port} (database: ${where}; ${limits})`);
 });
 
 const shutdown = () => {
   // The worker finishes the unit in progress; the rest of its delivery stays leased and is
   // taken over (by this or another process) when the lease runs out.
   server.close(
-    () =>
-      void (worker?.stop() ?? Promise.resolve())
-        .then(() => unlinkProcesses?.())
-        .then(() => orm.close())
-        .then(() => process.exit(0)),
+    () => void (worker?.stop() ?? Promise.resolve()).then(() => orm.close()).then(() => process.exit(0)),
   );
   setTimeout(() => process.exit(0), 5000).unref();
 };

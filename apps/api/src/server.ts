@@ -3,17 +3,16 @@ import { DomainError, type Em, type Orm } from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
-import { dataChanged, onDataChanged } from './cache/data-changes.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { REST_BODY_LIMIT } from './rest/request-body.js';
-import { ResponseCache, type ResponseCacheOptions, responseCacheKey } from './rest/response-cache.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { renderXmlError } from './rest/xml.js';
+import { dataChanged } from './routers/commands/data-changes.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
-import { HTTP_STATUS_BY_ERROR } from './trpc/error-mapping.js';
+import { httpStatusOf } from './trpc/error-mapping.js';
 import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
 
 export type ServerOptions = {
@@ -21,8 +20,6 @@ export type ServerOptions = {
   logError?: (error: unknown) => void;
   /** Login throttling and per-user rate limits (per process); none when absent. `main.ts` passes the env's. */
   limits?: LimitsOptions;
-  /** Replays repeated authenticated GETs from memory until data changes; none when absent. */
-  responseCache?: ResponseCacheOptions;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
 };
@@ -39,11 +36,8 @@ export function createRequestHandler({
   logError = console.error,
   limits,
   onVcsDelivery,
-  responseCache,
 }: ServerOptions) {
   const guard = createGuard(limits);
-  const cache = responseCache ? new ResponseCache(responseCache) : null;
-  if (cache) onDataChanged(() => cache.invalidate());
   async function createContext(
     req: IncomingMessage,
     res: ServerResponse,
@@ -98,31 +92,13 @@ export function createRequestHandler({
       if (hookHost !== null) {
         if (hookHost === 'unknown') throw DomainError.notFound('VCS host', url.pathname.split('/')[3] ?? '');
         if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
-        // A stored delivery changes what the delivery reports show.
+        // A stored delivery may name new values: cached command vocabularies are rebuilt.
         return await handleVcsHook(orm, req, res, url, hookHost, () => {
           dataChanged();
           onVcsDelivery?.();
         });
       }
-      if (url.pathname.startsWith('/rest/')) {
-        const key = cache && req.method === 'GET' ? responseCacheKey(req.headers, req.url ?? '') : null;
-        if (!cache || key === null) return await rest(req, res, url);
-        const hit = cache.get(key);
-        if (hit) {
-          guard.charge(hit.userId, res, 'rest');
-          res.writeHead(200, { ...hit.headers, 'Content-Length': hit.body.length });
-          return void res.end(hit.body);
-        }
-        const generation = cache.generation;
-        return await rest(req, res, url, (answer) => {
-          if (answer.status !== 200) return;
-          cache.set(key, generation, {
-            userId: answer.userId,
-            headers: answer.headers,
-            body: Buffer.from(answer.body),
-          });
-        });
-      }
+      if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) return await trpc(req, res);
       res.statusCode = 404;
       res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
@@ -130,7 +106,7 @@ export function createRequestHandler({
     } catch (error) {
       if (!(error instanceof DomainError)) logError(error);
       if (res.headersSent) return void res.end();
-      const status = error instanceof DomainError ? HTTP_STATUS_BY_ERROR[error.code] : 500;
+      const status = error instanceof DomainError ? httpStatusOf(error.code) : 500;
       const message = error instanceof DomainError ? error.message : 'Internal server error';
       res.statusCode = status;
       // A refused upload is not read to its end: close rather than drain it.

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Orm } from '@trackline/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS, type LimitsOptions } from '../src/auth/limits.js';
-import { limitsFromEnv, readEnv } from '../src/env.js';
+import { limitsFromEnv, limitsStoreFromEnv, readEnv } from '../src/env.js';
 import { createRequestHandler } from '../src/server.js';
 import {
   basic,
@@ -20,8 +20,9 @@ import {
 } from './harness.js';
 
 /**
- * Login throttling and per-user rate limits (`src/auth/limits.ts`). The harness serves without
- * limits, so these servers are built here, each with a clock the test moves.
+ * Login throttling and per-user rate limits (`src/auth/limits.ts`, memory store). The harness
+ * serves without limits, so these servers are built here. The limiters read the wall clock,
+ * which stands still in this file (only `Date` is faked) and which the tests move.
  */
 
 type LimitedServer = {
@@ -32,12 +33,19 @@ type LimitedServer = {
   close(): Promise<void>;
 };
 
-async function startLimitedServer(limits: Omit<LimitsOptions, 'now'>, orm?: Orm): Promise<LimitedServer> {
+const clock = {
+  get now() {
+    return Date.now();
+  },
+  set now(value: number) {
+    vi.setSystemTime(value);
+  },
+};
+
+async function startLimitedServer(limits: LimitsOptions, orm?: Orm): Promise<LimitedServer> {
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   const db = orm ?? (await createTestOrm());
-  const clock = { now: 1_000_000 };
-  const server: Server = createServer(
-    createRequestHandler({ orm: db, logError: () => {}, limits: { ...limits, now: () => clock.now } }),
-  );
+  const server: Server = createServer(createRequestHandler({ orm: db, logError: () => {}, limits }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -75,6 +83,8 @@ function expectRetryAfter(res: TestResponse, seconds: number) {
 }
 
 const TOO_MANY_FAILURES = /^Too many failed login attempts; retry in \d+ s\.$/;
+
+afterAll(() => void vi.useRealTimers());
 
 describe('failed-login throttling (10 per login, 50 per IP, 5 minutes)', () => {
   let s: LimitedServer;
@@ -160,7 +170,7 @@ describe('failed-login throttling per client IP', () => {
   });
 });
 
-describe('per-user request rate limit (token bucket)', () => {
+describe('per-user request limit (5 per 3 s window here)', () => {
   let s: LimitedServer;
   let token: string;
   beforeAll(async () => {
@@ -172,33 +182,34 @@ describe('per-user request rate limit (token bucket)', () => {
     });
     expect(created.status).toBe(201);
     token = created.json().token;
-    s.clock.now += 10_000; // refill
+    s.clock.now += 10_000; // a new window
   });
   afterAll(() => s.close());
 
   const asErin = (accept = '') =>
     s.send('GET', '/rest/admin/user/erin', { authorization: `Bearer ${token}`, accept });
 
-  it('allows the burst, then answers 429 with Retry-After in XML and JSON until a token refills', async () => {
+  it('allows the burst, then answers 429 with Retry-After in XML and JSON until the window ends', async () => {
     for (let i = 0; i < 4; i++) expect((await asErin()).status).toBe(200);
-    // Basic credentials of the same user share the bucket.
+    // Basic credentials of the same user share the budget.
     const viaBasic = await s.send('GET', '/rest/admin/user/erin', {
       authorization: basic('erin', USER_PASSWORD),
     });
     expect(viaBasic.status).toBe(200);
     const xml = await asErin(XML_ACCEPT);
-    expectRetryAfter(xml, 1);
-    expectXmlError(xml, 429, 'Too many requests; retry in 1 s.');
+    expectRetryAfter(xml, 3);
+    expectXmlError(xml, 429, 'Too many requests; retry in 3 s.');
+    s.clock.now += 1000;
     const json = await asErin(JSON_ACCEPT);
-    expectRetryAfter(json, 1);
-    expectJsonError(json, 429, 'RATE_LIMITED', 'Too many requests; retry in 1 s.');
-    // Other users have their own bucket; unauthenticated requests are not charged (401).
+    expectRetryAfter(json, 2);
+    expectJsonError(json, 429, 'RATE_LIMITED', 'Too many requests; retry in 2 s.');
+    // Other users have their own budget; unauthenticated requests are not charged (401).
     expect(
       (await s.send('GET', '/rest/admin/user/root', { authorization: basic('root', ROOT_PASSWORD) })).status,
     ).toBe(200);
     expect((await s.send('GET', '/rest/admin/user/erin')).status).toBe(401);
-    s.clock.now += 500;
-    expect((await asErin()).status).toBe(200);
+    s.clock.now += 2000;
+    for (let i = 0; i < 5; i++) expect((await asErin()).status).toBe(200);
     expect((await asErin()).status).toBe(429);
     s.clock.now += 10_000;
   });
@@ -209,15 +220,15 @@ describe('per-user request rate limit (token bucket)', () => {
         (await s.send('GET', '/trpc/users.tokens?input=%7B%7D', { authorization: `Bearer ${token}` })).status,
       ).toBe(200);
     const res = await s.send('GET', '/trpc/users.tokens?input=%7B%7D', { authorization: `Bearer ${token}` });
-    expectRetryAfter(res, 1);
+    expectRetryAfter(res, 3);
     expect(res.json().error).toMatchObject({
-      message: 'Too many requests; retry in 1 s.',
+      message: 'Too many requests; retry in 3 s.',
       data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, errorCode: 'RATE_LIMITED' },
     });
     s.clock.now += 10_000;
   });
 
-  it('charges a /trpc batch one token per call', async () => {
+  it('charges a /trpc batch one point per call; a refused batch costs nothing', async () => {
     const batch = (n: number) =>
       s.send(
         'GET',
@@ -227,13 +238,13 @@ describe('per-user request rate limit (token bucket)', () => {
         { authorization: `Bearer ${token}` },
       );
     expect((await batch(3)).status).toBe(200);
-    // Two tokens left: a batch of three waits for the third (0.5 s at 2 per second).
-    expectRetryAfter(await batch(3), 1);
+    // Two points left: a batch of three is refused, one of two passes.
+    expectRetryAfter(await batch(3), 3);
     expect((await batch(2)).status).toBe(200);
     s.clock.now += 10_000;
   });
 
-  it('is per process and in memory: a second handler over the same database has its own buckets', async () => {
+  it('in memory, per process: a second handler over the same database has its own counters', async () => {
     const other = await startLimitedServer({ requests: { perSecond: 2, burst: 5 } }, s.orm);
     try {
       for (let i = 0; i < 5; i++) expect((await asErin()).status).toBe(200);
@@ -280,6 +291,28 @@ describe('configuration', () => {
       logins: { perLogin: 3, perIp: 20, windowSeconds: 60 },
       trustProxy: false,
     });
+  });
+
+  it('keeps the counters in Redis, PostgreSQL or memory: by default the first configured', () => {
+    const pgUrl = 'postgres://db/trackline';
+    const redisUrl = 'redis://127.0.0.1:6379';
+    expect(limitsStoreFromEnv(readEnv({}))).toEqual({ kind: 'memory' });
+    expect(limitsStoreFromEnv(readEnv({ DATABASE_URL: pgUrl }))).toEqual({ kind: 'postgres', url: pgUrl });
+    expect(limitsStoreFromEnv(readEnv({ DATABASE_URL: pgUrl, REDIS_URL: redisUrl }))).toEqual({
+      kind: 'redis',
+      url: redisUrl,
+    });
+    expect(
+      limitsStoreFromEnv(
+        readEnv({ DATABASE_URL: pgUrl, REDIS_URL: redisUrl, TRACKLINE_LIMITS_STORE: 'memory' }),
+      ),
+    ).toEqual({ kind: 'memory' });
+    expect(() => readEnv({ TRACKLINE_LIMITS_STORE: 'postgres' })).toThrow(
+      /TRACKLINE_LIMITS_STORE.*DATABASE_URL/,
+    );
+    expect(() => readEnv({ TRACKLINE_LIMITS_STORE: 'redis' })).toThrow(/TRACKLINE_LIMITS_STORE.*REDIS_URL/);
+    expect(() => readEnv({ TRACKLINE_LIMITS_STORE: 'disk' })).toThrow(/TRACKLINE_LIMITS_STORE/);
+    expect(() => readEnv({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
   });
 
   it('refuses nonsense values at start-up', () => {

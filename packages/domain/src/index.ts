@@ -35,7 +35,6 @@ export * from './orm/create-orm.js';
 export * from './orm/em.js';
 export * from './orm/entities.js';
 export * from './orm/migrate.js';
-export * from './orm/scratch-database.js';
 export * from './orm/unique.js';
 export * from './projects/project.entity.js';
 export * from './projects/projects.js';

@@ -1,29 +1,35 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError, type Em } from '@trackline/domain';
+import { DomainError, type Em, sha256Hex } from '@trackline/domain';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Context } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/error-mapping.js';
 import { readCredentials } from './credentials.js';
+import { type LimitsStore, memoryLimitsStore } from './limit-stores.js';
 import { type LoginThrottle, type Resolved, resolveActor } from './resolve-actor.js';
 
 /**
- * Login throttling and per-user request rate limits. Both are kept in memory, per process:
- * with several processes behind a balancer each enforces its own limits (a client may get
- * up to N times the budget). Environment defaults: `env.ts` (`limitsFromEnv`).
+ * Login throttling and per-user request limits, counted by rate-limiter-flexible limiters in a
+ * store (`limit-stores.ts`): memory (per process) unless a shared PostgreSQL or Redis store is
+ * configured, in which case every process shares the counters. Environment: `env.ts`.
  */
 export type LimitsOptions = {
-  /** A token bucket per authenticated user: `perSecond` refill, `burst` capacity. Absent: no limit. */
+  /**
+   * Requests per authenticated user: `burst` per window of `burst / perSecond` seconds (rounded,
+   * at least 1), so `perSecond` on average with bursts up to `burst`. Absent: no limit.
+   */
   requests?: { perSecond: number; burst: number } | undefined;
   /**
-   * Failed password checks (`POST /rest/user/login` and HTTP Basic), counted per login and per
-   * client IP: after `perLogin` (or `perIp`) failures within `windowSeconds`, password checks
-   * for that login (or from that IP) answer 429 until the oldest of those failures leaves the
-   * window. A success resets the login's count (not the IP's). Absent: no throttling.
+   * Password checks (`POST /rest/user/login` and HTTP Basic), counted per login and per client IP.
+   * Each check reserves an attempt BEFORE the password is verified, so parallel guesses cannot
+   * outrun the count: at most `perLogin` (or `perIp`) checks per window of `windowSeconds` (which
+   * starts with the first counted attempt); beyond, 429 until the window ends. A success gives the
+   * attempt back: the login's count restarts, the IP's reservation is refunded. Absent: no throttling.
    */
   logins?: { perLogin: number; perIp: number; windowSeconds: number } | undefined;
   /** Take the client IP from the last `X-Forwarded-For` entry (one trusted reverse proxy). */
   trustProxy?: boolean | undefined;
-  /** Milliseconds, monotonic; tests inject a clock. */
-  now?: (() => number) | undefined;
+  /** Where the counters live; per-process memory when absent. */
+  store?: LimitsStore | undefined;
 };
 
 /** Generous enough for IDE plugins typing commands and import scripts; see README. */
@@ -35,115 +41,61 @@ export const DEFAULT_LIMITS = {
 
 /**
  * The most calls one `/trpc` batch may carry (tRPC answers 400 beyond). Each call of a batch
- * takes a token, so batching cannot multiply the request budget. The client batches at most as many.
+ * takes a point, so batching cannot multiply the request budget. The client batches at most as many.
  */
 export const TRPC_MAX_BATCH = 100;
 
-/** Keys kept per table before the oldest are dropped (bounds memory under a key flood). */
-const MAX_KEYS = 50_000;
-
 const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** The last `max` failure times per key (ascending); blocked while all `max` are within the window. */
-class FailureLog {
-  private readonly entries = new Map<string, number[]>();
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-  ) {}
-
-  get empty(): boolean {
-    return this.entries.size === 0;
-  }
-
-  /** Milliseconds until `key` may try again; 0 when it may now. */
-  blockedFor(key: string, now: number): number {
-    const times = this.entries.get(key);
-    if (!times || times.length < this.max) return 0;
-    return Math.max((times[0] as number) + this.windowMs - now, 0);
-  }
-
-  fail(key: string, now: number): void {
-    let times = this.entries.get(key);
-    if (!times) {
-      if (this.entries.size >= MAX_KEYS) this.sweep(now);
-      times = [];
-      this.entries.set(key, times);
-    }
-    while (times.length > 0 && (times[0] as number) + this.windowMs <= now) times.shift();
-    times.push(now);
-    if (times.length > this.max) times.shift();
-  }
-
-  reset(key: string): void {
-    this.entries.delete(key);
-  }
-
-  /** Drops expired keys, then the oldest-inserted ones while still over the bound. */
-  private sweep(now: number): void {
-    for (const [key, times] of this.entries) {
-      if ((times[times.length - 1] ?? 0) + this.windowMs <= now) this.entries.delete(key);
-    }
-    for (const key of this.entries.keys()) {
-      if (this.entries.size < MAX_KEYS) break;
-      this.entries.delete(key);
-    }
+/** Consumes `points` for `key`: 0 when granted, else milliseconds until the key's window ends. */
+async function take(limiter: RateLimiterAbstract, key: string, points = 1): Promise<number> {
+  try {
+    await limiter.consume(key, points);
+    return 0;
+  } catch (refusal) {
+    if (refusal instanceof RateLimiterRes) return Math.max(refusal.msBeforeNext, 1);
+    throw refusal;
   }
 }
 
-/** One bucket per user id; a request takes one token. */
-class TokenBuckets {
-  private readonly buckets = new Map<number, { tokens: number; at: number }>();
-  private readonly perMs: number;
-  constructor(
-    perSecond: number,
-    private readonly burst: number,
-  ) {
-    this.perMs = perSecond / 1000;
-  }
-
-  /** 0 when `cost` tokens were taken, else milliseconds until they are available. */
-  take(key: number, now: number, cost = 1): number {
-    const need = Math.min(cost, this.burst);
-    let bucket = this.buckets.get(key);
-    if (!bucket) {
-      if (this.buckets.size >= MAX_KEYS) this.buckets.clear();
-      bucket = { tokens: this.burst, at: now };
-      this.buckets.set(key, bucket);
-    }
-    const tokens = Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.perMs);
-    bucket.at = now;
-    if (tokens >= need) {
-      bucket.tokens = tokens - need;
-      return 0;
-    }
-    bucket.tokens = tokens;
-    return (need - tokens) / this.perMs;
-  }
+/** Milliseconds until `key` may consume again without consuming; 0 when it may now. */
+async function blockedFor(limiter: RateLimiterAbstract, key: string): Promise<number> {
+  const state = await limiter.get(key);
+  return state && state.consumedPoints >= limiter.points ? Math.max(state.msBeforeNext, 1) : 0;
 }
+
+/** Long logins are hashed: store keys are bounded (PostgreSQL keys are varchar(255)). */
+const loginKey = (login: string) => {
+  const key = login.toLowerCase();
+  return key.length <= 100 ? key : sha256Hex(key);
+};
+const ipKey = (ip: string) => ip.slice(0, 64) || 'unknown';
 
 function createLoginThrottle(
   options: NonNullable<LimitsOptions['logins']>,
-  now: () => number,
+  store: LimitsStore,
 ): LoginThrottle {
-  const windowMs = options.windowSeconds * 1000;
-  const byLogin = new FailureLog(options.perLogin, windowMs);
-  const byIp = new FailureLog(options.perIp, windowMs);
-  const loginKey = (login: string) => login.slice(0, 256).toLowerCase();
+  const duration = options.windowSeconds;
+  const byLogin = store.limiter({ keyPrefix: 'trackline-login', points: options.perLogin, duration });
+  const byIp = store.limiter({ keyPrefix: 'trackline-login-ip', points: options.perIp, duration });
   return {
-    retryAfter(login, ip) {
-      if (byLogin.empty && byIp.empty) return 0; // the usual case: no allocation
-      const at = now();
-      const wait = Math.max(byLogin.blockedFor(loginKey(login), at), byIp.blockedFor(ip, at));
+    // The IP first: a flood from a throttled IP over many logins creates no per-login keys.
+    async reserve(login, ip) {
+      const ipWait = await take(byIp, ipKey(ip));
+      if (ipWait > 0) return toSeconds(ipWait);
+      const loginWait = await take(byLogin, loginKey(login));
+      if (loginWait === 0) return 0;
+      // Refused without a check: the IP keeps its attempt.
+      await byIp.reward(ipKey(ip), 1);
+      return toSeconds(loginWait);
+    },
+    async check(login, ip) {
+      const waits = await Promise.all([blockedFor(byLogin, loginKey(login)), blockedFor(byIp, ipKey(ip))]);
+      const wait = Math.max(...waits);
       return wait > 0 ? toSeconds(wait) : 0;
     },
-    failed(login, ip) {
-      const at = now();
-      byLogin.fail(loginKey(login), at);
-      byIp.fail(ip, at);
-    },
-    succeeded(login) {
-      if (!byLogin.empty) byLogin.reset(loginKey(login));
+    async succeeded(login, ip, reserved) {
+      await Promise.all([byLogin.delete(loginKey(login)), reserved ? byIp.reward(ipKey(ip), 1) : null]);
     },
   };
 }
@@ -153,8 +105,9 @@ export type RequestGuard = {
   logins: LoginThrottle | null;
   clientIp(req: IncomingMessage): string;
   /**
-   * Resolves the caller (throttling Basic failures), then takes a token per call from its bucket.
-   * Over a limit: sets `Retry-After` and throws 429 (a DomainError on /rest, a TRPCError on /trpc).
+   * Resolves the caller (throttling Basic password checks), then takes a point per call from the
+   * user's request budget. Over a limit: sets `Retry-After` and throws 429 (a DomainError on
+   * /rest, a TRPCError on /trpc).
    */
   authenticate(
     em: Em,
@@ -162,17 +115,20 @@ export type RequestGuard = {
     res: ServerResponse,
     transport: Context['transport'],
   ): Promise<Resolved>;
-  /** Takes `cost` tokens from the user's bucket (a cached answer costs like a computed one); 429 when empty. */
-  charge(userId: number, res: ServerResponse, transport: Context['transport'], cost?: number): void;
 };
 
 export const rateLimited = (message: string) => new DomainError('RATE_LIMITED', message);
 
 export function createGuard(options: LimitsOptions = {}): RequestGuard {
-  const now = options.now ?? (() => performance.now());
-  const logins = options.logins ? createLoginThrottle(options.logins, now) : null;
-  const buckets = options.requests
-    ? new TokenBuckets(options.requests.perSecond, options.requests.burst)
+  const store = options.store ?? memoryLimitsStore();
+  const logins = options.logins ? createLoginThrottle(options.logins, store) : null;
+  const burst = options.requests?.burst ?? 0;
+  const requests = options.requests
+    ? store.limiter({
+        keyPrefix: 'trackline-requests',
+        points: burst,
+        duration: Math.max(1, Math.round(burst / options.requests.perSecond)),
+      })
     : null;
   const trustProxy = options.trustProxy ?? false;
 
@@ -197,10 +153,13 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
     throw transport === 'trpc' ? toTrpcError(error) : error;
   }
 
-  function charge(userId: number, res: ServerResponse, transport: Context['transport'], cost = 1) {
-    if (!buckets) return;
-    const wait = buckets.take(userId, now(), cost);
+  async function charge(userId: number, res: ServerResponse, transport: Context['transport'], cost: number) {
+    if (!requests) return;
+    const points = Math.min(cost, burst);
+    const wait = await take(requests, String(userId), points);
     if (wait > 0) {
+      // A refused request does not eat into the budget (a smaller batch may still pass).
+      await requests.reward(String(userId), points);
       const seconds = toSeconds(wait);
       refuse(res, transport, seconds, `Too many requests; retry in ${seconds} s.`);
     }
@@ -209,18 +168,17 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
   return {
     logins,
     clientIp,
-    charge,
     async authenticate(em, req, res, transport) {
       const credentials = readCredentials(req.headers);
       const resolved =
         logins && credentials.kind === 'basic'
-          ? await resolveActor(em, credentials, logins, clientIp(req))
+          ? await resolveActor(em, credentials, { throttle: logins, ip: clientIp(req) })
           : await resolveActor(em, credentials);
       if (resolved.retryAfter) {
         refuse(res, transport, resolved.retryAfter, tooManyFailures(resolved.retryAfter));
       }
       if (resolved.actor) {
-        charge(resolved.actor.userId, res, transport, transport === 'trpc' ? batchSize(req.url) : 1);
+        await charge(resolved.actor.userId, res, transport, transport === 'trpc' ? batchSize(req.url) : 1);
       }
       return resolved;
     },

@@ -23,21 +23,20 @@ export async function handleLogin(
   const password = typeof fields.password === 'string' ? fields.password : '';
   if (!login) throw DomainError.invalid('login', 'is required');
   if (!password) throw DomainError.invalid('password', 'is required');
-  // A throttled login or IP is refused before the password is checked (no oracle while locked).
+  // An attempt is reserved before the password is checked: parallel guesses are all counted,
+  // and a throttled login or IP is refused without a check (no oracle while locked).
   const throttle = guard?.logins;
   const ip = throttle && guard ? guard.clientIp(req) : '';
-  const retryAfter = throttle?.retryAfter(login, ip) ?? 0;
+  const retryAfter = (await throttle?.reserve(login, ip)) ?? 0;
   if (retryAfter > 0) {
     res.setHeader('Retry-After', String(retryAfter));
     throw new DomainError('RATE_LIMITED', tooManyFailures(retryAfter));
   }
   const em = orm.em.fork();
   const user = await authenticatePassword(em as never, login, password);
-  if (!user) {
-    throttle?.failed(login, ip);
-    throw DomainError.unauthenticated('Incorrect login or password.');
-  }
-  throttle?.succeeded(login);
+  // A failure keeps its reserved attempt.
+  if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
+  await throttle?.succeeded(login, ip, true);
   const session = await createSession(em as never, user.id);
   res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Lax`);
   // The API-wide negotiation (no Accept header: XML), as for errors of this route.

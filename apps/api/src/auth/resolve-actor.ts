@@ -14,67 +14,117 @@ import type { Credentials } from './credentials.js';
 /** `retryAfter` (seconds): the password was not checked because its login or IP is throttled. */
 export type Resolved = { actor: Actor | null; failure: string | null; retryAfter?: number };
 
-/** Failed-password accounting (see `limits.ts`); `ip` is the client address. */
+/** Password-check accounting (see `limits.ts`); `ip` is the client address. Results in seconds. */
 export type LoginThrottle = {
-  /** Seconds until `login` may try a password from `ip` again; 0 when it may now. */
-  retryAfter(login: string, ip: string): number;
-  failed(login: string, ip: string): void;
-  succeeded(login: string): void;
+  /** Takes one attempt before a password check: 0 when taken, else seconds until one is free. */
+  reserve(login: string, ip: string): Promise<number>;
+  /** Seconds until `login` from `ip` may be checked again, without taking an attempt; 0 when it may. */
+  check(login: string, ip: string): Promise<number>;
+  /** The password was right: the login's count restarts; a reserved attempt goes back to the IP. */
+  succeeded(login: string, ip: string, reserved: boolean): Promise<void>;
 };
 
 /**
  * Basic auth runs scrypt (tens of ms). Clients such as the IDE plugin send it on every
- * call, so a verified login:password pair is remembered for a minute, keyed by its hash.
+ * call, so a verified login:password pair is remembered for a minute, keyed by the hash of
+ * the exact pair. A hit still needs the user's current password hash to be the one the pair
+ * was verified against (a password change, in any process, ends it), and the login throttle
+ * is consulted before this cache (a locked login is refused even with a remembered pair).
  */
 const BASIC_TTL_MS = 60_000;
-const basicCache = new Map<string, { userId: number; expires: number }>();
+const basicCache = new Map<string, { userId: number; passwordHash: string; expires: number }>();
 
-async function userFor(em: Em, credentials: Credentials): Promise<IUser | null> {
+const basicKey = (login: string, password: string) => sha256Hex(`${login}\u0000${password}`);
+
+/** The user of a remembered pair whose password is unchanged, else null (and the pair is forgotten). */
+async function rememberedBasic(em: Em, key: string): Promise<IUser | null> {
+  const hit = basicCache.get(key);
+  if (!hit) return null;
+  const user = hit.expires > Date.now() ? await em.findOne(User, { id: hit.userId }) : null;
+  if (user && user.passwordHash === hit.passwordHash) return user;
+  basicCache.delete(key);
+  return null;
+}
+
+async function checkBasic(em: Em, key: string, login: string, password: string): Promise<IUser | null> {
+  const user = await authenticatePassword(em, login, password);
+  if (user?.passwordHash) {
+    if (basicCache.size > 10_000) basicCache.clear();
+    basicCache.set(key, {
+      userId: user.id,
+      passwordHash: user.passwordHash,
+      expires: Date.now() + BASIC_TTL_MS,
+    });
+  }
+  return user;
+}
+
+const throttled = (retryAfter: number): Resolved => ({
+  actor: null,
+  failure: 'Too many failed login attempts.',
+  retryAfter,
+});
+
+/**
+ * Basic credentials under a throttle: the lockout is consulted first, even for a remembered
+ * pair (a lockout must not remain an oracle); a pair that needs scrypt first reserves an
+ * attempt, so parallel guesses are counted before any of them is checked.
+ */
+async function basicUser(
+  em: Em,
+  credentials: Extract<Credentials, { kind: 'basic' }>,
+  limit?: { throttle: LoginThrottle; ip: string },
+): Promise<IUser | Resolved | null> {
+  const { login, password } = credentials;
+  const key = basicKey(login, password);
+  if (!limit) return (await rememberedBasic(em, key)) ?? checkBasic(em, key, login, password);
+  const { throttle, ip } = limit;
+  if (basicCache.has(key)) {
+    const wait = await throttle.check(login, ip);
+    if (wait > 0) return throttled(wait);
+    const user = await rememberedBasic(em, key);
+    if (user) {
+      await throttle.succeeded(login, ip, false);
+      return user;
+    }
+  }
+  const wait = await throttle.reserve(login, ip);
+  if (wait > 0) return throttled(wait);
+  const user = await checkBasic(em, key, login, password);
+  if (user) await throttle.succeeded(login, ip, true);
+  return user;
+}
+
+async function userFor(
+  em: Em,
+  credentials: Credentials,
+  limit?: { throttle: LoginThrottle; ip: string },
+): Promise<IUser | Resolved | null> {
   switch (credentials.kind) {
     case 'token':
       return authenticateToken(em, credentials.token);
     case 'session':
       return authenticateSession(em, credentials.value);
-    case 'basic': {
-      const key = sha256Hex(`${credentials.login}\u0000${credentials.password}`);
-      const hit = basicCache.get(key);
-      if (hit && hit.expires > Date.now()) {
-        return em.findOne(User, { id: hit.userId });
-      }
-      const user = await authenticatePassword(em, credentials.login, credentials.password);
-      if (user) {
-        if (basicCache.size > 10_000) basicCache.clear();
-        basicCache.set(key, { userId: user.id, expires: Date.now() + BASIC_TTL_MS });
-      }
-      return user;
-    }
+    case 'basic':
+      return basicUser(em, credentials, limit);
     default:
       return null;
   }
 }
 
 /**
- * With `throttle`, Basic credentials of a throttled login or IP are refused before any check
- * (even a correct or cached password: a lockout must not remain an oracle), and failures count.
+ * Resolves the caller. With `limit`, Basic password checks are throttled (see `basicUser`);
+ * `retryAfter` in the result means the password was not checked.
  */
 export async function resolveActor(
   em: Em,
   credentials: Credentials,
-  throttle?: LoginThrottle,
-  ip = '',
+  limit?: { throttle: LoginThrottle; ip: string },
 ): Promise<Resolved> {
   if (credentials.kind === 'none') return { actor: null, failure: null };
   if (credentials.kind === 'malformed') return { actor: null, failure: credentials.reason };
-  const basic = throttle && credentials.kind === 'basic' ? credentials.login : null;
-  if (basic !== null && throttle) {
-    const retryAfter = throttle.retryAfter(basic, ip);
-    if (retryAfter > 0) return { actor: null, failure: 'Too many failed login attempts.', retryAfter };
-  }
-  const user = await userFor(em, credentials);
-  if (basic !== null && throttle) {
-    if (user) throttle.succeeded(basic);
-    else throttle.failed(basic, ip);
-  }
-  if (!user) return { actor: null, failure: 'Invalid credentials.' };
-  return { actor: await loadActor(em, user), failure: null };
+  const found = await userFor(em, credentials, limit);
+  if (!found) return { actor: null, failure: 'Invalid credentials.' };
+  if ('failure' in found) return found;
+  return { actor: await loadActor(em, found), failure: null };
 }

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode, RouteMeta } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
+import type { OpenApiRouter } from 'trpc-to-openapi';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import type { AppRouter } from '../trpc/app.router.js';
 import type { Context } from '../trpc/context.js';
-import { HTTP_STATUS_BY_ERROR } from '../trpc/error-mapping.js';
+import { httpStatusOf } from '../trpc/error-mapping.js';
 import { CaptureResponse } from './capture-response.js';
 import { type Format, negotiate } from './negotiate.js';
 import { fromSearchParams, parseBody, REST_BODY_LIMIT, readRawBody } from './request-body.js';
@@ -23,7 +23,7 @@ const CONTENT_TYPE: Record<Format, string> = {
 };
 
 export type RestHandlerOptions = {
-  router: AppRouter;
+  router: OpenApiRouter;
   /** Builds the per-request context (auth, EM fork); called once per request. */
   createContext: (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
   customXml?: Record<string, CustomRenderer>;
@@ -45,13 +45,8 @@ export function createRestHandler(options: RestHandlerOptions) {
     },
   });
 
-  /** Serves `url` (known to start with `/rest/`); `onSuccess` sees each successful answer (the server's response cache stores GETs). */
-  return async function handleRest(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    onSuccess?: (answer: RestSuccess) => void,
-  ): Promise<void> {
+  /** Serves `url` (known to start with `/rest/`). */
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     let ctx: Context | undefined;
     try {
       ctx = await options.createContext(req, res);
@@ -75,7 +70,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       await openApi(req, capture as unknown as ServerResponse);
       await capture.done;
       res.off('close', onClose);
-      writeCaptured(req, res, ctx, capture, options.customXml ?? {}, onSuccess);
+      writeCaptured(req, res, ctx, capture, options.customXml ?? {});
     } catch (error) {
       if (!(error instanceof DomainError)) options.logError?.(error);
       const meta = ctx?.response.meta;
@@ -87,7 +82,7 @@ export function createRestHandler(options: RestHandlerOptions) {
 function toRestError(error: unknown): RestError {
   if (error instanceof DomainError) {
     return {
-      status: HTTP_STATUS_BY_ERROR[error.code],
+      status: httpStatusOf(error.code),
       code: error.code,
       message: error.message,
       ...(error.issues ? { issues: error.issues } : {}),
@@ -100,16 +95,12 @@ function formatFor(req: IncomingMessage, meta: RouteMeta | undefined): Format {
   return negotiate(req.headers.accept, meta?.defaultFormat ?? 'xml');
 }
 
-/** A successful REST answer as written, for the response cache. */
-export type RestSuccess = { status: number; userId: number; headers: Record<string, string>; body: string };
-
 function writeCaptured(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: Context,
   capture: CaptureResponse,
   customXml: Record<string, CustomRenderer>,
-  onSuccess?: (answer: RestSuccess) => void,
 ) {
   const meta = ctx.response.meta;
   const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
@@ -151,13 +142,6 @@ function writeCaptured(
     body = renderXml(shape, parsed, customXml);
   }
   send(res, status, contentType, body);
-  if (ctx.actor)
-    onSuccess?.({
-      status,
-      userId: ctx.actor.userId,
-      headers: { ...ctx.response.headers, 'Content-Type': contentType },
-      body,
-    });
 }
 
 function writeError(

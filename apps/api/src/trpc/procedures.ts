@@ -1,6 +1,6 @@
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
-import { dataChanged } from '../cache/data-changes.js';
+import { dataChanged } from '../routers/commands/data-changes.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 

@@ -1,5 +1,5 @@
 import * as d from '@trackline/domain';
-import { onDataChanged } from '../../cache/data-changes.js';
+import { onDataChanged } from './data-changes.js';
 
 /**
  * Suggestions and underlining run on every keystroke. A vocabulary costs a few queries and,
