@@ -1,5 +1,6 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { projectScope } from '../issues/find-issues.js';
 import { IssueLink } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
@@ -27,9 +28,21 @@ export async function getLinkType(em: Em, name: string): Promise<IIssueLinkType>
   return type;
 }
 
-export async function countLinkTypeUsages(em: Em, name: string): Promise<number> {
+/**
+ * How many links of the type the actor can see: both ends in projects where it may read issues.
+ * A count over every link would tell anyone how many links exist among issues they cannot read.
+ */
+export async function countLinkTypeUsages(em: Em, actor: Actor, name: string): Promise<number> {
   const type = await getLinkType(em, name);
-  return em.count(IssueLink, { type: type.id });
+  const source = projectScope(actor, 'READ_ISSUE', 's.project_id');
+  const target = projectScope(actor, 'READ_ISSUE', 't.project_id');
+  if (source === 'none' || target === 'none') return 0;
+  const rows = await em.execute<{ n: number | string }[]>(
+    'select count(*) as n from issue_links l join issues s on s.id = l.source_id ' +
+      `join issues t on t.id = l.target_id where l.type_id = ? and ${source.sql} and ${target.sql}`,
+    [type.id, ...source.params, ...target.params],
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** New or changed phrases must not take over what commands already mean. */
