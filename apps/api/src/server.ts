@@ -12,7 +12,7 @@ import { renderXmlError } from './rest/xml.js';
 import { dataChanged } from './routers/commands/data-changes.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
-import { HTTP_STATUS_BY_ERROR } from './trpc/error-mapping.js';
+import { httpStatusOf } from './trpc/error-mapping.js';
 import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
 
 export type ServerOptions = {
@@ -112,7 +112,7 @@ export function createRequestHandler({
     } catch (error) {
       if (!(error instanceof DomainError)) logError(error);
       if (res.headersSent) return void res.end();
-      const status = error instanceof DomainError ? HTTP_STATUS_BY_ERROR[error.code] : 500;
+      const status = error instanceof DomainError ? httpStatusOf(error.code) : 500;
       const message = error instanceof DomainError ? error.message : 'Internal server error';
       res.statusCode = status;
       // A refused upload is not read to its end: close rather than drain it.

@@ -1,75 +1,37 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  createOrm,
-  createScratchOrm,
-  type Em,
-  grantRole,
   IssueLink,
   IssueLinkType,
-  insertUser,
-  loadActor,
-  migrate,
   type Orm,
   PermanentToken,
   Project,
   Role,
   RoleGrant,
   Session,
-  seed,
   User,
   VcsIntegration,
 } from '@trackline/domain';
+import { createTestOrm, fork, ROOT_PASSWORD, USER_PASSWORD } from '@trackline/domain/testing';
 import { expect } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
 
 /**
- * Test harness for the HTTP suites: a real server on 127.0.0.1 (port 0) over a fresh,
- * migrated and seeded database: in-memory SQLite, or with `TRACKLINE_TEST_DB=postgres` a scratch
- * PostgreSQL database on `TRACKLINE_TEST_PG_URL` (default `postgres://postgres@127.0.0.1:5432`)
- * that closing the ORM drops.
- *
- * The database helpers mirror `packages/domain/src/test-support/test-orm.ts`. That module is
- * source-only (excluded from the domain build), and importing it here would load a second copy
- * of the domain (source entities next to the built ones the server uses) and put files outside
- * this package's rootDir, so the same few steps are composed from the domain's public API.
+ * Test harness for the HTTP suites: a real server on 127.0.0.1 (port 0) over a fresh database
+ * from the test kit (`@trackline/domain/testing`: in-memory SQLite, or a scratch PostgreSQL
+ * database with `TRACKLINE_TEST_DB=postgres`).
  */
 
-export const ROOT_PASSWORD = 'root-password';
-export const USER_PASSWORD = 'password-1';
-
-/** The dialect of the test databases, chosen by `TRACKLINE_TEST_DB` (see above). */
-export const TEST_DIALECT = process.env.TRACKLINE_TEST_DB === 'postgres' ? 'postgresql' : 'sqlite';
-export const TEST_PG_URL = process.env.TRACKLINE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432';
-
-/** An empty database of its own: in-memory SQLite, or a scratch PostgreSQL database dropped on close. */
-async function createTestDatabase(): Promise<Orm> {
-  return TEST_DIALECT === 'sqlite'
-    ? createOrm({ kind: 'sqlite', file: ':memory:' })
-    : createScratchOrm(TEST_PG_URL);
-}
-
-export async function createTestOrm(): Promise<Orm> {
-  const orm = await createTestDatabase();
-  await migrate(orm);
-  await seed(orm, { adminPassword: ROOT_PASSWORD });
-  return orm;
-}
-
-export const fork = (orm: Orm) => orm.em.fork() as Em;
-
-export async function actorFor(orm: Orm, login: string) {
-  const em = fork(orm);
-  const user = await em.findOneOrFail(User, { loginKey: login.toLowerCase() });
-  return loadActor(em, user);
-}
-
-/** Creates a user (password `password-1`) holding `role` globally, or in `project` when given. */
-export async function userWithRole(orm: Orm, login: string, role?: string, project?: string) {
-  await insertUser(fork(orm), { login, email: `${login}@example.com`, password: USER_PASSWORD });
-  if (role) await grantRole(fork(orm), await actorFor(orm, 'root'), login, role, project);
-  return actorFor(orm, login);
-}
+export {
+  actorFor,
+  createTestOrm,
+  fork,
+  ROOT_PASSWORD,
+  TEST_DIALECT,
+  TEST_PG_URL,
+  USER_PASSWORD,
+  userWithRole,
+} from '@trackline/domain/testing';
 
 export type RequestOptions = {
   /** Basic credentials; `password` defaults to `root-password` for root, `password-1` otherwise. */

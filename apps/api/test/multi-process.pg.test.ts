@@ -1,16 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  addFieldValue,
-  createOrm,
-  createScratchDatabase,
-  migrate,
-  migrationsDir,
-  type Orm,
-  type ScratchDatabase,
-  seed,
-} from '@trackline/domain';
+import { addFieldValue, createOrm, migrate, migrationsDir, type Orm, seed } from '@trackline/domain';
+import { createScratchDatabase, type ScratchDatabase } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorFor, basic, fork, TEST_DIALECT, TEST_PG_URL } from './harness.js';
 

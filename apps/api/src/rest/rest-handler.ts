@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode, RouteMeta } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
+import type { OpenApiRouter } from 'trpc-to-openapi';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import type { AppRouter } from '../trpc/app.router.js';
 import type { Context } from '../trpc/context.js';
-import { HTTP_STATUS_BY_ERROR } from '../trpc/error-mapping.js';
+import { httpStatusOf } from '../trpc/error-mapping.js';
 import { CaptureResponse } from './capture-response.js';
 import { type Format, negotiate } from './negotiate.js';
 import { fromSearchParams, parseBody, REST_BODY_LIMIT, readRawBody } from './request-body.js';
@@ -23,7 +23,7 @@ const CONTENT_TYPE: Record<Format, string> = {
 };
 
 export type RestHandlerOptions = {
-  router: AppRouter;
+  router: OpenApiRouter;
   /** Builds the per-request context (auth, EM fork); called once per request. */
   createContext: (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
   customXml?: Record<string, CustomRenderer>;
@@ -82,7 +82,7 @@ export function createRestHandler(options: RestHandlerOptions) {
 function toRestError(error: unknown): RestError {
   if (error instanceof DomainError) {
     return {
-      status: HTTP_STATUS_BY_ERROR[error.code],
+      status: httpStatusOf(error.code),
       code: error.code,
       message: error.message,
       ...(error.issues ? { issues: error.issues } : {}),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { createScratchDatabase } from '@trackline/domain';
+import { createScratchDatabase } from '@trackline/domain/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LimitsStore, type LimitsStoreConfig, openLimitsStore } from '../../src/auth/limit-stores.js';

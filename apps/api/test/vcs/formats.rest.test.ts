@@ -140,11 +140,8 @@ describe.each(FORMATS)('$name', (format) => {
     await setUpScenario(server.orm);
     const { apiKey } = await createIntegration(server.url, { host: format.host, secret: SECRET });
 
-    const started = performance.now();
     const res = await deliver(server.url, apiKey, format);
-    const answeredIn = performance.now() - started;
     expect(res.status, res.text).toBe(202);
-    expect(answeredIn).toBeLessThan(2000);
     const receipt = res.json();
     expect(receipt).toMatchObject({ status: 'queued', delivery: expect.any(Number) });
     expect(res.headers.get('location')).toBe(

@@ -1,37 +1,20 @@
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type Actor,
-  createIssue,
-  createOrm,
-  createProject,
-  createRole,
-  createVcsWorker,
-  type Em,
-  grantRole,
-  insertUser,
-  loadActor,
-  migrate,
-  type Orm,
-  seed,
-  User,
-  type VcsWorker,
-} from '@trackline/domain';
+import { createVcsWorker, type Orm, type VcsWorker } from '@trackline/domain';
+import { createTestOrm, fixtureText, fork, ROOT_PASSWORD } from '@trackline/domain/testing';
 import { createRequestHandler } from '../../src/server.js';
 
 /**
  * The VCS suites' server: the real request handler plus the delivery worker (polling fast,
- * kicked by the receiver as in `main.ts`) over a fresh in-memory SQLite database.
+ * kicked by the receiver as in `main.ts`) over a fresh test-kit database (SQLite or PostgreSQL).
  */
 
-export const ROOT = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
+export const ROOT = `Basic ${Buffer.from(`root:${ROOT_PASSWORD}`).toString('base64')}`;
 export const SECRET = 'webhook-secret-42';
 
-const FIXTURES = new URL('../../../../packages/domain/src/vcs/__fixtures__/', import.meta.url);
 /** A recorded payload from the domain's fixtures (see its README), as sent. */
-export const fixture = (name: string) => readFileSync(new URL(`${name}.json`, FIXTURES), 'utf8');
+export const fixture = fixtureText;
 
 export const sign = (algorithm: 'sha1' | 'sha256', body: string, secret = SECRET) =>
   `${algorithm}=${createHmac(algorithm, secret).update(body).digest('hex')}`;
@@ -39,9 +22,7 @@ export const sign = (algorithm: 'sha1' | 'sha256', body: string, secret = SECRET
 export type VcsServer = { url: string; orm: Orm; worker: VcsWorker; close(): Promise<void> };
 
 export async function startVcsServer(options: { worker?: boolean } = {}): Promise<VcsServer> {
-  const orm = await createOrm({ kind: 'sqlite', file: ':memory:' });
-  await migrate(orm);
-  await seed(orm, { adminPassword: 'root-password' });
+  const orm = await createTestOrm();
   const errors: unknown[] = [];
   const worker = createVcsWorker(orm, { pollMs: 20, logError: (e) => errors.push(e) });
   const server: Server = createServer(
@@ -64,46 +45,7 @@ export async function startVcsServer(options: { worker?: boolean } = {}): Promis
   };
 }
 
-export const fork = (orm: Orm) => orm.em.fork() as Em;
-
-async function actorFor(orm: Orm, login: string): Promise<Actor> {
-  const em = fork(orm);
-  return loadActor(em, await em.findOneOrFail(User, { loginKey: login }));
-}
-
-/**
- * The fixtures' scenario: TL (TL-1..TL-3) and OT (OT-1); role Committers; alice (Developer in
- * TL, Committers globally), bob (Reporter and Committers in TL), carol (Developer, no commits).
- */
-export async function setUpScenario(orm: Orm) {
-  const root = await actorFor(orm, 'root');
-  for (const [shortName, count] of [
-    ['TL', 3],
-    ['OT', 1],
-  ] as const) {
-    await createProject(fork(orm), root, { shortName, name: `${shortName} project` });
-    for (let i = 1; i <= count; i++) {
-      await createIssue(fork(orm), root, { project: shortName, summary: `${shortName} ${i}` });
-    }
-  }
-  await createRole(fork(orm), root, 'Committers');
-  const users: [string, string, [string, string?][]][] = [
-    ['alice', 'alice@example.com', [['Developer', 'TL'], ['Committers']]],
-    [
-      'bob',
-      'bob@example.com',
-      [
-        ['Reporter', 'TL'],
-        ['Committers', 'TL'],
-      ],
-    ],
-    ['carol', 'carol@example.com', [['Developer', 'TL']]],
-  ];
-  for (const [login, email, roles] of users) {
-    await insertUser(fork(orm), { login, email, fullName: login, password: 'password-1' });
-    for (const [role, project] of roles) await grantRole(fork(orm), root, login, role, project);
-  }
-}
+export { fork, setUpVcsScenario as setUpScenario } from '@trackline/domain/testing';
 
 export type Reply = {
   status: number;

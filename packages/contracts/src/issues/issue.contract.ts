@@ -94,10 +94,14 @@ export const executeCommandMeta = {
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
+/** The longest comment the REST API accepts; comments written from VCS hooks are cut to it. */
+export const MAX_COMMENT_LENGTH = 64_000;
+/** The longest command the REST API accepts; longer commands from VCS hooks are not run. */
+export const MAX_COMMAND_LENGTH = 2000;
 export const ZExecuteCommandInput = z.object({
   issue: ZIssueId,
-  command: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  comment: optionalText(64_000),
+  command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
+  comment: optionalText(MAX_COMMENT_LENGTH),
   /** Execute as another user; needs LOW_LEVEL_ADMIN. */
   runAs: z.string().trim().max(100, 'must be at most 100 characters').optional(),
   group: z.string().max(200).optional(),

@@ -40,6 +40,39 @@ export function requirePermission(
   }
 }
 
+/**
+ * Whether the actor holds `permission` in a scope, as a grant there would give it: globally
+ * (no project) only through a global grant; in a project through a global grant or a grant
+ * in that project. Unlike `can`, a global-scope permission carried by a project grant counts
+ * in that project: it is exactly what granting the same role there would hand out.
+ */
+export function holdsInScope(actor: Actor, permission: PermissionKey, projectId?: number): boolean {
+  if (actor.global.has(permission)) return true;
+  return projectId !== undefined && (actor.byProject.get(projectId)?.has(permission) ?? false);
+}
+
+/** The first of `permissions` the actor does not hold in the scope, if any. */
+export function firstNotHeld(
+  actor: Actor,
+  permissions: Iterable<PermissionKey>,
+  projectId?: number,
+): PermissionKey | undefined {
+  for (const permission of permissions) if (!holdsInScope(actor, permission, projectId)) return permission;
+  return undefined;
+}
+
+/**
+ * Whether `actor` holds everything `other` holds, scope by scope: acting as `other` would
+ * then give `actor` nothing it does not already have.
+ */
+export function covers(actor: Actor, other: Actor): boolean {
+  if (firstNotHeld(actor, other.global) !== undefined) return false;
+  for (const [projectId, permissions] of other.byProject) {
+    if (firstNotHeld(actor, permissions, projectId) !== undefined) return false;
+  }
+  return true;
+}
+
 /** Project ids where the actor holds `permission`, or 'all' for a global grant. */
 export function projectsWith(actor: Actor, permission: PermissionKey): 'all' | number[] {
   if (actor.global.has(permission)) return 'all';

@@ -1,10 +1,16 @@
-import type { PermissionKey, UserType } from '@trackline/contracts';
+import { PERMISSION_KEYS, type PermissionKey, type UserType } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
 import type { Actor } from './actor.js';
 
 type GrantRow = { project_id: number | null; permission_key: PermissionKey };
 
-/** Resolves a user's grants with one query (raw SQL: this runs on every request). */
+/**
+ * Resolves a user's grants with one query (raw SQL: this runs on every request).
+ *
+ * The root account holds every permission globally whatever its grants say: no edit of roles
+ * or grants can lock the installation out of administration, because root always has a way
+ * back (it can re-grant and re-add anything).
+ */
 export async function loadActor(em: Em, user: { id: number; login: string; type: UserType }): Promise<Actor> {
   const rows = await em
     .getConnection()
@@ -25,5 +31,6 @@ export async function loadActor(em: Em, user: { id: number; login: string; type:
     set.add(row.permission_key);
     byProject.set(id, set);
   }
+  if (user.type === 'root') for (const key of PERMISSION_KEYS) global.add(key);
   return { userId: user.id, login: user.login, type: user.type, global, byProject };
 }

@@ -110,6 +110,15 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
 
 export const COMMAND_KEYWORDS = Object.keys(COMMANDS) as CommandKeyword[];
 
+/**
+ * Words the command language gives a meaning of its own, whatever the vocabulary: the
+ * keywords, their aliases, and `me`. Other names (link phrases) must not take them over.
+ */
+export const RESERVED_COMMAND_PHRASES: readonly string[] = [
+  ...COMMAND_KEYWORDS.flatMap((keyword) => [keyword, ...COMMANDS[keyword].aliases]),
+  'me',
+];
+
 /** What each permission allows, for "you have no rights to …" messages. */
 export const PERMISSION_WHAT: Record<Permission, string> = {
   update: 'update issues',

@@ -1,7 +1,7 @@
+import { TEST_FIELDS, testVocabulary, vocabularyWithout } from '@trackline/domain/testing';
 import { describe, expect, test } from 'vitest';
 import type { CommandOp } from './ops.js';
 import { parseCommand } from './parser.js';
-import { TEST_FIELDS, testVocabulary, vocabularyWithout } from './test-vocabulary.js';
 import type { CommandVocabulary, VocabularyField } from './vocabulary.js';
 
 const vocab = testVocabulary();

@@ -1,8 +1,8 @@
+import { TEST_FIELDS, testVocabulary, vocabularyWithout } from '@trackline/domain/testing';
 import { describe, expect, test } from 'vitest';
 import { parseCommand } from './parser.js';
 import type { Suggestion } from './result.js';
 import { suggestCommand } from './suggest.js';
-import { TEST_FIELDS, testVocabulary, vocabularyWithout } from './test-vocabulary.js';
 import type { CommandVocabulary } from './vocabulary.js';
 
 const vocab = testVocabulary();
@@ -239,7 +239,6 @@ describe('suggestCommand: a large vocabulary', () => {
     users: Array.from({ length: 500 }, (_, i) => ({ login: `user${i}`, fullName: `Person Number ${i}` })),
     tags: Array.from({ length: 200 }, (_, i) => ({ name: `topic ${i}` })),
   });
-  const fixtures = ['|', 'Custom field 7 Op|', 'for person number 4|', 'tag topic 1|', 'State Fi|', 'us|'];
 
   test('finds multi-word names, full names and tags', () => {
     expect(options('Custom field 7 Option 7.1|', large).slice(0, 3)).toEqual([
@@ -252,13 +251,5 @@ describe('suggestCommand: a large vocabulary', () => {
     expect(tags[0]).toBe('topic 19');
     // The longer match ranks first; values containing "19" (after a new tag "topic") follow.
     expect(tags.slice(0, 11).every((tag) => tag.startsWith('topic 19'))).toBe(true);
-  });
-
-  test('stays fast once the vocabulary is indexed', () => {
-    for (const fixture of fixtures) suggest(fixture, large, 20);
-    const started = performance.now();
-    for (let i = 0; i < 50; i++) for (const fixture of fixtures) suggest(fixture, large, 20);
-    // Typically well under 1 ms a call; the bound only catches accidental quadratic work.
-    expect((performance.now() - started) / (50 * fixtures.length)).toBeLessThan(5);
   });
 });

@@ -1,3 +1,4 @@
+import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { applyCommand } from '../issues/apply-command.js';
@@ -6,8 +7,6 @@ import { getIssue } from '../issues/get-issue.js';
 import { searchIssues } from '../issues/search/search-issues.js';
 import type { Orm } from '../orm/create-orm.js';
 import { createProject } from '../projects/projects.js';
-import { op } from '../test-support/command-ops.js';
-import { actorFor, createTestOrm, fork, userWithRole } from '../test-support/test-orm.js';
 import { getContextFolder, getFolder, listFolders, setContextFolder } from './folders.js';
 import {
   createSavedSearch,

@@ -1,9 +1,9 @@
+import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { createTag, updateTag } from '../folders/tags.js';
 import type { Orm } from '../orm/create-orm.js';
 import { createProject } from '../projects/projects.js';
-import { actorFor, createTestOrm, fork, userWithRole } from '../test-support/test-orm.js';
 import { grantRole } from '../users/users.js';
 import { buildVocabulary } from './build-vocabulary.js';
 import { createIssue } from './create-issue.js';

@@ -1,8 +1,8 @@
+import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import type { Orm } from '../orm/create-orm.js';
 import { createProject } from '../projects/projects.js';
-import { actorFor, createTestOrm, fork, userWithRole } from '../test-support/test-orm.js';
 import { createIssue } from './create-issue.js';
 import { listProjectFields } from './fields/project-fields.js';
 import { getIssue } from './get-issue.js';

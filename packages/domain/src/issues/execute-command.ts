@@ -1,5 +1,6 @@
 import { PERMISSION_KEYS } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
+import { resolveRunAs } from '../auth/run-as.js';
 import type { CommandOp } from '../commands/ops.js';
 import { parseCommand } from '../commands/parser.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
@@ -7,6 +8,7 @@ import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { type ApplyCommandResult, applyCommand } from './apply-command.js';
 import { buildVocabulary } from './build-vocabulary.js';
+import { findReadableIssues } from './find-issues.js';
 
 /**
  * The vocabulary a command is parsed against: every permission, so that a part the actor
@@ -27,14 +29,36 @@ export function parseCommandOrThrow(command: string, vocabulary: CommandVocabula
   return parsed.ops;
 }
 
-/** Parses and applies a command (and comment) as the actor, atomically. */
+/**
+ * Parses and applies a command (and comment) as the actor, atomically. An issue the actor
+ * cannot read is NOT_FOUND before anything else: parsing runs with every permission (see
+ * `executionVocabulary`), and its errors must not tell hidden issues from missing ones.
+ */
 export async function executeCommand(
   em: Em,
   actor: Actor,
   issueIds: string[],
-  command: string,
+  command: string | undefined,
   comment?: string,
 ): Promise<ApplyCommandResult> {
-  const ops = command ? parseCommandOrThrow(command, await executionVocabulary(em, actor, issueIds)) : [];
+  await findReadableIssues(em, actor, issueIds);
+  const text = command?.trim() ?? '';
+  if (!text && !comment) throw DomainError.invalid('command', 'is required (or a comment)');
+  const ops = text ? parseCommandOrThrow(text, await executionVocabulary(em, actor, issueIds)) : [];
   return applyCommand(em, actor, issueIds, ops, comment);
+}
+
+/** `POST /issue/{issue}/execute`: a command on one issue, as the caller or as `runAs`. */
+export async function executeIssueCommand(
+  em: Em,
+  caller: Actor,
+  input: {
+    issue: string;
+    command?: string | undefined;
+    comment?: string | undefined;
+    runAs?: string | undefined;
+  },
+): Promise<ApplyCommandResult> {
+  const actor = await resolveRunAs(em, caller, input.runAs);
+  return executeCommand(em, actor, [input.issue], input.command, input.comment);
 }

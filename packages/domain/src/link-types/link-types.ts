@@ -1,8 +1,10 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { projectScope } from '../issues/find-issues.js';
 import { IssueLink } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import { assertNotCommandPhrase, commandPhrases, linkNameKey, normalizeLinkName } from './link-phrases.js';
 import { type IIssueLinkType, IssueLinkType } from './link-type.entity.js';
 
 const WHAT = 'administer issue link types (UPDATE_ISSUE_LINK_TYPE)';
@@ -19,14 +21,42 @@ export function listLinkTypes(em: Em): Promise<IIssueLinkType[]> {
 }
 
 export async function getLinkType(em: Em, name: string): Promise<IIssueLinkType> {
-  const type = await em.findOne(IssueLinkType, { nameKey: name.toLowerCase() });
+  // Rows written before names were normalized keep their plain lower-cased key.
+  const keys = [...new Set([linkNameKey(name), name.toLowerCase()])];
+  const type = await em.findOne(IssueLinkType, { nameKey: { $in: keys } });
   if (!type) throw DomainError.notFound('Issue link type', name);
   return type;
 }
 
-export async function countLinkTypeUsages(em: Em, name: string): Promise<number> {
+/**
+ * How many links of the type the actor can see: both ends in projects where it may read issues.
+ * A count over every link would tell anyone how many links exist among issues they cannot read.
+ */
+export async function countLinkTypeUsages(em: Em, actor: Actor, name: string): Promise<number> {
   const type = await getLinkType(em, name);
-  return em.count(IssueLink, { type: type.id });
+  const source = projectScope(actor, 'READ_ISSUE', 's.project_id');
+  const target = projectScope(actor, 'READ_ISSUE', 't.project_id');
+  if (source === 'none' || target === 'none') return 0;
+  const rows = await em.execute<{ n: number | string }[]>(
+    'select count(*) as n from issue_links l join issues s on s.id = l.source_id ' +
+      `join issues t on t.id = l.target_id where l.type_id = ? and ${source.sql} and ${target.sql}`,
+    [type.id, ...source.params, ...target.params],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** New or changed phrases must not take over what commands already mean. */
+async function assertPhrasesAreNotCommands(
+  em: Em,
+  values: { outwardName: string; inwardName: string },
+  current?: IIssueLinkType,
+) {
+  const changed = (['outwardName', 'inwardName'] as const).filter(
+    (field) => !current || linkNameKey(current[field]) !== linkNameKey(values[field]),
+  );
+  if (changed.length === 0) return;
+  const reserved = await commandPhrases(em);
+  for (const field of changed) assertNotCommandPhrase(reserved, field, values[field]);
 }
 
 /**
@@ -35,11 +65,8 @@ export async function countLinkTypeUsages(em: Em, name: string): Promise<number>
  */
 function assertLinkNamesFree(all: IIssueLinkType[], names: string[]) {
   for (const phrase of names) {
-    const owner = all.find(
-      (t) =>
-        t.outwardName.toLowerCase() === phrase.toLowerCase() ||
-        t.inwardName.toLowerCase() === phrase.toLowerCase(),
-    );
+    const key = linkNameKey(phrase);
+    const owner = all.find((t) => linkNameKey(t.outwardName) === key || linkNameKey(t.inwardName) === key);
     if (owner) {
       throw new DomainError(
         'ALREADY_EXISTS',
@@ -49,12 +76,14 @@ function assertLinkNamesFree(all: IIssueLinkType[], names: string[]) {
   }
 }
 
+const normalized = (text: string | undefined) => (text === undefined ? undefined : normalizeLinkName(text));
+
 function resolveNames(fields: LinkTypeFields, current?: IIssueLinkType) {
   const directed = fields.directed ?? current?.directed ?? false;
-  const outwardName = fields.outwardName ?? current?.outwardName;
+  const outwardName = normalized(fields.outwardName) ?? current?.outwardName;
   if (!outwardName) throw DomainError.invalid('outwardName', 'is required');
   // The inward name "is not used for non-directed links": it mirrors the outward one.
-  const inwardName = directed ? (fields.inwardName ?? current?.inwardName ?? '') : outwardName;
+  const inwardName = directed ? (normalized(fields.inwardName) ?? current?.inwardName ?? '') : outwardName;
   if (directed && !inwardName)
     throw DomainError.invalid('inwardName', 'is required for a directed link type');
   if (directed && current && !current.directed && !fields.inwardName) {
@@ -68,18 +97,20 @@ function resolveNames(fields: LinkTypeFields, current?: IIssueLinkType) {
   };
 }
 
-export async function createLinkType(em: Em, actor: Actor, name: string, fields: LinkTypeFields) {
+export async function createLinkType(em: Em, actor: Actor, rawName: string, fields: LinkTypeFields) {
   requirePermission(actor, 'UPDATE_ISSUE_LINK_TYPE', undefined, WHAT);
+  const name = normalizeLinkName(rawName);
   const values = resolveNames(fields);
+  await assertPhrasesAreNotCommands(em, values);
   // One read for both checks: a type of this name created concurrently (PostgreSQL) is then
   // reported as existing, not as the owner of the link names.
   const all = await em.find(IssueLinkType, {});
-  if (all.some((t) => t.nameKey === name.toLowerCase())) {
+  if (all.some((t) => linkNameKey(t.name) === linkNameKey(name))) {
     throw DomainError.alreadyExists('Issue link type', name);
   }
   assertLinkNamesFree(all, [values.outwardName, values.inwardName]);
   try {
-    const type = em.create(IssueLinkType, { name, nameKey: name.toLowerCase(), ...values });
+    const type = em.create(IssueLinkType, { name, nameKey: linkNameKey(name), ...values });
     await em.flush();
     return type;
   } catch (error) {
@@ -97,17 +128,19 @@ export async function updateLinkType(
   requirePermission(actor, 'UPDATE_ISSUE_LINK_TYPE', undefined, WHAT);
   const type = await getLinkType(em, name);
   const values = resolveNames(fields, type);
+  await assertPhrasesAreNotCommands(em, values, type);
+  const newName = normalized(fields.newName);
   const others = await em.find(IssueLinkType, { id: { $ne: type.id } });
-  if (fields.newName && others.some((t) => t.nameKey === fields.newName?.toLowerCase())) {
-    throw DomainError.alreadyExists('Issue link type', fields.newName);
+  if (newName && others.some((t) => linkNameKey(t.name) === linkNameKey(newName))) {
+    throw DomainError.alreadyExists('Issue link type', newName);
   }
   assertLinkNamesFree(others, [values.outwardName, values.inwardName]);
-  if (fields.newName) Object.assign(type, { name: fields.newName, nameKey: fields.newName.toLowerCase() });
+  if (newName) Object.assign(type, { name: newName, nameKey: linkNameKey(newName) });
   Object.assign(type, values);
   try {
     await em.flush();
   } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Issue link type', fields.newName ?? name);
+    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Issue link type', newName ?? name);
     throw error;
   }
   return type;

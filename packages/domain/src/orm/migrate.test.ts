@@ -1,5 +1,5 @@
+import { createTestOrm } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestOrm } from '../test-support/test-orm.js';
 import type { Orm } from './create-orm.js';
 import { migrate, splitStatements } from './migrate.js';
 

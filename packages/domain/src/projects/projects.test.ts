@@ -1,3 +1,4 @@
+import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
@@ -6,8 +7,6 @@ import { createIssue } from '../issues/create-issue.js';
 import { addFieldValue } from '../issues/fields/project-fields.js';
 import { getIssue } from '../issues/get-issue.js';
 import type { Orm } from '../orm/create-orm.js';
-import { op } from '../test-support/command-ops.js';
-import { actorFor, createTestOrm, fork, userWithRole } from '../test-support/test-orm.js';
 import { Project } from './project.entity.js';
 import { createProject, deleteProject, getReadableProject, listAccessibleProjects } from './projects.js';
 

@@ -1,5 +1,5 @@
-import { isPermissionKey, PERMISSIONS } from '@trackline/contracts';
-import { type Actor, requirePermission } from '../auth/actor.js';
+import { isPermissionKey, PERMISSIONS, type PermissionKey } from '@trackline/contracts';
+import { type Actor, holdsInScope, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
@@ -78,11 +78,26 @@ async function findPermission(em: Em, key: string): Promise<IPermission> {
   return permission;
 }
 
+/**
+ * A role can be granted anywhere, so only a permission the caller holds globally may be put
+ * into or taken out of one: otherwise UPDATE_ROLE alone would let its holder give themselves
+ * (through a role they hold) anything, or strip administrators of what they hold.
+ */
+function requireHeldGlobally(actor: Actor, permission: IPermission, change: 'add' | 'remove') {
+  const key = permission.key as PermissionKey;
+  if (!holdsInScope(actor, key)) {
+    throw DomainError.forbidden(
+      `${change} permission [ ${key} ] ${change === 'add' ? 'to' : 'from'} a role: you do not hold it globally`,
+    );
+  }
+}
+
 /** Adds a permission; adding one the role already has changes nothing and succeeds. */
 export async function addRolePermission(em: Em, actor: Actor, name: string, key: string) {
   requirePermission(actor, 'UPDATE_ROLE');
   const role = await findRole(em, name, true);
   const permission = await findPermission(em, key);
+  requireHeldGlobally(actor, permission, 'add');
   if (role.permissions.contains(permission)) return sortPermissions(role.permissions.getItems());
   role.permissions.add(permission);
   try {
@@ -100,6 +115,7 @@ export async function removeRolePermission(em: Em, actor: Actor, name: string, k
   requirePermission(actor, 'UPDATE_ROLE');
   const role = await findRole(em, name, true);
   const permission = await findPermission(em, key);
+  requireHeldGlobally(actor, permission, 'remove');
   if (!role.permissions.contains(permission)) {
     throw new DomainError('NOT_FOUND', `Role [ ${role.name} ] does not have permission [ ${key} ].`);
   }

@@ -1,10 +1,11 @@
-import { type Actor, can, requirePermission } from '../auth/actor.js';
+import type { PermissionKey } from '@trackline/contracts';
+import { type Actor, can, firstNotHeld, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { type IProject, Project } from '../projects/project.entity.js';
-import { Role, RoleGrant } from '../roles/role.entity.js';
+import { type IRole, Role, RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from './user.entity.js';
 
 export type NewUser = {
@@ -72,9 +73,26 @@ async function resolveGrant(em: Em, actor: Actor, login: string, roleName: strin
   }
   const user = await em.findOne(User, { loginKey: login.toLowerCase() });
   if (!user) throw DomainError.notFound('User', login);
-  const role = await em.findOne(Role, { nameKey: roleName.toLowerCase() });
+  const role = await em.findOne(Role, { nameKey: roleName.toLowerCase() }, { populate: ['permissions'] });
   if (!role) throw DomainError.notFound('Role', roleName);
+  requireHoldsRole(actor, role, project);
   return { user, role, project, scopeKey: project ? `p${project.id}` : 'global' };
+}
+
+/**
+ * Granting or revoking a role needs every permission the role carries, held in the scope of
+ * the grant (see `holdsInScope`): UPDATE_USER or UPDATE_PROJECT alone must not hand out, to
+ * the caller or anyone, more than the caller has, nor take it from someone who has more.
+ */
+function requireHoldsRole(actor: Actor, role: IRole, project: IProject | null) {
+  const keys = role.permissions.getItems().map((p) => p.key as PermissionKey);
+  const missing = firstNotHeld(actor, keys, project?.id);
+  if (missing !== undefined) {
+    const where = project ? `in project [ ${project.shortName} ]` : 'globally';
+    throw DomainError.forbidden(
+      `grant or revoke role [ ${role.name} ] ${where}: it carries ${missing}, which you do not hold there`,
+    );
+  }
 }
 
 /** Grants a role; granting one the user already has succeeds and changes nothing. */

@@ -1,3 +1,4 @@
+import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { DomainError } from '../errors.js';
@@ -12,11 +13,16 @@ import type { DeliveryContext } from './delivery-context.js';
 import type { ReferencedIssue } from './issue-lookup.js';
 import type { CommitReference } from './parse-commit-message.js';
 import type { PushCommit } from './push-event.js';
+import { truncateText } from './truncate.js';
 
-/** The legacy YouTrack comment (wiki markup), quoting the whole message (trailing newlines dropped). */
+/**
+ * The legacy YouTrack comment (wiki markup), quoting the whole message (trailing newlines
+ * dropped), cut with a visible marker at the length a REST comment may have.
+ */
 export function commitComment(commit: PushCommit): string {
   const message = commit.message.replace(/\s+$/, '');
-  return `Commit made by '''${commit.authorName}''' on ''${commit.timestamp}''\n${commit.url}\n\n{quote}${message}{quote}`;
+  const text = `Commit made by '''${commit.authorName}''' on ''${commit.timestamp}''\n${commit.url}\n\n{quote}${message}{quote}`;
+  return truncateText(storableText(text), MAX_COMMENT_LENGTH);
 }
 
 type Unit = {
@@ -57,7 +63,7 @@ async function recordChange(unit: Unit): Promise<void> {
       storableText(commit.url),
       storableText(commit.authorName),
       commit.authorEmail ? storableText(commit.authorEmail) : null,
-      storableText(commit.message),
+      truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
       storableText(commit.timestamp).slice(0, 100),
       storableText(commit.branch),
       ctx.deliveryId,
@@ -69,7 +75,7 @@ async function recordChange(unit: Unit): Promise<void> {
   );
   if (inserted.length === 0) return;
   const now = new Date();
-  const text = storableText(commitComment(commit));
+  const text = commitComment(commit);
   await tx.insert(IssueComment, {
     issue: issue.id,
     author: author.userId,
@@ -90,6 +96,10 @@ async function runCommand(unit: Unit, command: string): Promise<Outcome> {
       reason: committer.kind === 'unmatched' ? committer.reason : null,
       actorId: null,
     };
+  }
+  if (command.length > MAX_COMMAND_LENGTH) {
+    const reason = `command: must be at most ${MAX_COMMAND_LENGTH} characters`;
+    return { status: 'failed', reason, actorId: actor.userId };
   }
   try {
     const ops = parseCommandOrThrow(command, await ctx.vocabulary(tx, actor, issue));
@@ -119,7 +129,7 @@ async function applyEffect(unit: Unit, command: string): Promise<void> {
       commit.sha,
       issue.id,
       sha256Hex(command),
-      storableText(command),
+      truncateText(storableText(command), MAX_COMMAND_LENGTH),
       ctx.deliveryId,
       Date.now(),
     ],

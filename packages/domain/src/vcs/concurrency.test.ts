@@ -1,19 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadActor } from '../auth/load-actor.js';
-import { createOrm, type DatabaseConfig, type Orm } from '../orm/create-orm.js';
-import type { Em } from '../orm/em.js';
-import { migrate } from '../orm/migrate.js';
-import { seed } from '../seed/seed.js';
 import {
   createIntegration,
   githubPush,
   hookRequest,
   issueSummary,
   setUpVcsScenario,
-} from '../test-support/vcs.js';
+} from '@trackline/domain/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadActor } from '../auth/load-actor.js';
+import { createOrm, type DatabaseConfig, type Orm } from '../orm/create-orm.js';
+import type { Em } from '../orm/em.js';
+import { migrate } from '../orm/migrate.js';
+import { seed } from '../seed/seed.js';
 import { User } from '../users/user.entity.js';
 import { getVcsDeliveryReport, listVcsDeliveries } from './deliveries.js';
 import { findIntegrationByApiKey } from './integrations.js';

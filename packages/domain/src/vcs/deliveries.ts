@@ -1,16 +1,10 @@
 import type { VcsDeliveryReportDto, VcsDeliverySummaryDto } from '@trackline/contracts';
-import { type Actor, requirePermission } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { deliveryReport, deliverySummary } from './delivery-report.js';
-import { VcsDelivery, VcsIntegration } from './vcs.entity.js';
-
-async function integrationFor(em: Em, actor: Actor, name: string) {
-  requirePermission(actor, 'ADMIN_VCS_INTEGRATION');
-  const integration = await em.findOne(VcsIntegration, { nameKey: name.toLowerCase() });
-  if (!integration) throw DomainError.notFound('VCS integration', name);
-  return integration;
-}
+import { findAdministeredIntegration as integrationFor } from './integrations.js';
+import { VcsDelivery } from './vcs.entity.js';
 
 /** Recent deliveries, newest first (`after` skips, `max` caps at 500). */
 export async function listVcsDeliveries(

@@ -21,6 +21,7 @@ type EffectRow = ChangeRow & {
 };
 
 const CHUNK = 300;
+export const NOT_IN_PROJECTS = "no such issue in the integration's projects";
 const iso = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : new Date(Number(ms)).toISOString();
 
@@ -117,10 +118,9 @@ function resultsOf(plan: CommitPlan, lookup: Lookup): VcsEffectResultDto[] {
     const all = ['comment', ...ref.commands];
     const skipped = (reason: string) =>
       all.map((command) => ({ issue: ref.issue, command, status: 'skipped' as const, reason }));
-    if (!issue) return skipped('issue not found');
-    if (!lookup.linked.has(issue.projectId)) {
-      return skipped(`project [ ${issue.shortName} ] is not linked to this integration`);
-    }
+    // One reason whether the issue is missing or lives in another project: the hook's caller
+    // must not learn which issues exist outside the integration's projects.
+    if (!issue || !lookup.linked.has(issue.projectId)) return skipped(NOT_IN_PROJECTS);
     const changeKey = `${plan.commit.sha}|${issue.id}`;
     return [
       effectResult(issue.readableId, 'comment', lookup.changes.get(changeKey), lookup),

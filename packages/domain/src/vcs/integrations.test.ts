@@ -1,11 +1,18 @@
 import type { CreateVcsIntegrationInput } from '@trackline/contracts';
+import {
+  createIntegration,
+  createTestOrm,
+  fork,
+  githubPush,
+  hookRequest,
+  setUpVcsScenario,
+  userWithRole,
+} from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Orm } from '../orm/create-orm.js';
 import { deleteProject } from '../projects/projects.js';
-import { createTestOrm, fork, userWithRole } from '../test-support/test-orm.js';
-import { createIntegration, githubPush, hookRequest, setUpVcsScenario } from '../test-support/vcs.js';
 import { listSystemUsers } from '../users/users.js';
 import { listVcsDeliveries } from './deliveries.js';
 import {

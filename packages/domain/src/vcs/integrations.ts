@@ -48,20 +48,39 @@ async function view(em: Em, integration: IVcsIntegration): Promise<VcsIntegratio
   };
 }
 
-async function findIntegration(em: Em, name: string): Promise<IVcsIntegration> {
+/**
+ * Whether the actor administers integrations of this project: it must read the project and
+ * hold ADMIN_VCS_INTEGRATION there (today a global permission, so: hold it at all).
+ */
+const administers = (actor: Actor, projectId: number) =>
+  can(actor, 'READ_PROJECT', projectId) && can(actor, 'ADMIN_VCS_INTEGRATION', projectId);
+
+/**
+ * The integration, when the actor administers every project linked to it. One that links a
+ * project the actor cannot administer looks missing (404, like an unreadable project): its
+ * deliveries carry that project's commits, and its apiKey and secret let commands in.
+ */
+export async function findAdministeredIntegration(
+  em: Em,
+  actor: Actor,
+  name: string,
+): Promise<IVcsIntegration> {
+  requireAdmin(actor);
   const integration = await em.findOne(VcsIntegration, { nameKey: name.toLowerCase() });
   if (!integration) throw DomainError.notFound(KIND, name);
+  const links = await em.find(VcsIntegrationProject, { integration });
+  if (!links.every((l) => administers(actor, l.project.id))) throw DomainError.notFound(KIND, name);
   return integration;
 }
 
-/** Linked projects must exist and be readable by the administrator (else 404, no probing). */
+/** Linked projects must exist and be administered by the caller (else 404, no probing). */
 async function resolveProjects(em: Em, actor: Actor, shortNames: string[]): Promise<IProject[]> {
   if (shortNames.length === 0) throw DomainError.invalid('projects', 'must name at least one project');
   const keys = [...new Set(shortNames.map((s) => s.toUpperCase()))];
   const found = await em.find(Project, { shortNameKey: { $in: keys } });
   for (const key of keys) {
     const project = found.find((p) => p.shortNameKey === key);
-    if (!project || !can(actor, 'READ_PROJECT', project.id)) throw DomainError.notFound('Project', key);
+    if (!project || !administers(actor, project.id)) throw DomainError.notFound('Project', key);
   }
   return found;
 }
@@ -85,15 +104,19 @@ function linkProjects(em: Em, integration: IVcsIntegration, projects: IProject[]
   for (const project of projects) em.create(VcsIntegrationProject, { integration, project });
 }
 
+/** The integrations all of whose linked projects the actor administers; the others are left out. */
 export async function listVcsIntegrations(em: Em, actor: Actor): Promise<VcsIntegrationView[]> {
   requireAdmin(actor);
   const all = await em.find(VcsIntegration, {}, { orderBy: { nameKey: 'asc' } });
-  return Promise.all(all.map((i) => view(em, i)));
+  const hidden = new Set<number>();
+  for (const link of await em.find(VcsIntegrationProject, {})) {
+    if (!administers(actor, link.project.id)) hidden.add(link.integration.id);
+  }
+  return Promise.all(all.filter((i) => !hidden.has(i.id)).map((i) => view(em, i)));
 }
 
 export async function getVcsIntegration(em: Em, actor: Actor, name: string): Promise<VcsIntegrationView> {
-  requireAdmin(actor);
-  return view(em, await findIntegration(em, name));
+  return view(em, await findAdministeredIntegration(em, actor, name));
 }
 
 /** Creates the integration and its service account; the apiKey is returned once, stored hashed. */
@@ -138,10 +161,9 @@ export async function updateVcsIntegration(
   actor: Actor,
   input: UpdateVcsIntegrationInput,
 ): Promise<{ view: VcsIntegrationView; apiKey?: string }> {
-  requireAdmin(actor);
   const apiKey = input.regenerateApiKey ? newApiKey() : undefined;
   const integration = await em.transactional(async (tx) => {
-    const integration = await findIntegration(tx, input.name);
+    const integration = await findAdministeredIntegration(tx, actor, input.name);
     if (input.repository !== undefined) integration.repository = input.repository;
     if (input.branches !== undefined) integration.branches = input.branches;
     if (input.secret !== undefined) integration.secret = input.secret || null;
@@ -161,8 +183,7 @@ export async function updateVcsIntegration(
 
 /** Deletes the integration and its queue; recorded changes and comments stay on the issues. */
 export async function deleteVcsIntegration(em: Em, actor: Actor, name: string): Promise<string> {
-  requireAdmin(actor);
-  const integration = await findIntegration(em, name);
+  const integration = await findAdministeredIntegration(em, actor, name);
   await em.transactional(async (tx) => {
     // Explicit, like deleteProject: nothing depends on the foreign_keys pragma.
     await tx.nativeUpdate(VcsChange, { integration }, { integration: null, delivery: null });

@@ -1,16 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/create-orm.js';
-import { createTestOrm, fork } from '../test-support/test-orm.js';
 import {
   committer,
   createIntegration,
+  createTestOrm,
   fixtureText,
+  fork,
   githubPush,
   hookRequest,
   issueSummary,
   setUpVcsScenario,
-} from '../test-support/vcs.js';
+} from '@trackline/domain/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor.js';
+import type { Orm } from '../orm/create-orm.js';
 import { getVcsDeliveryReport } from './deliveries.js';
 import { processDelivery } from './process-delivery.js';
 import { claimDelivery } from './queue.js';
@@ -148,15 +149,15 @@ describe('processing a push', () => {
     expect((await issueSummary(orm, 'TL-2')).state).toBe('Submitted');
   });
 
-  it('skips issues that do not exist or belong to a project the integration is not linked to', async () => {
+  it('skips issues that do not exist or belong to a project the integration is not linked to, for one reason', async () => {
     const receipt = await push(
       githubPush([['c1'.padEnd(40, '0'), '#TL-99 Fixed\n#OT-1 Fixed', 'alice@example.com']]),
     );
     expect(await results(receipt.deliveryId as number)).toEqual([
-      'TL-99 comment: skipped (issue not found)',
-      'TL-99 Fixed: skipped (issue not found)',
-      'OT-1 comment: skipped (project [ OT ] is not linked to this integration)',
-      'OT-1 Fixed: skipped (project [ OT ] is not linked to this integration)',
+      "TL-99 comment: skipped (no such issue in the integration's projects)",
+      "TL-99 Fixed: skipped (no such issue in the integration's projects)",
+      "OT-1 comment: skipped (no such issue in the integration's projects)",
+      "OT-1 Fixed: skipped (no such issue in the integration's projects)",
     ]);
     expect(await issueSummary(orm, 'OT-1')).toMatchObject({ state: 'Submitted', comments: [] });
   });

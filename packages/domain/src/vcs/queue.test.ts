@@ -1,7 +1,13 @@
+import {
+  createIntegration,
+  createTestOrm,
+  fork,
+  githubPush,
+  hookRequest,
+  setUpVcsScenario,
+} from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../orm/create-orm.js';
-import { createTestOrm, fork } from '../test-support/test-orm.js';
-import { createIntegration, githubPush, hookRequest, setUpVcsScenario } from '../test-support/vcs.js';
 import { claimDelivery, completeDelivery, extendLease, failDelivery, retryDelivery } from './queue.js';
 import { receiveHook } from './receive-hook.js';
 import { VcsDelivery } from './vcs.entity.js';

@@ -1,11 +1,17 @@
 import { createHmac } from 'node:crypto';
 import type { VcsHost } from '@trackline/contracts';
+import {
+  createIntegration,
+  createTestOrm,
+  fixtureText,
+  fork,
+  hookRequest,
+  setUpVcsScenario,
+} from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Orm } from '../orm/create-orm.js';
-import { createTestOrm, fork } from '../test-support/test-orm.js';
-import { createIntegration, fixtureText, hookRequest, setUpVcsScenario } from '../test-support/vcs.js';
 import type { HookRequest } from './hook-request.js';
 import { findIntegrationByApiKey } from './integrations.js';
 import { receiveHook } from './receive-hook.js';

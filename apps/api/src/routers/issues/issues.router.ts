@@ -4,7 +4,6 @@ import { authedProcedure, router } from '../../trpc/procedures.js';
 import { assistCommand } from '../commands/assist.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
-import { effectiveActor } from './run-as.js';
 
 export const issuesRouter = router({
   create: authedProcedure
@@ -46,13 +45,7 @@ export const issuesRouter = router({
     .input(c.ZExecuteCommandInput)
     .output(c.ZExecuteCommandOutput)
     .mutation(async ({ ctx, input }) => {
-      const actor = await effectiveActor(ctx, input.runAs);
-      // An issue the actor cannot read is NOT_FOUND before anything else: parsing below runs
-      // with every permission, and its errors must not tell hidden issues from missing ones.
-      await d.findReadableIssue(ctx.em, actor, input.issue);
-      const command = input.command?.trim() ?? '';
-      if (!command && !input.comment) throw d.DomainError.invalid('command', 'is required (or a comment)');
-      await d.executeCommand(ctx.em, actor, [input.issue], command, input.comment);
+      await d.executeIssueCommand(ctx.em, ctx.actor, input);
       return {};
     }),
 
@@ -61,7 +54,7 @@ export const issuesRouter = router({
     .input(c.ZIntellisenseInput)
     .output(c.ZCommandAssistOutput)
     .query(async ({ ctx, input }) => {
-      const actor = await effectiveActor(ctx, input.runAs);
+      const actor = await d.resolveRunAs(ctx.em, ctx.actor, input.runAs);
       return assistCommand(ctx.em, actor, {
         issueIds: input.issue,
         command: input.command,

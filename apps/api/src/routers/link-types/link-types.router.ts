@@ -28,7 +28,7 @@ export const linkTypesRouter = router({
     .meta(c.countLinkTypeMeta)
     .input(c.ZGetLinkTypeInput)
     .output(c.ZCountLinkTypeOutput)
-    .query(async ({ ctx, input }) => ({ value: await d.countLinkTypeUsages(ctx.em, input.name) })),
+    .query(async ({ ctx, input }) => ({ value: await d.countLinkTypeUsages(ctx.em, ctx.actor, input.name) })),
 
   create: authedProcedure
     .meta(c.createLinkTypeMeta)

@@ -1,8 +1,8 @@
+import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
 import type { Orm } from '../../orm/create-orm.js';
 import { createProject } from '../../projects/projects.js';
-import { actorFor, createTestOrm, fork, userWithRole } from '../../test-support/test-orm.js';
 import { addProjectAssignee, listProjectAssignees, removeProjectAssignee } from './assignees.js';
 import { addFieldValue, listProjectFields } from './project-fields.js';
 

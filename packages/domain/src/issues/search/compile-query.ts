@@ -1,4 +1,4 @@
-import type { Actor } from '../../auth/actor.js';
+import { type Actor, can } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import type { FieldKind } from '../fields/field.entity.js';
@@ -65,6 +65,8 @@ const hasUsers = (nameKey: string, userIds: number[]): SqlCondition => ({
     `where ufv.issue_id = i.id and upf.name_key = ? and ufv.user_id in (${placeholders(userIds)}))`,
   params: [nameKey, ...userIds],
 });
+/** A user id no row has (ids start at 1): a condition on it matches nothing. */
+const NOBODY = 0;
 const RESOLVED: SqlCondition = { sql: 'i.resolved_at is not null', params: [] };
 const UNRESOLVED: SqlCondition = { sql: 'i.resolved_at is null', params: [] };
 
@@ -101,12 +103,20 @@ class Compiler {
     return rows.map((r) => Number(r.id));
   }
 
-  private async userId(login: string): Promise<number | null> {
+  /**
+   * The user a search term names. An unknown login is an error only for a caller who may see
+   * every user (READ_USER, as reading another user's profile needs); for anyone else it simply
+   * matches nothing, exactly like an existing user none of whose issues the caller can read, so
+   * search does not tell which logins exist.
+   */
+  private async userId(term: QueryTerm, login: string): Promise<number> {
     if (login.trim().toLowerCase() === 'me') return this.actor.userId;
     const rows = await this.em.execute<{ id: number }[]>('select id from users where login_key = ?', [
       login.trim().toLowerCase(),
     ]);
-    return rows[0] ? Number(rows[0].id) : null;
+    if (rows[0]) return Number(rows[0].id);
+    if (can(this.actor, 'READ_USER')) throw bad(`unknown user [ ${login} ] in [ ${term.source} ]`);
+    return NOBODY;
   }
 
   private async tagIds(name: string): Promise<number[]> {
@@ -129,11 +139,7 @@ class Compiler {
 
   private async reporter(term: QueryTerm, values: QueryValue[]): Promise<SqlCondition> {
     const ids: number[] = [];
-    for (const v of values) {
-      const id = await this.userId(v.text);
-      if (id === null) throw bad(`unknown user [ ${v.text} ] in [ ${term.source} ]`);
-      ids.push(id);
-    }
+    for (const v of values) ids.push(await this.userId(term, v.text));
     return inList('i.reporter_id', ids);
   }
 
@@ -194,9 +200,7 @@ class Compiler {
         continue;
       }
       if (kinds.has('user') || nameKey === 'assignee') {
-        const id = await this.userId(v.text);
-        if (id === null) throw bad(`unknown user [ ${v.text} ] in [ ${term.source} ]`);
-        conditions.push(hasUsers(nameKey, [id]));
+        conditions.push(hasUsers(nameKey, [await this.userId(term, v.text)]));
         continue;
       }
       const fs = this.scoped('pf.project_id');

@@ -1,9 +1,8 @@
+import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
 import type { Orm } from '../../orm/create-orm.js';
 import { createProject } from '../../projects/projects.js';
-import { op } from '../../test-support/command-ops.js';
-import { actorFor, createTestOrm, fork, userWithRole } from '../../test-support/test-orm.js';
 import { grantRole } from '../../users/users.js';
 import { applyCommand } from '../apply-command.js';
 import { createIssue } from '../create-issue.js';

@@ -1,11 +1,8 @@
-import { loadActor } from '../auth/load-actor.js';
-import type { Orm } from '../orm/create-orm.js';
-import type { Em } from '../orm/em.js';
-import { migrate } from '../orm/migrate.js';
-import { seed } from '../seed/seed.js';
-import { User } from '../users/user.entity.js';
-import { grantRole, insertUser } from '../users/users.js';
+import { type Em, grantRole, insertUser, loadActor, migrate, type Orm, seed, User } from '@trackline/domain';
 import { createTestDatabase } from './test-database.js';
+
+export const ROOT_PASSWORD = 'root-password';
+export const USER_PASSWORD = 'password-1';
 
 /**
  * A fresh, migrated and seeded database for one test file: in-memory SQLite, or a scratch
@@ -14,7 +11,7 @@ import { createTestDatabase } from './test-database.js';
 export async function createTestOrm(): Promise<Orm> {
   const orm = await createTestDatabase();
   await migrate(orm);
-  await seed(orm, { adminPassword: 'root-password' });
+  await seed(orm, { adminPassword: ROOT_PASSWORD });
   return orm;
 }
 
@@ -26,9 +23,9 @@ export async function actorFor(orm: Orm, login: string) {
   return loadActor(em, user);
 }
 
-/** Creates a user holding `role` globally, or in `project` when given. */
+/** Creates a user (password `USER_PASSWORD`) holding `role` globally, or in `project` when given. */
 export async function userWithRole(orm: Orm, login: string, role?: string, project?: string) {
-  await insertUser(fork(orm), { login, email: `${login}@example.com`, password: 'password-1' });
+  await insertUser(fork(orm), { login, email: `${login}@example.com`, password: USER_PASSWORD });
   if (role) await grantRole(fork(orm), await actorFor(orm, 'root'), login, role, project);
   return actorFor(orm, login);
 }

@@ -1,4 +1,4 @@
-import type { CommandOp } from '../commands/ops.js';
+import type { CommandOp } from '@trackline/domain';
 
 const range = { start: 0, end: 0 };
 

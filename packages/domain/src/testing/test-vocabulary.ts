@@ -1,4 +1,4 @@
-import type { CommandVocabulary, VocabularyField } from './vocabulary.js';
+import type { CommandVocabulary, VocabularyField } from '@trackline/domain';
 
 const values = (...names: string[]) => names.map((name) => ({ name }));
 const resolved = (...names: string[]) => names.map((name) => ({ name, resolved: true }));

@@ -1,5 +1,5 @@
-import { createOrm, type Orm } from '../orm/create-orm.js';
-import { createScratchOrm } from '../orm/scratch-database.js';
+import { createOrm, type Orm } from '@trackline/domain';
+import { createScratchOrm } from './scratch-database.js';
 
 /**
  * The database the tests run on. `TRACKLINE_TEST_DB=postgres` selects PostgreSQL at

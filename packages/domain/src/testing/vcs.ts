@@ -1,22 +1,25 @@
 import { readFileSync } from 'node:fs';
 import type { VcsHost } from '@trackline/contracts';
-import type { Actor } from '../auth/actor.js';
-import { createIssue } from '../issues/create-issue.js';
-import { getIssue } from '../issues/get-issue.js';
-import type { Orm } from '../orm/create-orm.js';
-import { createProject } from '../projects/projects.js';
-import { createRole } from '../roles/roles.js';
-import { grantRole, insertUser } from '../users/users.js';
-import type { HookRequest } from '../vcs/hook-request.js';
-import { createVcsIntegration } from '../vcs/integrations.js';
-import { actorFor, fork } from './test-orm.js';
+import {
+  type Actor,
+  createIssue,
+  createProject,
+  createRole,
+  createVcsIntegration,
+  getIssue,
+  grantRole,
+  type HookRequest,
+  insertUser,
+  type Orm,
+} from '@trackline/domain';
+import { actorFor, fork, USER_PASSWORD } from './test-orm.js';
 
 export const fixtureText = (name: string) =>
-  readFileSync(new URL(`../vcs/__fixtures__/${name}.json`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../../src/vcs/__fixtures__/${name}.json`, import.meta.url), 'utf8');
 
 /** A user with an e-mail and roles, each `[role]` global or `[role, project]`. */
 export async function committer(orm: Orm, login: string, email: string, roles: [string, string?][]) {
-  await insertUser(fork(orm), { login, email, fullName: login, password: 'password-1' });
+  await insertUser(fork(orm), { login, email, fullName: login, password: USER_PASSWORD });
   const root = await actorFor(orm, 'root');
   for (const [role, project] of roles) await grantRole(fork(orm), root, login, role, project);
 }

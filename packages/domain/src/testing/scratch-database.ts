@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { createOrm, type Orm } from './create-orm.js';
+import { createOrm, type Orm } from '@trackline/domain';
 
 /** A throw-away PostgreSQL database: `url` connects to it, `drop()` removes it (idempotent). */
 export type ScratchDatabase = { name: string; url: string; drop(): Promise<void> };
