@@ -99,8 +99,8 @@ function createLoginThrottle(
       const wait = Math.max(...waits);
       return wait > 0 ? toSeconds(wait) : 0;
     },
-    async succeeded(login, ip, reserved) {
-      await Promise.all([byLogin.delete(loginKey(login)), reserved ? byIp.reward(ipKey(ip), 1) : null]);
+    async succeeded(login, ip) {
+      await Promise.all([byLogin.delete(loginKey(login)), byIp.reward(ipKey(ip), 1)]);
     },
   };
 }
@@ -207,7 +207,7 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
           const wait = (await logins?.reserve(login, ip)) ?? 0;
           if (wait > 0) refuse(res, transport, wait, tooManyFailures(wait));
           const user = await authenticatePassword(em, login, password);
-          if (user) await logins?.succeeded(login, ip, true);
+          if (user) await logins?.succeeded(login, ip);
           return user !== null;
         },
       };

@@ -38,7 +38,7 @@ export async function handleLogin(
   const user = await authenticatePassword(em as never, login, password);
   // A failure keeps its reserved attempt.
   if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
-  await throttle?.succeeded(login, ip, true);
+  await throttle?.succeeded(login, ip);
   const session = await createSession(em as never, user.id);
   res.setHeader('Set-Cookie', sessionCookie(session, guard?.isSecure(req) ?? false));
   // The API-wide negotiation (no Accept header: XML), as for errors of this route.

@@ -23,8 +23,8 @@ export type LoginThrottle = {
   reserve(login: string, ip: string): Promise<number>;
   /** Seconds until `login` from `ip` may be checked again, without taking an attempt; 0 when it may. */
   check(login: string, ip: string): Promise<number>;
-  /** The password was right: the login's count restarts; a reserved attempt goes back to the IP. */
-  succeeded(login: string, ip: string, reserved: boolean): Promise<void>;
+  /** A reserved check found the password right: the login's count restarts, the IP gets its attempt back. */
+  succeeded(login: string, ip: string): Promise<void>;
 };
 
 /**
@@ -85,16 +85,14 @@ async function basicUser(
   if (basicCache.has(key)) {
     const wait = await throttle.check(login, ip);
     if (wait > 0) return throttled(wait);
+    // No password check happens here, so nothing is reserved or reset (and no store write).
     const user = await rememberedBasic(em, key);
-    if (user) {
-      await throttle.succeeded(login, ip, false);
-      return user;
-    }
+    if (user) return user;
   }
   const wait = await throttle.reserve(login, ip);
   if (wait > 0) return throttled(wait);
   const user = await checkBasic(em, key, login, password);
-  if (user) await throttle.succeeded(login, ip, true);
+  if (user) await throttle.succeeded(login, ip);
   return user;
 }
 
