@@ -56,6 +56,8 @@ export async function buildDatabase(
     repository: 'bench/repo',
     projects: ['P001'],
     committersRole: 'Developer',
+    // Synthetic pushes name no pusher: measure applying commands, as before item 13.
+    requirePusherMatch: false,
   });
   await orm.close(true);
   return { token, apiKey };

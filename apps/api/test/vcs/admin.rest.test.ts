@@ -28,7 +28,7 @@ describe('VCS integrations over /rest', () => {
     const res = await call(
       server.url,
       'PUT',
-      `${BASE}/web.app?host=github&repository=trackline/webapp&projects=TL,OT&committersRole=Committers&branches=main&secret=s`,
+      `${BASE}/web.app?host=github&repository=trackline/webapp&projects=TL,OT&committersRole=Committers&branches=main&secret=s&requirePusherMatch=false`,
     );
     expect(res.status, res.text).toBe(201);
     expect(res.headers.get('location')).toBe(`${server.url}${BASE}/web.app`);
@@ -58,6 +58,7 @@ describe('VCS integrations over /rest', () => {
         'name',
         'projects',
         'repository',
+        'requirePusherMatch',
         'serviceUser',
       ].sort(),
     );
@@ -68,7 +69,7 @@ describe('VCS integrations over /rest', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/xml;charset=UTF-8');
     expect(res.text).toMatch(
-      /^<\?xml[^>]*\?><vcsIntegrations><vcsIntegration name="web\.app" host="github" repository="trackline\/webapp" branches="main" committersRole="Committers" hasSecret="true" serviceUser="vcs@web\.app" createdAt="[^"]+"><projects><project shortName="OT"\/><project shortName="TL"\/><\/projects><\/vcsIntegration><\/vcsIntegrations>$/,
+      /^<\?xml[^>]*\?><vcsIntegrations><vcsIntegration name="web\.app" host="github" repository="trackline\/webapp" branches="main" committersRole="Committers" hasSecret="true" requirePusherMatch="false" serviceUser="vcs@web\.app" createdAt="[^"]+"><projects><project shortName="OT"\/><project shortName="TL"\/><\/projects><\/vcsIntegration><\/vcsIntegrations>$/,
     );
     expect(res.text).not.toContain(apiKey);
   });

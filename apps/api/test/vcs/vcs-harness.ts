@@ -76,7 +76,13 @@ export async function call(
 /** Creates an integration over REST; the apiKey comes back once. */
 export async function createIntegration(
   base: string,
-  params: { name?: string; host?: string; secret?: string; branches?: string } = {},
+  params: {
+    name?: string;
+    host?: string;
+    secret?: string;
+    branches?: string;
+    requirePusherMatch?: boolean;
+  } = {},
 ) {
   const query = new URLSearchParams({
     host: params.host ?? 'github',
@@ -85,6 +91,9 @@ export async function createIntegration(
     committersRole: 'Committers',
     ...(params.secret !== undefined ? { secret: params.secret } : {}),
     ...(params.branches !== undefined ? { branches: params.branches } : {}),
+    // The fixtures push other people's commits: the legacy suites test the committer rule
+    // alone (hardening item 13 tests the pusher rule) unless they ask for it.
+    requirePusherMatch: String(params.requirePusherMatch ?? false),
   });
   const res = await call(base, 'PUT', `/rest/admin/vcsIntegration/${params.name ?? 'webapp'}?${query}`);
   if (res.status !== 201) throw new Error(`integration not created: ${res.status} ${res.text}`);

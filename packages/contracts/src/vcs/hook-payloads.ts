@@ -13,9 +13,15 @@ const commits = <T extends z.ZodType>(commit: T) => z.array(commit).max(MAX_PUSH
 const sha = z.string().min(1).max(100);
 
 /** `X-GitHub-Event: push`, JSON body or the form field `payload`. */
+/** Who pushed, as the host names them (compared with commit authors by `requirePusherMatch`). */
+const identity = z.string().max(500).nullish();
+
 export const ZGithubPush = z.object({
   ref: z.string(),
   repository: z.object({ full_name: z.string() }),
+  /** `name` is the pusher's login. */
+  pusher: z.object({ name: identity, email: identity }).nullish(),
+  sender: z.object({ login: identity }).nullish(),
   commits: commits(
     z.object({
       id: sha,
@@ -38,6 +44,9 @@ export const ZGitlabPush = z.object({
   object_kind: z.literal('push'),
   ref: z.string(),
   project: z.object({ path_with_namespace: z.string() }),
+  user_username: identity,
+  /** Empty (or `[REDACTED]`) when the user keeps the e-mail private. */
+  user_email: identity,
   commits: commits(
     z.object({
       id: sha,
@@ -51,8 +60,12 @@ export const ZGitlabPush = z.object({
 export type GitlabPush = z.infer<typeof ZGitlabPush>;
 
 /** Bitbucket Cloud 2.0, `X-Event-Key: repo:push`: one change per updated ref. */
+/** A Bitbucket account: `uuid` and `account_id` are stable; nicknames are not unique. */
+const bitbucketAccount = z.object({ uuid: identity, account_id: identity }).nullish();
+
 export const ZBitbucketPush = z.object({
   repository: z.object({ full_name: z.string() }),
+  actor: bitbucketAccount,
   push: z.object({
     changes: z.array(
       z.object({
@@ -64,7 +77,7 @@ export const ZBitbucketPush = z.object({
             message: z.string(),
             date: z.string(),
             /** `"Name <email>"`; `user` is present only for authors linked to an account. */
-            author: z.object({ raw: z.string() }),
+            author: z.object({ raw: z.string(), user: bitbucketAccount }),
             links: z
               .object({ html: z.object({ href: z.string() }) })
               .partial()
@@ -81,11 +94,15 @@ export type BitbucketPush = z.infer<typeof ZBitbucketPush>;
 export const ZBitbucketPostService = z.object({
   canon_url: z.string(),
   repository: z.object({ absolute_url: z.string() }),
+  /** The pusher's username. */
+  user: identity,
   commits: commits(
     z.object({
       node: sha,
       raw_node: sha.optional(),
       raw_author: z.string(),
+      /** The author's username, when the e-mail maps to an account. */
+      author: identity,
       message: z.string(),
       branch: z.string().nullish(),
       timestamp: z.string(),

@@ -37,6 +37,11 @@ export const ZVcsIntegration = z.object({
   /** Users holding this role (globally or in the project) may apply commands from commits. */
   committersRole: z.string().nullable(),
   hasSecret: z.boolean(),
+  /**
+   * Commands of a commit apply only when its author is the pusher (or sender) the host names;
+   * otherwise the commit is recorded and its commands skipped with the reason.
+   */
+  requirePusherMatch: z.boolean(),
   /** The account that writes comments when no committer is matched. */
   serviceUser: z.string(),
   createdAt: z.string(),
@@ -94,6 +99,8 @@ export const ZCreateVcsIntegrationInput = z.object({
   branches: ZBranches.optional(),
   /** The webhook secret configured at the host (HMAC key, or GitLab's token). */
   secret: ZSecret.optional(),
+  /** Default true: commit e-mails alone do not let commands in. */
+  requirePusherMatch: QueryBool.optional(),
 });
 export type CreateVcsIntegrationInput = z.infer<typeof ZCreateVcsIntegrationInput>;
 
@@ -114,6 +121,7 @@ export const ZUpdateVcsIntegrationInput = z.object({
   committersRole: ZRoleName.optional(),
   branches: ZBranches.optional(),
   secret: ZSecret.optional(),
+  requirePusherMatch: QueryBool.optional(),
   regenerateApiKey: QueryBool.optional(),
 });
 export type UpdateVcsIntegrationInput = z.infer<typeof ZUpdateVcsIntegrationInput>;

@@ -52,7 +52,13 @@ export async function setUpVcsScenario(orm: Orm) {
 export async function createIntegration(
   orm: Orm,
   root: Actor,
-  input: { name?: string; host?: VcsHost; secret?: string; branches?: string } = {},
+  input: {
+    name?: string;
+    host?: VcsHost;
+    secret?: string;
+    branches?: string;
+    requirePusherMatch?: boolean;
+  } = {},
 ) {
   const { apiKey, view } = await createVcsIntegration(fork(orm), root, {
     name: input.name ?? 'webapp',
@@ -62,6 +68,9 @@ export async function createIntegration(
     committersRole: 'Committers',
     ...(input.secret ? { secret: input.secret } : {}),
     ...(input.branches ? { branches: input.branches } : {}),
+    // The fixtures push other people's commits: these suites test the committer rule alone
+    // (the pusher rule has its own tests) unless they ask for it.
+    requirePusherMatch: input.requirePusherMatch ?? false,
   });
   return { apiKey, integration: view.integration };
 }

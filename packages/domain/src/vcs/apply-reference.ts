@@ -156,7 +156,7 @@ export async function applyReference(
   // the connection directly (inside a SQLite transaction it would wait for itself).
   const issue = await ctx.issue(em, ref.issue);
   if (!issue || !ctx.projectIds.has(issue.projectId)) return;
-  const committer = await ctx.committer(em, commit.authorEmail, issue.projectId);
+  const committer = await ctx.committerOf(em, commit, issue.projectId);
   const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
   await em.transactional(async (tx) => {
     const unit: Unit = { tx, ctx, commit, issue, committer, actor };

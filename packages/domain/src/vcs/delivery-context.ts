@@ -8,7 +8,11 @@ import { Role } from '../roles/role.entity.js';
 import { User } from '../users/user.entity.js';
 import { type Committer, findCommitter } from './committers.js';
 import { findIssuesByKey, issueKey, type ReferencedIssue } from './issue-lookup.js';
+import { authorIsPusher, type PushCommit, type PushEvent } from './push-event.js';
 import { type IVcsIntegration, VcsIntegrationProject } from './vcs.entity.js';
+
+export const NOT_THE_PUSHER =
+  'the commit author is not the pusher named by the host (requirePusherMatch): commands not applied';
 
 /** What the service account may do: read and comment the linked projects' issues, nothing else. */
 const SERVICE_PERMISSIONS: ReadonlySet<PermissionKey> = new Set(['READ_ISSUE', 'CREATE_COMMENT']);
@@ -30,9 +34,16 @@ export class DeliveryContext {
     readonly projectIds: ReadonlySet<number>,
     readonly serviceActor: Actor,
     private readonly role: { id: number; name: string } | null,
+    private readonly pusher: readonly string[] | null,
   ) {}
 
-  static async load(em: Em, deliveryId: number, integration: IVcsIntegration): Promise<DeliveryContext> {
+  /** `push.pusher` counts only when the integration requires the author to be the pusher. */
+  static async load(
+    em: Em,
+    deliveryId: number,
+    integration: IVcsIntegration,
+    push: Pick<PushEvent, 'pusher'>,
+  ): Promise<DeliveryContext> {
     const links = await em.find(VcsIntegrationProject, { integration });
     const projectIds = new Set(links.map((l) => l.project.id));
     const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
@@ -52,7 +63,20 @@ export class DeliveryContext {
       projectIds,
       serviceActor,
       role ? { id: role.id, name: role.name } : null,
+      integration.requirePusherMatch ? (push.pusher ?? []) : null,
     );
+  }
+
+  /**
+   * The user the commit's author e-mail stands for. With `requirePusherMatch`, nobody when
+   * the host does not name the author as the pusher: anyone may write any e-mail into a
+   * commit, so the e-mail alone must not let a pusher act (or comment) as someone else.
+   */
+  async committerOf(em: Em, commit: PushCommit, projectId: number): Promise<Committer> {
+    if (this.pusher && !authorIsPusher(commit, this.pusher)) {
+      return { kind: 'unmatched', reason: NOT_THE_PUSHER };
+    }
+    return this.committer(em, commit.authorEmail, projectId);
   }
 
   /** Looks up every issue the push references at once (a push may reference hundreds). */

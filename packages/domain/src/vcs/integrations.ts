@@ -141,6 +141,7 @@ export async function createVcsIntegration(
         apiKeyHash: sha256Hex(apiKey),
         secret: input.secret || null,
         branches: input.branches ?? '',
+        requirePusherMatch: input.requirePusherMatch ?? true,
         committersRole: role,
         serviceUser: await serviceUserFor(tx, input.name),
       });
@@ -167,6 +168,7 @@ export async function updateVcsIntegration(
     if (input.repository !== undefined) integration.repository = input.repository;
     if (input.branches !== undefined) integration.branches = input.branches;
     if (input.secret !== undefined) integration.secret = input.secret || null;
+    if (input.requirePusherMatch !== undefined) integration.requirePusherMatch = input.requirePusherMatch;
     if (input.committersRole !== undefined)
       integration.committersRole = await resolveRole(tx, input.committersRole);
     if (apiKey) integration.apiKeyHash = sha256Hex(apiKey);

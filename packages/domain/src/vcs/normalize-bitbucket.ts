@@ -1,6 +1,12 @@
 import { ZBitbucketPostService, ZBitbucketPush } from '@trackline/contracts';
 import { parsePayload } from './parse-payload.js';
-import type { PushEvent } from './push-event.js';
+import { identityTokens, type PushEvent } from './push-event.js';
+
+type Account =
+  | { uuid?: string | null | undefined; account_id?: string | null | undefined }
+  | null
+  | undefined;
+const accountTokens = (account: Account) => identityTokens('bitbucket', account?.uuid, account?.account_id);
 
 /** `Jane Doe <jane@example.com>` → name and e-mail; a bare name has no e-mail. */
 export function splitRawAuthor(raw: string): { name: string; email: string | null } {
@@ -15,6 +21,7 @@ export function normalizeBitbucketCloud(json: unknown): PushEvent {
   const push = parsePayload(ZBitbucketPush, json, 'Bitbucket repo:push');
   return {
     repository: push.repository.full_name,
+    pusher: accountTokens(push.actor),
     commits: push.push.changes.flatMap((change) => {
       const branch = change.new?.type === 'tag' ? `refs/tags/${change.new.name}` : (change.new?.name ?? '');
       // Bitbucket lists a change's commits newest first; commands must apply in commit order.
@@ -28,6 +35,7 @@ export function normalizeBitbucketCloud(json: unknown): PushEvent {
           authorEmail: author.email,
           timestamp: c.date,
           branch,
+          authorIdentities: [...identityTokens('email', author.email), ...accountTokens(c.author.user)],
         };
       });
     }),
@@ -47,6 +55,7 @@ export function normalizeBitbucketPostService(json: unknown): PushEvent {
   const base = `${push.canon_url.replace(/\/+$/, '')}/${path}`;
   return {
     repository: path,
+    pusher: identityTokens('login', push.user),
     commits: push.commits.map((c) => {
       const author = splitRawAuthor(c.raw_author);
       const sha = c.raw_node ?? c.node;
@@ -58,6 +67,7 @@ export function normalizeBitbucketPostService(json: unknown): PushEvent {
         authorEmail: author.email,
         timestamp: isoTimestamp(c.utctimestamp ?? c.timestamp),
         branch: c.branch ?? '',
+        authorIdentities: [...identityTokens('email', author.email), ...identityTokens('login', c.author)],
       };
     }),
   };

@@ -3,6 +3,7 @@ import type { VcsHost } from '@trackline/contracts';
 import { describe, expect, it } from 'vitest';
 import { classifyHook, normalizePush } from './classify-hook.js';
 import { splitRawAuthor } from './normalize-bitbucket.js';
+import { authorIsPusher } from './push-event.js';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`./__fixtures__/${name}.json`, import.meta.url), 'utf8')) as Record<
@@ -31,7 +32,9 @@ describe('normalizePush', () => {
       authorEmail: 'alice@example.com',
       timestamp: '2024-03-11T10:12:31+01:00',
       branch: 'main',
+      authorIdentities: ['email:alice@example.com', 'login:alice-ex'],
     });
+    expect(push.pusher).toEqual(['email:alice@example.com', 'login:alice-ex', 'login:alice-ex']);
     expect(summary('github', 'github-push')).toEqual([
       ['0d1a26e', 'main', 'alice@example.com', '#TL-1 Fixed'],
       ['6113728', 'main', 'Bob@Example.com', '#TL-3 tag performance'],
@@ -73,6 +76,25 @@ describe('normalizePush', () => {
       ['4c5d6e7', 'main', 'alice@example.com', '#TL-1 Fixed'],
       ['5d6e7f8', 'main', 'Bob@Example.com', '#TL-3 tag performance'],
     ]);
+  });
+
+  it.each<[VcsHost, string, boolean[]]>([
+    ['github', 'github-push', [true, false, true]],
+    // The fixture's pusher hides the e-mail, and GitLab commits carry no username.
+    ['gitlab', 'gitlab-push', [false, false]],
+    ['bitbucket', 'bitbucket-cloud-push', [true, false]],
+    ['bitbucket', 'bitbucket-post-service', [true, false]],
+  ])('%s %s: whether each commit author is the pusher the host names', (host, name, expected) => {
+    const push = normalizePush(host, fixture(name));
+    expect(push.commits.map((c) => authorIsPusher(c, push.pusher))).toEqual(expected);
+  });
+
+  it('GitLab: a public pusher e-mail matches the author e-mail; [REDACTED] matches nothing', () => {
+    const json = fixture('gitlab-push');
+    const withEmail = normalizePush('gitlab', { ...json, user_email: 'Alice@Example.com' });
+    expect(withEmail.commits.map((c) => authorIsPusher(c, withEmail.pusher))).toEqual([true, false]);
+    const redacted = normalizePush('gitlab', { ...json, user_email: '[REDACTED]' });
+    expect(redacted.pusher).toEqual(['login:alice']);
   });
 
   it.each<[VcsHost, Record<string, unknown>, string]>([

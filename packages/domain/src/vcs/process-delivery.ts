@@ -27,8 +27,8 @@ export async function processDelivery(
   const delivery = await em.findOne(VcsDelivery, { id: claim.id }, { populate: ['integration'] });
   if (!delivery) return 'lost';
   const integration = delivery.integration;
-  const ctx = await DeliveryContext.load(em, delivery.id, integration);
   const push = JSON.parse(delivery.payload) as PushEvent;
+  const ctx = await DeliveryContext.load(em, delivery.id, integration, push);
   const plans = push.commits.map((commit) => planCommit(commit, integration.branches));
   await ctx.preloadIssues(
     em,

@@ -12,10 +12,33 @@ export type PushCommit = {
   timestamp: string;
   /** Branch name (`refs/heads/` stripped); a tag keeps its full ref; '' when unknown. */
   branch: string;
+  /** Who the host says wrote the commit, as identity tokens (see `identityTokens`). */
+  authorIdentities?: string[];
 };
 
-/** The one shape every host format is normalized to (and stored in the delivery row). */
-export type PushEvent = { repository: string; commits: PushCommit[] };
+/**
+ * The one shape every host format is normalized to (and stored in the delivery row).
+ * `pusher`: who the host says pushed, as identity tokens; absent in rows stored before it
+ * existed (such a push matches no author).
+ */
+export type PushEvent = { repository: string; commits: PushCommit[]; pusher?: string[] };
+
+/**
+ * `kind:value` tokens (`email:`, `login:`, `bitbucket:`), lower-cased, for the values a host
+ * gave. Commit author and pusher are the same person when they share a token. GitLab writes
+ * `[REDACTED]` for hidden e-mails: not an identity.
+ */
+export function identityTokens(kind: string, ...values: (string | null | undefined)[]): string[] {
+  return values.flatMap((value) => {
+    const v = value?.trim().toLowerCase();
+    return v && v !== '[redacted]' ? [`${kind}:${v}`] : [];
+  });
+}
+
+/** Whether the host names the commit's author as the pusher (or sender) of the push. */
+export function authorIsPusher(commit: PushCommit, pusher: readonly string[] | undefined): boolean {
+  return commit.authorIdentities?.some((token) => pusher?.includes(token)) ?? false;
+}
 
 /** What a hook call is, from the host's event header (and, without one, the payload). */
 export type HookEvent =
@@ -36,7 +59,7 @@ export function toPushCommits(
     message: string;
     url: string;
     timestamp: string;
-    author: { name: string; email?: string | null | undefined };
+    author: { name: string; email?: string | null | undefined; username?: string | null | undefined };
   }[],
   branch: string,
 ): PushCommit[] {
@@ -48,5 +71,9 @@ export function toPushCommits(
     authorEmail: c.author.email || null,
     timestamp: c.timestamp,
     branch,
+    authorIdentities: [
+      ...identityTokens('email', c.author.email),
+      ...identityTokens('login', c.author.username),
+    ],
   }));
 }

@@ -20,6 +20,8 @@ export const VcsIntegration = defineEntity({
     /** The webhook secret; kept in clear because the HMAC needs it (never returned). */
     secret: p.string().length(200).nullable(),
     branches: p.string().length(2000).default(''),
+    /** Commands of a commit apply only when the host names its author as the pusher. */
+    requirePusherMatch: p.boolean().default(true),
     committersRole: () => p.manyToOne(Role).nullable().deleteRule('set null'),
     serviceUser: () => p.manyToOne(User),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -12,6 +12,7 @@ const toDto = (v: d.VcsIntegrationView): c.VcsIntegrationDto => ({
   branches: v.integration.branches,
   committersRole: v.committersRole,
   hasSecret: v.integration.secret !== null,
+  requirePusherMatch: v.integration.requirePusherMatch,
   serviceUser: v.serviceUser,
   createdAt: v.integration.createdAt.toISOString(),
 });
