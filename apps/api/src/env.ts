@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './rest/request-body.js';
 
 const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
 const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -30,6 +31,8 @@ const ZEnv = z.object({
   TRACKLINE_LOGIN_WINDOW_SECONDS: positive(DEFAULT_LIMITS.logins.windowSeconds),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /** Query and body parameters one request may carry (400 beyond); see rest/request-body.ts. */
+  TRACKLINE_MAX_PARAMETERS: positive(DEFAULT_INPUT_LIMITS.maxParameters),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -69,4 +72,9 @@ export function limitsFromEnv(env: Env): LimitsOptions {
         : undefined,
     trustProxy: env.TRACKLINE_TRUST_PROXY === 'on',
   };
+}
+
+/** Input limits of the REST bridge from the environment (nesting stays at its default). */
+export function inputLimitsFromEnv(env: Env): InputLimits {
+  return { ...DEFAULT_INPUT_LIMITS, maxParameters: env.TRACKLINE_MAX_PARAMETERS };
 }

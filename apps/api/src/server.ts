@@ -7,7 +7,7 @@ import { dataChanged, onDataChanged } from './cache/data-changes.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
-import { REST_BODY_LIMIT } from './rest/request-body.js';
+import { type InputLimits, REST_BODY_LIMIT } from './rest/request-body.js';
 import { ResponseCache, type ResponseCacheOptions, responseCacheKey } from './rest/response-cache.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { renderXmlError } from './rest/xml.js';
@@ -23,6 +23,8 @@ export type ServerOptions = {
   limits?: LimitsOptions;
   /** Replays repeated authenticated GETs from memory until data changes; none when absent. */
   responseCache?: ResponseCacheOptions;
+  /** Parameters and nesting one REST request may carry; the defaults when absent. */
+  inputLimits?: InputLimits;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
 };
@@ -40,6 +42,7 @@ export function createRequestHandler({
   limits,
   onVcsDelivery,
   responseCache,
+  inputLimits,
 }: ServerOptions) {
   const guard = createGuard(limits);
   const cache = responseCache ? new ResponseCache(responseCache) : null;
@@ -67,6 +70,7 @@ export function createRequestHandler({
     createContext: (req, res) => createContext(req, res, 'rest'),
     customXml: LEGACY_XML,
     logError,
+    ...(inputLimits ? { inputLimits } : {}),
   });
   const trpc = createHTTPHandler({
     router: appRouter,
