@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
+import { normalizePublicUrl } from './http/public-url.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './rest/request-body.js';
 
 const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
@@ -31,6 +32,24 @@ const ZEnv = z.object({
   TRACKLINE_LOGIN_WINDOW_SECONDS: positive(DEFAULT_LIMITS.logins.windowSeconds),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /**
+   * The base of absolute URLs in answers (`url` attributes, `Location`), e.g. `https://tracker.example.com`;
+   * when unset, `http://` and the request's Host header (a malformed Host is replaced by the listening address).
+   */
+  PUBLIC_URL: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return normalizePublicUrl(value);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: (error as Error).message.replace(/^Invalid URL.*/, 'must be an absolute URL'),
+        });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   /** Query and body parameters one request may carry (400 beyond); see rest/request-body.ts. */
   TRACKLINE_MAX_PARAMETERS: positive(DEFAULT_INPUT_LIMITS.maxParameters),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */

@@ -50,6 +50,7 @@ const server = createServer({
   orm,
   limits: limitsFromEnv(env),
   inputLimits: inputLimitsFromEnv(env),
+  publicUrl: env.PUBLIC_URL,
   ...(env.TRACKLINE_RESPONSE_CACHE === 'on'
     ? { responseCache: { ttlMs: env.TRACKLINE_RESPONSE_CACHE_TTL_MS } }
     : {}),

@@ -4,6 +4,8 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
 import { dataChanged, onDataChanged } from './cache/data-changes.js';
+import { createBaseUrl } from './http/public-url.js';
+import { setSecurityHeaders } from './http/security-headers.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
@@ -25,15 +27,11 @@ export type ServerOptions = {
   responseCache?: ResponseCacheOptions;
   /** Parameters and nesting one REST request may carry; the defaults when absent. */
   inputLimits?: InputLimits;
+  /** `PUBLIC_URL`: the base of absolute URLs in answers; the Host header (when valid) when absent. */
+  publicUrl?: string | undefined;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
 };
-
-function baseUrlOf(req: IncomingMessage): string {
-  const host = req.headers.host ?? 'localhost';
-  // Only a well-formed Host is echoed back into `url` attributes and Location headers.
-  return /^[A-Za-z0-9.[\]:-]+$/.test(host) ? `http://${host}` : 'http://localhost';
-}
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
 export function createRequestHandler({
@@ -43,7 +41,9 @@ export function createRequestHandler({
   onVcsDelivery,
   responseCache,
   inputLimits,
+  publicUrl,
 }: ServerOptions) {
+  const baseUrlOf = createBaseUrl(publicUrl);
   const guard = createGuard(limits);
   const cache = responseCache ? new ResponseCache(responseCache) : null;
   if (cache) onDataChanged(() => cache.invalidate());
@@ -87,6 +87,7 @@ export function createRequestHandler({
   return async function handle(req: IncomingMessage, res: ServerResponse) {
     reportServerTime(res);
     const url = new URL(req.url ?? '/', 'http://internal');
+    setSecurityHeaders(res, url.pathname);
     try {
       if (url.pathname === '/rest/openapi.json' || url.pathname === '/openapi.json') {
         const base = `${baseUrlOf(req)}/rest`;
