@@ -72,10 +72,23 @@ export function createRequestHandler({
     logError,
     ...(inputLimits ? { inputLimits } : {}),
   });
+  /** Contexts of `/trpc` POSTs, built before their body is read (see `authenticateTrpcFirst`). */
+  const trpcContexts = new WeakMap<IncomingMessage, Promise<Context>>();
+  /**
+   * The tRPC adapter reads a POST body before it builds the context. Every procedure needs a
+   * caller, so the caller is resolved first; without one (or when refused, e.g. 429) the body is
+   * replaced by an empty input and never read: each call then answers 401 (or the refusal).
+   */
+  async function authenticateTrpcFirst(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const context = createContext(req, res, 'trpc');
+    trpcContexts.set(req, context);
+    const ctx = await context.catch(() => null);
+    if (!ctx?.actor) (req as IncomingMessage & { body?: unknown }).body = '{}';
+  }
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    createContext: ({ req, res }) => createContext(req, res, 'trpc'),
+    createContext: ({ req, res }) => trpcContexts.get(req) ?? createContext(req, res, 'trpc'),
     maxBodySize: REST_BODY_LIMIT,
     maxBatchSize: TRPC_MAX_BATCH,
     onError: ({ error }) => {
@@ -128,7 +141,10 @@ export function createRequestHandler({
           });
         });
       }
-      if (url.pathname.startsWith('/trpc/')) return await trpc(req, res);
+      if (url.pathname.startsWith('/trpc/')) {
+        if (req.method === 'POST') await authenticateTrpcFirst(req, res);
+        return await trpc(req, res);
+      }
       res.statusCode = 404;
       res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
       res.end(renderXmlError(`No resource at ${url.pathname}.`));
