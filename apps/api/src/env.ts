@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
+import { normalizePublicUrl } from './http/public-url.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './rest/request-body.js';
 
 const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
 const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
@@ -37,6 +39,26 @@ const ZEnv = z.object({
   TRACKLINE_LIMITS_STORE: z.enum(['memory', 'postgres', 'redis']).optional(),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /**
+   * The base of absolute URLs in answers (`url` attributes, `Location`), e.g. `https://tracker.example.com`;
+   * when unset, `http://` and the request's Host header (a malformed Host is replaced by the listening address).
+   */
+  PUBLIC_URL: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return normalizePublicUrl(value);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: (error as Error).message.replace(/^Invalid URL.*/, 'must be an absolute URL'),
+        });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  /** Query and body parameters one request may carry (400 beyond); see rest/request-body.ts. */
+  TRACKLINE_MAX_PARAMETERS: positive(DEFAULT_INPUT_LIMITS.maxParameters),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -90,4 +112,9 @@ export function limitsFromEnv(env: Env): LimitsOptions {
         : undefined,
     trustProxy: env.TRACKLINE_TRUST_PROXY === 'on',
   };
+}
+
+/** Input limits of the REST bridge from the environment (nesting stays at its default). */
+export function inputLimitsFromEnv(env: Env): InputLimits {
+  return { ...DEFAULT_INPUT_LIMITS, maxParameters: env.TRACKLINE_MAX_PARAMETERS };
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
-import { limitsFromEnv, limitsStoreFromEnv, readEnv } from './env.js';
+import { inputLimitsFromEnv, limitsFromEnv, limitsStoreFromEnv, readEnv } from './env.js';
 import { dataChanged } from './routers/commands/data-changes.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
@@ -49,6 +49,8 @@ const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
 const server = createServer({
   orm,
   limits: { ...limitsFromEnv(env), store: limitsStore },
+  inputLimits: inputLimitsFromEnv(env),
+  publicUrl: env.PUBLIC_URL,
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 worker?.start();

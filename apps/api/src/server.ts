@@ -3,10 +3,12 @@ import { DomainError, type Em, type Orm } from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
+import { createBaseUrl } from './http/public-url.js';
+import { setSecurityHeaders } from './http/security-headers.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
-import { REST_BODY_LIMIT } from './rest/request-body.js';
+import { type InputLimits, REST_BODY_LIMIT } from './rest/request-body.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { renderXmlError } from './rest/xml.js';
 import { dataChanged } from './routers/commands/data-changes.js';
@@ -20,15 +22,13 @@ export type ServerOptions = {
   logError?: (error: unknown) => void;
   /** Login throttling and per-user rate limits (per process); none when absent. `main.ts` passes the env's. */
   limits?: LimitsOptions;
+  /** Parameters and nesting one REST request may carry; the defaults when absent. */
+  inputLimits?: InputLimits;
+  /** `PUBLIC_URL`: the base of absolute URLs in answers; the Host header (when valid) when absent. */
+  publicUrl?: string | undefined;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
 };
-
-function baseUrlOf(req: IncomingMessage): string {
-  const host = req.headers.host ?? 'localhost';
-  // Only a well-formed Host is echoed back into `url` attributes and Location headers.
-  return /^[A-Za-z0-9.[\]:-]+$/.test(host) ? `http://${host}` : 'http://localhost';
-}
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
 export function createRequestHandler({
@@ -36,7 +36,10 @@ export function createRequestHandler({
   logError = console.error,
   limits,
   onVcsDelivery,
+  inputLimits,
+  publicUrl,
 }: ServerOptions) {
+  const baseUrlOf = createBaseUrl(publicUrl);
   const guard = createGuard(limits);
   async function createContext(
     req: IncomingMessage,
@@ -62,11 +65,25 @@ export function createRequestHandler({
     createContext: (req, res) => createContext(req, res, 'rest'),
     customXml: LEGACY_XML,
     logError,
+    ...(inputLimits ? { inputLimits } : {}),
   });
+  /** Contexts of `/trpc` POSTs, built before their body is read (see `authenticateTrpcFirst`). */
+  const trpcContexts = new WeakMap<IncomingMessage, Promise<Context>>();
+  /**
+   * The tRPC adapter reads a POST body before it builds the context. Every procedure needs a
+   * caller, so the caller is resolved first; without one (or when refused, e.g. 429) the body is
+   * replaced by an empty input and never read: each call then answers 401 (or the refusal).
+   */
+  async function authenticateTrpcFirst(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const context = createContext(req, res, 'trpc');
+    trpcContexts.set(req, context);
+    const ctx = await context.catch(() => null);
+    if (!ctx?.actor) (req as IncomingMessage & { body?: unknown }).body = '{}';
+  }
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
-    createContext: ({ req, res }) => createContext(req, res, 'trpc'),
+    createContext: ({ req, res }) => trpcContexts.get(req) ?? createContext(req, res, 'trpc'),
     maxBodySize: REST_BODY_LIMIT,
     maxBatchSize: TRPC_MAX_BATCH,
     // Login, logout and password changes set or clear the session cookie on /trpc as well.
@@ -83,6 +100,7 @@ export function createRequestHandler({
   return async function handle(req: IncomingMessage, res: ServerResponse) {
     reportServerTime(res);
     const url = new URL(req.url ?? '/', 'http://internal');
+    setSecurityHeaders(res, url.pathname);
     try {
       if (url.pathname === '/rest/openapi.json' || url.pathname === '/openapi.json') {
         const base = `${baseUrlOf(req)}/rest`;
@@ -105,7 +123,10 @@ export function createRequestHandler({
         });
       }
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
-      if (url.pathname.startsWith('/trpc/')) return await trpc(req, res);
+      if (url.pathname.startsWith('/trpc/')) {
+        if (req.method === 'POST') await authenticateTrpcFirst(req, res);
+        return await trpc(req, res);
+      }
       res.statusCode = 404;
       res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
       res.end(renderXmlError(`No resource at ${url.pathname}.`));

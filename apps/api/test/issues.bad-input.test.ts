@@ -126,10 +126,19 @@ const CASES: Case[] = [
     path: `/rest/issue/${PRJ}-`,
   }),
   invalid('issue', 'must be an issue id like PRJ-12', {
+    // Ten digits are valid (a project may start at 1,000,000,000); eleven are not.
     name: 'get: number too long',
     method: 'GET',
-    path: `/rest/issue/${PRJ}-1234567890`,
+    path: `/rest/issue/${PRJ}-12345678901`,
   }),
+  {
+    name: 'get: number beyond the last issue number',
+    method: 'GET',
+    path: `/rest/issue/${PRJ}-9999999999`,
+    status: 404,
+    code: 'NOT_FOUND',
+    message: `Issue [ ${PRJ}-9999999999 ] not found.`,
+  },
   {
     name: 'get: unknown issue',
     method: 'GET',

@@ -20,15 +20,75 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
 
 type Fields = Record<string, unknown>;
 
-/** Collects repeated names into arrays, single ones into strings. */
-export function fromSearchParams(params: URLSearchParams): Fields {
-  const fields: Fields = {};
-  for (const key of new Set(params.keys())) {
-    const all = params.getAll(key);
-    fields[key] = all.length === 1 ? all[0] : all;
+/** What one request may carry, checked before any procedure sees its input. */
+export type InputLimits = {
+  /** Query and body parameters together (form fields, JSON or XML top-level members). */
+  maxParameters: number;
+  /** Nesting of JSON objects and arrays (the input object itself is level 1). */
+  maxDepth: number;
+};
+
+/** `TRACKLINE_MAX_PARAMETERS` overrides `maxParameters` (see env.ts). */
+export const DEFAULT_INPUT_LIMITS: InputLimits = { maxParameters: 1000, maxDepth: 64 };
+
+export const tooManyParameters = (max: number) =>
+  new DomainError(
+    'VALIDATION_FAILED',
+    `Too many parameters: at most ${max} query and body parameters are accepted.`,
+  );
+
+/**
+ * Collects repeated names into arrays, single ones into strings, in one pass over the entries
+ * (a `getAll()` per distinct name made a body of n distinct names cost n² steps). Refuses more
+ * than `maxParameters` entries with 400, counting `alreadySeen` entries of another part of the request.
+ */
+export function fromSearchParams(
+  params: URLSearchParams,
+  maxParameters = DEFAULT_INPUT_LIMITS.maxParameters,
+  alreadySeen = 0,
+): Fields {
+  const byName = new Map<string, string | string[]>();
+  let count = alreadySeen;
+  for (const [key, value] of params) {
+    if (++count > maxParameters) throw tooManyParameters(maxParameters);
+    const seen = byName.get(key);
+    if (seen === undefined) byName.set(key, value);
+    else if (Array.isArray(seen)) seen.push(value);
+    else byName.set(key, [seen, value]);
   }
-  return fields;
+  // fromEntries defines own properties: a field named `__proto__` stays a plain field.
+  return Object.fromEntries(byName);
 }
+
+/** The entries of a form text (its non-empty `&`-separated parts, as URLSearchParams reads them), counting up to `stopAt`. */
+export function countFormEntries(text: string, stopAt: number): number {
+  let count = 0;
+  for (let start = 0; start < text.length && count < stopAt; ) {
+    const amp = text.indexOf('&', start);
+    const end = amp === -1 ? text.length : amp;
+    if (end > start) count++;
+    start = end + 1;
+  }
+  return count;
+}
+
+/**
+ * Whether `value` nests objects or arrays deeper than `maxDepth`. Iterative: untrusted input
+ * must not be able to overflow the stack of a recursive walk.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export const tooDeep = (max: number) =>
+  DomainError.invalid('body', `nests objects or arrays deeper than ${max} levels`);
 
 const xmlParser = new XMLParser({
   ignoreAttributes: false,
@@ -37,6 +97,8 @@ const xmlParser = new XMLParser({
   parseAttributeValue: false,
   ignoreDeclaration: true,
   processEntities: true,
+  // Bounded like JSON bodies; deeper documents are refused as not well-formed (400).
+  maxNestedTags: DEFAULT_INPUT_LIMITS.maxDepth,
 });
 
 /** `<project id="X" name="Y"><description>d</description></project>` → its attributes and text children. */
@@ -59,11 +121,20 @@ function parseXmlBody(text: string): Fields {
   return fields;
 }
 
-/** Parses a body by its declared type; an absent or empty body is `{}`. */
-export function parseBody(raw: Buffer, contentType: string | undefined): Fields {
+/**
+ * Parses a body by its declared type; an absent or empty body is `{}`. `alreadySeen` query
+ * parameters count against `limits.maxParameters` with the body's own.
+ */
+export function parseBody(
+  raw: Buffer,
+  contentType: string | undefined,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  alreadySeen = 0,
+): Fields {
   const text = raw.toString('utf8').trim();
   if (!text) return {};
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  let fields: Fields;
   if (type === 'application/json' || type.endsWith('+json')) {
     let value: unknown;
     try {
@@ -74,10 +145,35 @@ export function parseBody(raw: Buffer, contentType: string | undefined): Fields 
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw DomainError.invalid('body', 'must be a JSON object');
     }
-    return value as Fields;
+    if (nestsDeeperThan(value, limits.maxDepth)) throw tooDeep(limits.maxDepth);
+    fields = value as Fields;
+  } else if (type === 'application/x-www-form-urlencoded') {
+    // Counted on the text first: an oversized form is refused without decoding its entries.
+    if (alreadySeen + countFormEntries(text, limits.maxParameters + 1) > limits.maxParameters)
+      throw tooManyParameters(limits.maxParameters);
+    return fromSearchParams(new URLSearchParams(text), limits.maxParameters, alreadySeen);
+  } else if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) {
+    // The parser refuses deeper nesting itself (`maxNestedTags`).
+    fields = parseXmlBody(text);
+  } else if (type === '' || type === 'text/plain') {
+    return {};
+  } else {
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type ${type}.`);
   }
-  if (type === 'application/x-www-form-urlencoded') return fromSearchParams(new URLSearchParams(text));
-  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) return parseXmlBody(text);
-  if (type === '' || type === 'text/plain') return {};
-  throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type ${type}.`);
+  if (alreadySeen + Object.keys(fields).length > limits.maxParameters)
+    throw tooManyParameters(limits.maxParameters);
+  return fields;
+}
+
+/** The query parameters and the body as one input (the body wins), within `limits` together. */
+export function readInput(
+  query: URLSearchParams,
+  raw: Buffer,
+  contentType: string | undefined,
+  limits: InputLimits = DEFAULT_INPUT_LIMITS,
+): Fields {
+  const fromQuery = fromSearchParams(query, limits.maxParameters);
+  let queryCount = 0;
+  for (const _ of query) queryCount++;
+  return { ...fromQuery, ...parseBody(raw, contentType, limits, queryCount) };
 }

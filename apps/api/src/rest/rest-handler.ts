@@ -7,7 +7,15 @@ import type { Context } from '../trpc/context.js';
 import { httpStatusOf } from '../trpc/error-mapping.js';
 import { CaptureResponse } from './capture-response.js';
 import { type Format, negotiate } from './negotiate.js';
-import { fromSearchParams, parseBody, REST_BODY_LIMIT, readRawBody } from './request-body.js';
+import {
+  DEFAULT_INPUT_LIMITS,
+  type InputLimits,
+  REST_BODY_LIMIT,
+  readInput,
+  readRawBody,
+  tooManyParameters,
+} from './request-body.js';
+import { createRouteTable } from './route-table.js';
 import { type CustomRenderer, renderXml, renderXmlError } from './xml.js';
 
 type RestError = {
@@ -28,6 +36,8 @@ export type RestHandlerOptions = {
   createContext: (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
   customXml?: Record<string, CustomRenderer>;
   logError?: (error: unknown) => void;
+  /** Parameters and nesting a request may carry; `DEFAULT_INPUT_LIMITS` when absent. */
+  inputLimits?: InputLimits;
 };
 
 const contexts = new WeakMap<IncomingMessage, Context>();
@@ -44,6 +54,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
     },
   });
+  const findRoute = createRouteTable(options.router);
+  const limits = options.inputLimits ?? DEFAULT_INPUT_LIMITS;
 
   /** Serves `url` (known to start with `/rest/`). */
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -52,16 +64,25 @@ export function createRestHandler(options: RestHandlerOptions) {
       ctx = await options.createContext(req, res);
       contexts.set(req, ctx);
       const method = req.method ?? 'GET';
+      const path = url.pathname.slice('/rest'.length);
+      const route = findRoute(method, path);
+      if (route) ctx.response.meta = route;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+        // Every REST procedure needs a caller: without one, the body is neither read nor parsed.
+        if (route && !ctx.actor)
+          throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
         // parameters (and form or XML bodies), so everything is merged into one JSON input.
         const raw = await readRawBody(req, REST_BODY_LIMIT);
-        const body = parseBody(raw, req.headers['content-type']);
-        (req as IncomingMessage & { body?: unknown }).body = {
-          ...fromSearchParams(url.searchParams),
-          ...body,
-        };
+        (req as IncomingMessage & { body?: unknown }).body = readInput(
+          url.searchParams,
+          raw,
+          req.headers['content-type'],
+          limits,
+        );
         req.headers['content-type'] = 'application/json';
+      } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
+        throw tooManyParameters(limits.maxParameters);
       }
       req.url = url.pathname.slice('/rest'.length) + url.search;
       const capture = new CaptureResponse();
@@ -77,6 +98,13 @@ export function createRestHandler(options: RestHandlerOptions) {
       writeError(req, res, meta, toRestError(error));
     }
   };
+}
+
+/** Whether `params` holds at least `n` entries (stops counting there). */
+function countAtLeast(params: URLSearchParams, n: number): boolean {
+  let count = 0;
+  for (const _ of params) if (++count >= n) return true;
+  return false;
 }
 
 function toRestError(error: unknown): RestError {

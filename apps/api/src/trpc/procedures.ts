@@ -3,6 +3,7 @@ import { DomainError } from '@trackline/domain';
 import { dataChanged } from '../routers/commands/data-changes.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
+import { findInputProblem } from './input-check.js';
 
 /** Path segments reach us percent-encoded from the REST adapter; names may contain spaces. */
 function decodePathParams(raw: unknown, path: string | undefined): unknown {
@@ -21,26 +22,6 @@ function decodePathParams(raw: unknown, path: string | undefined): unknown {
   return copy;
 }
 
-/**
- * The field holding a NUL character, if any. NUL is never meaningful in this API, and the
- * SQLite driver would cut a statement's parameter at it, so it is refused at the door.
- */
-function fieldWithNul(value: unknown, path = 'input'): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = fieldWithNul(item, `${path}.${i}`);
-      if (found) return found;
-    }
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      const found = fieldWithNul(item, path === 'input' ? key : `${path}.${key}`);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-
 /** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
 const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
   if (meta) ctx.response.meta = meta;
@@ -48,8 +29,8 @@ const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
     const raw = await getRawInput();
     return ctx.transport === 'rest' && meta?.openapi?.path ? decodePathParams(raw, meta.openapi.path) : raw;
   };
-  const nulField = fieldWithNul(await rawInput());
-  if (nulField) throw toTrpcError(DomainError.invalid(nulField, 'must not contain NUL characters'));
+  const problem = findInputProblem(await rawInput());
+  if (problem) throw toTrpcError(problem);
   const result = await next({ getRawInput: rawInput });
   // Whatever a mutation changed (values, tags, grants) may change what commands can say.
   if (type === 'mutation') dataChanged();

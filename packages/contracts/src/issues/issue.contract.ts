@@ -5,11 +5,17 @@ import { ZProjectShortName } from '../projects/project.contract.js';
 
 const TAGS = ['Issues'];
 
+/**
+ * The largest issue number: numbers are stored as 32-bit integers. A project may start at
+ * 1,000,000,000 (`startingNumber`), so ids have up to 10 digits; beyond this number no issue exists.
+ */
+export const MAX_ISSUE_NUMBER = 2_147_483_647;
+
+/** A readable issue id, `PRJ-12` (case-insensitive); the number has at most 10 digits. */
+export const ISSUE_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]*-\d{1,10}$/;
+
 /** A readable issue id, `PRJ-12` (case-insensitive). */
-export const ZIssueId = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z][A-Za-z0-9_]*-\d{1,9}$/, 'must be an issue id like PRJ-12');
+export const ZIssueId = z.string().trim().regex(ISSUE_ID_PATTERN, 'must be an issue id like PRJ-12');
 
 /** One field of the legacy issue representation: `{name, value}`; multi-value fields carry arrays. */
 export const ZIssueField = z.object({ name: z.string(), value: z.union([z.string(), z.array(z.string())]) });

@@ -1,3 +1,4 @@
+import { MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
@@ -15,13 +16,15 @@ const MAX_SUMMARY = 1000;
  * Takes the project's next number atomically: concurrent creators each get their own
  * number (one UPDATE ... RETURNING; SQLite ≥ 3.35 and PostgreSQL).
  */
-async function allocateNumber(em: Em, projectId: number): Promise<number> {
+async function allocateNumber(em: Em, projectId: number, shortName: string): Promise<number> {
+  // The column is a 32-bit integer: numbers stop below MAX_ISSUE_NUMBER with a refusal, not an overflow.
   const rows = await em.execute<{ n: unknown }[]>(
-    'update projects set next_number = next_number + 1 where id = ? returning next_number - 1 as n',
-    [projectId],
+    'update projects set next_number = next_number + 1 where id = ? and next_number <= ? returning next_number - 1 as n',
+    [projectId, MAX_ISSUE_NUMBER - 1],
   );
   const n = rows[0]?.n;
-  if (n === undefined) throw DomainError.notFound('Project', String(projectId));
+  if (n === undefined)
+    throw new DomainError('CONFLICT', `Project [ ${shortName} ] has no issue numbers left.`);
   return Number(n);
 }
 
@@ -38,7 +41,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
   requirePermission(actor, 'CREATE_ISSUE', project.id, `create issues in project [ ${project.shortName} ]`);
 
   const id = await em.transactional(async (tx) => {
-    const number = await allocateNumber(tx, project.id);
+    const number = await allocateNumber(tx, project.id, project.shortName);
     const defaults = await tx.execute<
       {
         field_id: number;

@@ -1,3 +1,4 @@
+import { ISSUE_ID_PATTERN } from '@trackline/contracts';
 import { DomainError } from '../../errors.js';
 import { oneLine } from '../rows.js';
 
@@ -81,8 +82,6 @@ export function tokenizeQuery(query: string): Token[] {
   return tokens;
 }
 
-const ISSUE_ID = /^[A-Za-z][A-Za-z0-9_]*-\d{1,9}$/;
-
 /**
  * Parses a query into terms. `attributes` are the attribute names the query may use,
  * lower-cased (built-ins and field names). Throws VALIDATION_FAILED naming the bad term.
@@ -96,7 +95,7 @@ export function parseSearchQuery(query: string, attributes: ReadonlySet<string>)
   const flushWords = () => {
     for (const w of words) {
       if (w.type === 'word' && w.text.toLowerCase() === 'and') continue;
-      if (w.type === 'word' && ISSUE_ID.test(w.text))
+      if (w.type === 'word' && ISSUE_ID_PATTERN.test(w.text))
         terms.push({ kind: 'issueId', id: w.text, source: w.text });
       else terms.push({ kind: 'text', value: w.text, source: query.slice(w.start, w.end) });
     }
