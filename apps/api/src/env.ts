@@ -1,3 +1,4 @@
+import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from '@trackline/domain';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
 
@@ -30,6 +31,9 @@ const ZEnv = z.object({
   TRACKLINE_LOGIN_WINDOW_SECONDS: positive(DEFAULT_LIMITS.logins.windowSeconds),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /** Caps on what one user owns (tags, saved searches); beyond them creating one answers 409. */
+  TRACKLINE_MAX_TAGS_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxTagsPerUser),
+  TRACKLINE_MAX_SAVED_SEARCHES_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxSavedSearchesPerUser),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -68,5 +72,13 @@ export function limitsFromEnv(env: Env): LimitsOptions {
           }
         : undefined,
     trustProxy: env.TRACKLINE_TRUST_PROXY === 'on',
+  };
+}
+
+/** Per-user caps on owned tags and saved searches (passed to the domain's use cases). */
+export function resourceLimitsFromEnv(env: Env): ResourceLimits {
+  return {
+    maxTagsPerUser: env.TRACKLINE_MAX_TAGS_PER_USER,
+    maxSavedSearchesPerUser: env.TRACKLINE_MAX_SAVED_SEARCHES_PER_USER,
   };
 }

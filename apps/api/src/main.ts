@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
 import { linkProcesses } from './cache/cross-process.js';
 import { dataChanged } from './cache/data-changes.js';
-import { limitsFromEnv, readEnv } from './env.js';
+import { limitsFromEnv, readEnv, resourceLimitsFromEnv } from './env.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
@@ -49,6 +49,7 @@ const unlinkProcesses = env.DATABASE_URL ? await linkProcesses(env.DATABASE_URL,
 const server = createServer({
   orm,
   limits: limitsFromEnv(env),
+  resourceLimits: resourceLimitsFromEnv(env),
   ...(env.TRACKLINE_RESPONSE_CACHE === 'on'
     ? { responseCache: { ttlMs: env.TRACKLINE_RESPONSE_CACHE_TTL_MS } }
     : {}),

@@ -1,5 +1,11 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { DomainError, type Em, type Orm } from '@trackline/domain';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  DomainError,
+  type Em,
+  type Orm,
+  type ResourceLimits,
+} from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
@@ -21,6 +27,8 @@ export type ServerOptions = {
   logError?: (error: unknown) => void;
   /** Login throttling and per-user rate limits (per process); none when absent. `main.ts` passes the env's. */
   limits?: LimitsOptions;
+  /** Per-user caps on tags and saved searches; the domain's defaults when absent. */
+  resourceLimits?: ResourceLimits;
   /** Replays repeated authenticated GETs from memory until data changes; none when absent. */
   responseCache?: ResponseCacheOptions;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
@@ -38,6 +46,7 @@ export function createRequestHandler({
   orm,
   logError = console.error,
   limits,
+  resourceLimits = DEFAULT_RESOURCE_LIMITS,
   onVcsDelivery,
   responseCache,
 }: ServerOptions) {
@@ -56,6 +65,7 @@ export function createRequestHandler({
       em,
       actor,
       authFailure: failure,
+      resourceLimits,
       baseUrl: baseUrlOf(req),
       transport,
       response: createResponseHints(),

@@ -8,6 +8,7 @@ export * from './auth/tokens.js';
 export * from './commands/index.js';
 export * from './errors.js';
 export * from './folders/folders.js';
+export * from './folders/resource-limits.js';
 export * from './folders/saved-search.entity.js';
 export * from './folders/saved-searches.js';
 export * from './folders/tags.js';

@@ -1,9 +1,12 @@
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { oneLine } from '../issues/rows.js';
+import { Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { listAccessibleProjects } from '../projects/projects.js';
 import { User } from '../users/user.entity.js';
+import { type Page, pageOverSegments, WHOLE_LIST } from './resource-limits.js';
+import { SavedSearch } from './saved-search.entity.js';
 import { listSavedSearches } from './saved-searches.js';
 import { listTags } from './tags.js';
 import { requireOwnerAccount, searchValue } from './watch-folder-rules.js';
@@ -29,26 +32,59 @@ export const EVERYTHING_FOLDER: IssueFolder = {
   query: '',
 };
 
+const projectFolder = (p: { name: string; shortName: string }): IssueFolder => ({
+  id: `p-${p.shortName}`,
+  type: 'project',
+  name: p.name,
+  shortName: p.shortName,
+  query: `project: ${searchValue(p.shortName)}`,
+});
+
 /**
  * The folders the actor can see, in order: Everything, readable projects, own and shared
- * saved searches, own and shared tags.
+ * saved searches, own and shared tags; a page of them when given (`start` counts Everything).
+ * Each part loads only its slice of the page.
  */
-export async function listFolders(em: Em, actor: Actor): Promise<IssueFolder[]> {
-  const projects = await listAccessibleProjects(em, actor);
-  const searches = await listSavedSearches(em, actor);
-  const tags = await listTags(em, actor);
-  return [
-    EVERYTHING_FOLDER,
-    ...projects.map((p) => ({
-      id: `p-${p.shortName}`,
-      type: 'project' as const,
-      name: p.name,
-      shortName: p.shortName,
-      query: `project: ${searchValue(p.shortName)}`,
-    })),
-    ...searches.map((s) => ({ id: s.folderId, type: 'savedSearch' as const, name: s.name, query: s.query })),
-    ...tags.map((t) => ({ id: t.folderId, type: 'tag' as const, name: t.name, query: `tag: {${t.name}}` })),
-  ];
+export async function listFolders(em: Em, actor: Actor, page: Page = WHOLE_LIST): Promise<IssueFolder[]> {
+  let projects: IssueFolder[] | undefined;
+  const loadProjects = async () => {
+    projects ??= (await listAccessibleProjects(em, actor)).map(projectFolder);
+    return projects;
+  };
+  const ownThenShared = <T>(list: (p: Page) => Promise<T[]>, count: () => Promise<number>) => ({
+    count,
+    load: (offset: number, limit: number) => list({ start: offset, max: limit }),
+  });
+  return pageOverSegments<IssueFolder>(
+    [
+      { count: async () => 1, load: async () => [EVERYTHING_FOLDER] },
+      {
+        count: async () => (await loadProjects()).length,
+        load: async (offset, limit) => (await loadProjects()).slice(offset, offset + limit),
+      },
+      ownThenShared(
+        async (p) =>
+          (await listSavedSearches(em, actor, p)).map((s) => ({
+            id: s.folderId,
+            type: 'savedSearch' as const,
+            name: s.name,
+            query: s.query,
+          })),
+        () => em.count(SavedSearch, { $or: [{ owner: actor.userId }, { shared: true }] }),
+      ),
+      ownThenShared(
+        async (p) =>
+          (await listTags(em, actor, p)).map((t) => ({
+            id: t.folderId,
+            type: 'tag' as const,
+            name: t.name,
+            query: `tag: {${t.name}}`,
+          })),
+        () => em.count(Tag, { $or: [{ owner: actor.userId }, { shared: true }] }),
+      ),
+    ],
+    page,
+  );
 }
 
 /**

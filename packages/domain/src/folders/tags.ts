@@ -4,6 +4,15 @@ import { nameKey } from '../issues/rows.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  limitReached,
+  type Page,
+  pageOverSegments,
+  type ResourceLimits,
+  sliceOptions,
+  WHOLE_LIST,
+} from './resource-limits.js';
 import { folderName, requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
 
 export type TagView = { id: number; folderId: string; name: string; shared: boolean; owner: string };
@@ -24,15 +33,26 @@ export const toTagView = (t: ITag): TagView => ({
 const notFound = (ref: TagRef) => DomainError.notFound('Tag', String(ref));
 const duplicate = (name: string) => DomainError.alreadyExists('Tag', name);
 
-/** The actor's tags and the tags others share: own first, each group by name. */
-export async function listTags(em: Em, actor: Actor): Promise<TagView[]> {
-  const rows = await em.find(
-    Tag,
-    { $or: [{ owner: actor.userId }, { shared: true }] },
-    { populate: ['owner'], orderBy: { nameKey: 'asc', id: 'asc' } },
-  );
-  const own = rows.filter((t) => t.owner.id === actor.userId);
-  return [...own, ...rows.filter((t) => t.owner.id !== actor.userId)].map(toTagView);
+/** The actor's tags and the tags others share: own first, each group by name; a page of them when given. */
+export async function listTags(em: Em, actor: Actor, page?: Page): Promise<TagView[]> {
+  const groups = [{ owner: actor.userId }, { shared: true, owner: { $ne: actor.userId } }];
+  const segments = groups.map((where) => ({
+    count: () => em.count(Tag, where),
+    load: (offset: number, limit: number) =>
+      em.find(Tag, where, {
+        populate: ['owner'],
+        orderBy: { nameKey: 'asc', id: 'asc' },
+        ...sliceOptions(offset, limit),
+      }),
+  }));
+  const rows = await pageOverSegments(segments, page ?? WHOLE_LIST);
+  return rows.map(toTagView);
+}
+
+/** Refuses a new tag of the owner's beyond the cap (counted before inserting). */
+export async function requireTagRoom(em: Em, ownerId: number, limits: ResourceLimits): Promise<void> {
+  if ((await em.count(Tag, { owner: ownerId })) >= limits.maxTagsPerUser)
+    throw limitReached('tags', limits.maxTagsPerUser);
 }
 
 /** A tag the actor can see (own or shared; any by id with a global UPDATE_WATCH_FOLDER); else NOT_FOUND. */
@@ -62,11 +82,13 @@ export async function createTag(
   em: Em,
   actor: Actor,
   input: { name: string; shared?: boolean | undefined },
+  limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS,
 ): Promise<TagView> {
   requireOwnerAccount(actor, 'create tags');
   const name = folderName(input.name);
   if (input.shared) requireShare(actor);
   if (await em.findOne(Tag, { owner: actor.userId, nameKey: name.toLowerCase() })) throw duplicate(name);
+  await requireTagRoom(em, actor.userId, limits);
   try {
     const tag = em.create(Tag, {
       owner: actor.userId,

@@ -4,6 +4,7 @@ import type { CommandOp } from '../commands/ops.js';
 import { parseCommand } from '../commands/parser.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { DomainError } from '../errors.js';
+import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
 import { type ApplyCommandResult, applyCommand } from './apply-command.js';
 import { buildVocabulary } from './build-vocabulary.js';
@@ -34,7 +35,8 @@ export async function executeCommand(
   issueIds: string[],
   command: string,
   comment?: string,
+  limits?: ResourceLimits,
 ): Promise<ApplyCommandResult> {
   const ops = command ? parseCommandOrThrow(command, await executionVocabulary(em, actor, issueIds)) : [];
-  return applyCommand(em, actor, issueIds, ops, comment);
+  return applyCommand(em, actor, issueIds, ops, comment, limits);
 }

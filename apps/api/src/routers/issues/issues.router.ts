@@ -52,7 +52,7 @@ export const issuesRouter = router({
       await d.findReadableIssue(ctx.em, actor, input.issue);
       const command = input.command?.trim() ?? '';
       if (!command && !input.comment) throw d.DomainError.invalid('command', 'is required (or a comment)');
-      await d.executeCommand(ctx.em, actor, [input.issue], command, input.comment);
+      await d.executeCommand(ctx.em, actor, [input.issue], command, input.comment, ctx.resourceLimits);
       return {};
     }),
 
