@@ -1,4 +1,4 @@
-import { DEFAULT_RESOURCE_LIMITS, type ResourceLimits } from '@trackline/domain';
+import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type ResourceLimits } from '@trackline/domain';
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
 
@@ -34,6 +34,8 @@ const ZEnv = z.object({
   /** Caps on what one user owns (tags, saved searches); beyond them creating one answers 409. */
   TRACKLINE_MAX_TAGS_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxTagsPerUser),
   TRACKLINE_MAX_SAVED_SEARCHES_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxSavedSearchesPerUser),
+  /** Days a deleted project stays in the trash (restorable) before it is purged; 0 purges at the next sweep. */
+  TRACKLINE_TRASH_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_TRASH_DAYS),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),

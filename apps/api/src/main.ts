@@ -1,6 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
+import {
+  createOrm,
+  createVcsWorker,
+  type DatabaseConfig,
+  type Em,
+  migrate,
+  purgeExpiredProjects,
+  seed,
+} from '@trackline/domain';
 import { linkProcesses } from './cache/cross-process.js';
 import { dataChanged } from './cache/data-changes.js';
 import { limitsFromEnv, readEnv, resourceLimitsFromEnv } from './env.js';
@@ -50,12 +58,27 @@ const server = createServer({
   orm,
   limits: limitsFromEnv(env),
   resourceLimits: resourceLimitsFromEnv(env),
+  trashDays: env.TRACKLINE_TRASH_DAYS,
   ...(env.TRACKLINE_RESPONSE_CACHE === 'on'
     ? { responseCache: { ttlMs: env.TRACKLINE_RESPONSE_CACHE_TTL_MS } }
     : {}),
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 worker?.start();
+
+// Deleted projects leave the trash for good after TRACKLINE_TRASH_DAYS: at start, then hourly.
+const purgeTrash = () =>
+  purgeExpiredProjects(orm.em.fork() as Em, env.TRACKLINE_TRASH_DAYS)
+    .then((purged) => {
+      if (purged.length > 0) {
+        console.log(`trackline: purged deleted projects ${purged.join(', ')}`);
+        dataChanged();
+      }
+    })
+    .catch((error: unknown) => console.error('trackline: purging the project trash failed', error));
+void purgeTrash();
+const trashSweep = setInterval(() => void purgeTrash(), 60 * 60 * 1000);
+trashSweep.unref();
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
   const address = server.address();

@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
   DEFAULT_RESOURCE_LIMITS,
+  DEFAULT_TRASH_DAYS,
   DomainError,
   type Em,
   type Orm,
@@ -29,6 +30,8 @@ export type ServerOptions = {
   limits?: LimitsOptions;
   /** Per-user caps on tags and saved searches; the domain's defaults when absent. */
   resourceLimits?: ResourceLimits;
+  /** Days a deleted project stays restorable (shown in the trash listing); the domain's default when absent. */
+  trashDays?: number;
   /** Replays repeated authenticated GETs from memory until data changes; none when absent. */
   responseCache?: ResponseCacheOptions;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
@@ -47,6 +50,7 @@ export function createRequestHandler({
   logError = console.error,
   limits,
   resourceLimits = DEFAULT_RESOURCE_LIMITS,
+  trashDays = DEFAULT_TRASH_DAYS,
   onVcsDelivery,
   responseCache,
 }: ServerOptions) {
@@ -66,6 +70,7 @@ export function createRequestHandler({
       actor,
       authFailure: failure,
       resourceLimits,
+      trashDays,
       baseUrl: baseUrlOf(req),
       transport,
       response: createResponseHints(),

@@ -40,6 +40,7 @@ export * from './orm/scratch-database.js';
 export * from './orm/unique.js';
 export * from './projects/project.entity.js';
 export * from './projects/projects.js';
+export * from './projects/trash.js';
 export * from './roles/role.entity.js';
 export * from './roles/roles.js';
 export * from './seed/seed.js';

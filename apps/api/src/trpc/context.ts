@@ -17,6 +17,8 @@ export type Context = {
   authFailure: string | null;
   /** Per-user caps the use cases enforce (from the environment). */
   resourceLimits: ResourceLimits;
+  /** Days a deleted project stays restorable. */
+  trashDays: number;
   /** `http://host:port` as the client addressed us, for legacy `url` attributes. */
   baseUrl: string;
   transport: 'rest' | 'trpc';

@@ -1,5 +1,6 @@
 import { type Actor, can } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { projectScope } from '../issues/find-issues.js';
 import { nameKey } from '../issues/rows.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
@@ -136,12 +137,32 @@ export function renameTag(em: Em, actor: Actor, ref: TagRef, newName: string): P
   return updateTag(em, actor, ref, { name: newName });
 }
 
-/** Deletes a tag and removes it from every issue, atomically: the owner, or a global DELETE_WATCH_FOLDER. */
+/**
+ * Deletes a tag and removes it from every issue, atomically: the owner, or a global
+ * DELETE_WATCH_FOLDER. A shared tag may carry others' work on issues the deleter cannot
+ * read (or that are in the trash): then the deletion is refused (403) rather than silently
+ * untagging what the deleter cannot see; someone who reads every such issue may delete it.
+ */
 export async function deleteTag(em: Em, actor: Actor, ref: TagRef): Promise<void> {
   await em.transactional(async (tx) => {
     const tag = await findTag(tx, actor, ref);
     requireOwnerOr(actor, tag.owner.id, 'DELETE_WATCH_FOLDER', 'delete tags');
+    if (await taggedOutOfSight(tx, actor, tag.id))
+      throw DomainError.forbidden(`delete tag [ ${tag.name} ]: it is on issues you cannot read`);
     await tx.nativeDelete(IssueTag, { tag: tag.id });
     await tx.nativeDelete(Tag, { id: tag.id });
   });
+}
+
+/** Whether the tag is on an issue the actor cannot read. */
+async function taggedOutOfSight(em: Em, actor: Actor, tagId: number): Promise<boolean> {
+  const scope = projectScope(actor, 'READ_ISSUE');
+  if (scope !== 'none' && scope.sql === '1 = 1') return false;
+  const readable = scope === 'none' ? { sql: '1 = 0', params: [] } : scope;
+  const rows = await em.execute<{ n: number }[]>(
+    'select count(*) as n from issue_tags it join issues i on i.id = it.issue_id ' +
+      `where it.tag_id = ? and not (${readable.sql})`,
+    [tagId, ...readable.params],
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
 }

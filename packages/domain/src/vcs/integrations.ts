@@ -20,7 +20,8 @@ import {
 /** An integration with what its representation names: linked projects, role, service account. */
 export type VcsIntegrationView = {
   integration: IVcsIntegration;
-  projects: { id: number; shortName: string }[];
+  /** `deleted` while the project is in the trash. */
+  projects: { id: number; shortName: string; deleted?: boolean }[];
   committersRole: string | null;
   serviceUser: string;
 };
@@ -42,7 +43,11 @@ async function view(em: Em, integration: IVcsIntegration): Promise<VcsIntegratio
   const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
   return {
     integration,
-    projects: links.map((l) => ({ id: l.project.id, shortName: l.project.shortName })),
+    projects: links.map((l) => ({
+      id: l.project.id,
+      shortName: l.project.shortName,
+      ...(l.project.deletedAt ? { deleted: true } : {}),
+    })),
     committersRole: role?.name ?? null,
     serviceUser: service.login,
   };
