@@ -1,3 +1,4 @@
+import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type ResourceLimits } from '@trackline/domain';
 import { z } from 'zod';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
@@ -59,6 +60,11 @@ const ZEnv = z.object({
     .optional(),
   /** Query and body parameters one request may carry (400 beyond); see rest/request-body.ts. */
   TRACKLINE_MAX_PARAMETERS: positive(DEFAULT_INPUT_LIMITS.maxParameters),
+  /** Caps on what one user owns (tags, saved searches); beyond them creating one answers 409. */
+  TRACKLINE_MAX_TAGS_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxTagsPerUser),
+  TRACKLINE_MAX_SAVED_SEARCHES_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxSavedSearchesPerUser),
+  /** Days a deleted project stays in the trash (restorable) before it is purged; 0 purges at the next sweep. */
+  TRACKLINE_TRASH_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_TRASH_DAYS),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -117,4 +123,12 @@ export function limitsFromEnv(env: Env): LimitsOptions {
 /** Input limits of the REST bridge from the environment (nesting stays at its default). */
 export function inputLimitsFromEnv(env: Env): InputLimits {
   return { ...DEFAULT_INPUT_LIMITS, maxParameters: env.TRACKLINE_MAX_PARAMETERS };
+}
+
+/** Per-user caps on owned tags and saved searches (passed to the domain's use cases). */
+export function resourceLimitsFromEnv(env: Env): ResourceLimits {
+  return {
+    maxTagsPerUser: env.TRACKLINE_MAX_TAGS_PER_USER,
+    maxSavedSearchesPerUser: env.TRACKLINE_MAX_SAVED_SEARCHES_PER_USER,
+  };
 }

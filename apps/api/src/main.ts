@@ -1,8 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createOrm, createVcsWorker, type DatabaseConfig, migrate, seed } from '@trackline/domain';
+import {
+  createOrm,
+  createVcsWorker,
+  type DatabaseConfig,
+  type Em,
+  migrate,
+  purgeExpiredProjects,
+  seed,
+} from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
-import { inputLimitsFromEnv, limitsFromEnv, limitsStoreFromEnv, readEnv } from './env.js';
+import {
+  inputLimitsFromEnv,
+  limitsFromEnv,
+  limitsStoreFromEnv,
+  readEnv,
+  resourceLimitsFromEnv,
+} from './env.js';
 import { dataChanged } from './routers/commands/data-changes.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
@@ -51,9 +65,25 @@ const server = createServer({
   limits: { ...limitsFromEnv(env), store: limitsStore },
   inputLimits: inputLimitsFromEnv(env),
   publicUrl: env.PUBLIC_URL,
+  resourceLimits: resourceLimitsFromEnv(env),
+  trashDays: env.TRACKLINE_TRASH_DAYS,
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 worker?.start();
+
+// Deleted projects leave the trash for good after TRACKLINE_TRASH_DAYS: at start, then hourly.
+const purgeTrash = () =>
+  purgeExpiredProjects(orm.em.fork() as Em, env.TRACKLINE_TRASH_DAYS)
+    .then((purged) => {
+      if (purged.length > 0) {
+        console.log(`trackline: purged deleted projects ${purged.join(', ')}`);
+        dataChanged();
+      }
+    })
+    .catch((error: unknown) => console.error('trackline: purging the project trash failed', error));
+void purgeTrash();
+const trashSweep = setInterval(() => void purgeTrash(), 60 * 60 * 1000);
+trashSweep.unref();
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
   const limits = `limits: ${limitsStore.kind}`;

@@ -1,5 +1,12 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { DomainError, type Em, type Orm } from '@trackline/domain';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  DEFAULT_TRASH_DAYS,
+  DomainError,
+  type Em,
+  type Orm,
+  type ResourceLimits,
+} from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
@@ -26,6 +33,10 @@ export type ServerOptions = {
   inputLimits?: InputLimits;
   /** `PUBLIC_URL`: the base of absolute URLs in answers; the Host header (when valid) when absent. */
   publicUrl?: string | undefined;
+  /** Per-user caps on tags and saved searches; the domain's defaults when absent. */
+  resourceLimits?: ResourceLimits;
+  /** Days a deleted project stays restorable (shown in the trash listing); the domain's default when absent. */
+  trashDays?: number;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
 };
@@ -35,6 +46,8 @@ export function createRequestHandler({
   orm,
   logError = console.error,
   limits,
+  resourceLimits = DEFAULT_RESOURCE_LIMITS,
+  trashDays = DEFAULT_TRASH_DAYS,
   onVcsDelivery,
   inputLimits,
   publicUrl,
@@ -54,6 +67,8 @@ export function createRequestHandler({
       actor: resolved.actor,
       authFailure: resolved.failure,
       request: guard.requestFacts(em, req, res, transport, resolved),
+      resourceLimits,
+      trashDays,
       baseUrl: baseUrlOf(req),
       transport,
       response: createResponseHints(),

@@ -639,7 +639,8 @@ describe('projects', () => {
     const res = await root('DELETE', '/rest/admin/project/YP');
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    expect(await fork(server.orm).count(Project, { shortNameKey: 'YP' })).toBe(0);
+    // It went to the trash (see security/12-delete-data-loss.test.ts): gone for every route.
+    expect(await fork(server.orm).count(Project, { shortNameKey: 'YP', deletedAt: null })).toBe(0);
     expectXmlError(await root('DELETE', '/rest/admin/project/YP'), 404, 'Project [ YP ] not found.');
     expectJsonError(
       await root('DELETE', '/rest/admin/project/YP', { accept: JSON_ACCEPT }),
@@ -649,10 +650,12 @@ describe('projects', () => {
     );
   });
 
-  it('deleting a project removes its issues and their links', async () => {
+  it('deleting and then purging a project removes its issues and their links', async () => {
     expect(await fork(server.orm).count(IssueLink, {})).toBe(1);
     const res = await root('DELETE', '/rest/admin/project/KEEP');
     expect(res.status).toBe(200);
+    expect(await fork(server.orm).count(IssueLink, {})).toBe(1);
+    expect((await root('DELETE', '/rest/admin/projectTrash/KEEP')).status).toBe(200);
     const em = fork(server.orm);
     expect(await em.count(IssueLink, {})).toBe(0);
     expect(await em.count(Issue, { project: { shortNameKey: 'KEEP' } })).toBe(0);

@@ -83,7 +83,7 @@ type Operation = {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   path: (c: Caller) => string;
   /** Status of a success. */
-  ok: 200 | 201;
+  ok: 200 | 201 | 404;
   mutates: boolean;
   /** A form body (secrets such as passwords are never sent in the query string). */
   form?: string;
@@ -351,6 +351,28 @@ const OPERATIONS = {
     ok: 200,
     mutates: false,
   },
+  // Allowed callers get 404: the home projects are never in the trash (see security/12-…).
+  'list the project trash': {
+    route: 'GET /admin/projectTrash',
+    method: 'GET',
+    path: () => '/rest/admin/projectTrash',
+    ok: 200,
+    mutates: false,
+  },
+  'restore a deleted project': {
+    route: 'POST /admin/projectTrash/{project}/restore',
+    method: 'POST',
+    path: (c) => `/rest/admin/projectTrash/${home(c)}/restore`,
+    ok: 404,
+    mutates: false,
+  },
+  'purge a deleted project': {
+    route: 'DELETE /admin/projectTrash/{project}',
+    method: 'DELETE',
+    path: (c) => `/rest/admin/projectTrash/${home(c)}`,
+    ok: 404,
+    mutates: false,
+  },
   'delete a foreign project': {
     route: 'DELETE /admin/project/{project}',
     method: 'DELETE',
@@ -408,6 +430,9 @@ const MATRIX: Record<OperationName, Record<Caller, Outcome>> = {
   'delete a VCS integration':                  { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'list a VCS integration’s deliveries':       { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'read a delivery report':                    { admin: ALLOWED, projectAdmin: DENIED,  developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'list the project trash':                    { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'restore a deleted project':                 { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
+  'purge a deleted project':                   { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: DENIED,  noRole: DENIED,  anonymous: UNAUTHENTICATED },
   'delete a foreign project':                  { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: HIDDEN,  noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
   'delete the caller’s home project':          { admin: ALLOWED, projectAdmin: ALLOWED, developer: DENIED,  reporter: DENIED,  observer: DENIED,  scopedProjectAdmin: ALLOWED, noRole: HIDDEN,  anonymous: UNAUTHENTICATED },
 };

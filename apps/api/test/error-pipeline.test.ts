@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_CODES, ERROR_TABLE, type ErrorCode } from '@trackline/contracts';
-import { DomainError } from '@trackline/domain';
+import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, DomainError } from '@trackline/domain';
 import { createTestOrm, fork } from '@trackline/domain/testing';
 import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
@@ -45,6 +45,8 @@ beforeAll(async () => {
     transport,
     response: createResponseHints(),
     request: { session: null, secure: false, queryKeys: new Set(), checkPassword: async () => false },
+    resourceLimits: DEFAULT_RESOURCE_LIMITS,
+    trashDays: DEFAULT_TRASH_DAYS,
   });
   const rest = createRestHandler({ router: throwing, createContext: createContext('rest') });
   const trpc = createHTTPHandler({

@@ -249,7 +249,8 @@ export async function adminSnapshot(orm: Orm) {
         .join(',')}`,
   );
   const projects = (await em.find(Project, {}, { populate: ['lead'], orderBy: { shortNameKey: 'asc' } })).map(
-    (p) => `${p.shortName}|${p.name}|${p.description}|${p.lead.login}|${p.startingNumber}`,
+    (p) =>
+      `${p.shortName}|${p.name}|${p.description}|${p.lead.login}|${p.startingNumber}|${p.deletedAt ? 'trashed' : ''}`,
   );
   const users = (await em.find(User, {}, { orderBy: { loginKey: 'asc' } })).map(
     (u) => `${u.login}|${u.fullName}|${u.email ?? ''}|${u.type}|${u.passwordHash ? 'pw' : '-'}`,

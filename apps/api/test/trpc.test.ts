@@ -173,6 +173,13 @@ describe('mutations', () => {
       id: 'BODY',
     });
     expect(data(await mutate('projects.delete', { project: 'BODY' }))).toEqual({});
+    expect(await fork(server.orm).count(Project, { deletedAt: null })).toBe(1);
+    expect(data(await query('projects.trash', {}))).toEqual([
+      expect.objectContaining({ id: 'BODY', issues: 0 }),
+    ]);
+    expect(data(await mutate('projects.restore', { project: 'BODY' }))).toMatchObject({ id: 'BODY' });
+    expect(data(await mutate('projects.delete', { project: 'BODY' }))).toEqual({});
+    expect(data(await mutate('projects.purge', { project: 'BODY' }))).toEqual({});
     expect(await fork(server.orm).count(Project, {})).toBe(1);
   });
 

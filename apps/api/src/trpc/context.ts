@@ -1,5 +1,5 @@
 import type { RouteMeta } from '@trackline/contracts';
-import type { Actor, Em, Orm } from '@trackline/domain';
+import type { Actor, Em, Orm, ResourceLimits } from '@trackline/domain';
 
 /** What a procedure may say about the HTTP response on `/rest` (ignored on `/trpc`). */
 export type ResponseHints = {
@@ -30,6 +30,10 @@ export type Context = {
   /** The authenticated caller, or null with the reason credentials were refused. */
   actor: Actor | null;
   authFailure: string | null;
+  /** Per-user caps the use cases enforce (from the environment). */
+  resourceLimits: ResourceLimits;
+  /** Days a deleted project stays restorable. */
+  trashDays: number;
   /** `http://host:port` as the client addressed us, for legacy `url` attributes. */
   baseUrl: string;
   transport: 'rest' | 'trpc';

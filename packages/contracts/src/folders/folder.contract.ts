@@ -16,6 +16,17 @@ export const ZIssueFolder = z.object({
 export type IssueFolderDto = z.infer<typeof ZIssueFolder>;
 const folderXml = element('folder');
 
+/**
+ * Paging of folder lists: `start` (or the legacy `after`) entries skipped, at most `max`
+ * (default and cap 500) returned. Without parameters a list of up to 500 answers as before.
+ */
+export const ZFolderPageInput = z.object({
+  start: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
+  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
+  max: z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+});
+export type FolderPageInput = z.infer<typeof ZFolderPageInput>;
+
 export const listFoldersMeta = {
   openapi: { method: 'GET', path: '/issuesFolder', summary: 'list of issue folders', tags: TAGS },
   xml: list('issuesFolders', folderXml),

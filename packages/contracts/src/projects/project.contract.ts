@@ -116,3 +116,48 @@ export const deleteProjectMeta = {
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
+
+/*
+ * The project trash. `DELETE /admin/project/{project}` moves a project there; it stays
+ * restorable for the configured period (`TRACKLINE_TRASH_DAYS`), then it is purged. A
+ * separate path (not `/admin/project/trash`) so that no short name is shadowed.
+ */
+const TRASH = '/admin/projectTrash';
+export const ZTrashedProject = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** When it was deleted, and when the periodic purge removes it (ms since the epoch). */
+  deleted: z.number().int(),
+  purgeAfter: z.number().int(),
+  issues: z.number().int(),
+});
+export const listProjectTrashMeta = {
+  openapi: {
+    method: 'GET',
+    path: TRASH,
+    summary: 'Deleted projects that can still be restored (DELETE_PROJECT globally)',
+    tags: TAGS,
+    errorResponses: [401, 403],
+  },
+  xml: list('trashedProjects', element('project')),
+} satisfies RouteMeta;
+export const restoreProjectMeta = {
+  openapi: {
+    method: 'POST',
+    path: `${TRASH}/{project}/restore`,
+    summary: 'Restore a deleted project with its issues and links (DELETE_PROJECT globally)',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: projectXml,
+} satisfies RouteMeta;
+export const purgeProjectMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: `${TRASH}/{project}`,
+    summary: 'Remove a deleted project and its issues for good (DELETE_PROJECT globally)',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;

@@ -31,7 +31,8 @@ export const ZVcsIntegration = z.object({
   host: ZVcsHost,
   /** `owner/name` as the host names it (GitLab: `path_with_namespace`). */
   repository: z.string(),
-  projects: z.array(z.object({ shortName: z.string() })),
+  /** Linked projects; `deleted: true` while a linked project is in the trash (commits to it are not applied). */
+  projects: z.array(z.object({ shortName: z.string(), deleted: z.boolean().optional() })),
   /** Space-separated branch names (`*` matches any run of characters); empty means every branch. */
   branches: z.string(),
   /** Users holding this role (globally or in the issue's project) may apply commands from commits. */

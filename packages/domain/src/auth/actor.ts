@@ -8,13 +8,23 @@ export type Actor = {
   type: UserType;
   global: ReadonlySet<PermissionKey>;
   byProject: ReadonlyMap<number, ReadonlySet<PermissionKey>>;
+  /**
+   * Projects in the trash (and, then, the live ones): no permission holds in a trashed
+   * project, so it and its issues answer as missing everywhere. Absent when the trash is empty.
+   */
+  trash?: ProjectTrash | undefined;
 };
+
+export type ProjectTrash = { ids: ReadonlySet<number>; live: readonly number[] };
+
+const trashed = (actor: Actor, projectId: number) => actor.trash?.ids.has(projectId) ?? false;
 
 /**
  * Whether the actor holds `permission`. Without a project only global grants count;
  * with one, a global grant or a grant in that project does.
  */
 export function can(actor: Actor, permission: PermissionKey, projectId?: number): boolean {
+  if (projectId !== undefined && trashed(actor, projectId)) return false;
   if (actor.global.has(permission)) return true;
   if (projectId === undefined || PERMISSIONS[permission].scope === 'global') return false;
   return actor.byProject.get(projectId)?.has(permission) ?? false;
@@ -23,7 +33,7 @@ export function can(actor: Actor, permission: PermissionKey, projectId?: number)
 /** Whether the actor holds `permission` in at least one project (or globally). */
 export function canAnywhere(actor: Actor, permission: PermissionKey): boolean {
   if (actor.global.has(permission)) return true;
-  for (const perms of actor.byProject.values()) if (perms.has(permission)) return true;
+  for (const [id, perms] of actor.byProject) if (perms.has(permission) && !trashed(actor, id)) return true;
   return false;
 }
 
@@ -73,8 +83,13 @@ export function covers(actor: Actor, other: Actor): boolean {
   return true;
 }
 
-/** Project ids where the actor holds `permission`, or 'all' for a global grant. */
+/**
+ * Project ids where the actor holds `permission`, or 'all' for a global grant. While the
+ * trash holds projects, a global grant gives the live projects' ids instead of 'all'.
+ */
 export function projectsWith(actor: Actor, permission: PermissionKey): 'all' | number[] {
-  if (actor.global.has(permission)) return 'all';
-  return [...actor.byProject].filter(([, perms]) => perms.has(permission)).map(([id]) => id);
+  if (actor.global.has(permission)) return actor.trash ? [...actor.trash.live] : 'all';
+  return [...actor.byProject]
+    .filter(([id, perms]) => perms.has(permission) && !trashed(actor, id))
+    .map(([id]) => id);
 }

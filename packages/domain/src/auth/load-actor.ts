@@ -1,6 +1,6 @@
 import { PERMISSION_KEYS, type PermissionKey, type UserType } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
-import type { Actor } from './actor.js';
+import type { Actor, ProjectTrash } from './actor.js';
 
 type GrantRow = { project_id: number | null; permission_key: PermissionKey };
 
@@ -32,5 +32,27 @@ export async function loadActor(em: Em, user: { id: number; login: string; type:
     byProject.set(id, set);
   }
   if (user.type === 'root') for (const key of PERMISSION_KEYS) global.add(key);
-  return { userId: user.id, login: user.login, type: user.type, global, byProject };
+  const trash = await loadProjectTrash(em);
+  return {
+    userId: user.id,
+    login: user.login,
+    type: user.type,
+    global,
+    byProject,
+    ...(trash ? { trash } : {}),
+  };
+}
+
+/**
+ * The trashed projects, and then the live ones (what a global grant covers); undefined when
+ * the trash is empty, which costs one query returning no rows.
+ */
+export async function loadProjectTrash(em: Em): Promise<ProjectTrash | undefined> {
+  const connection = em.getConnection();
+  const trashed = await connection.execute<{ id: number }[]>(
+    'select id from projects where deleted_at is not null',
+  );
+  if (trashed.length === 0) return undefined;
+  const live = await connection.execute<{ id: number }[]>('select id from projects where deleted_at is null');
+  return { ids: new Set(trashed.map((r) => Number(r.id))), live: live.map((r) => Number(r.id)) };
 }

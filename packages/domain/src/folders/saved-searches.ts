@@ -4,6 +4,15 @@ import { oneLine } from '../issues/rows.js';
 import { tokenizeQuery } from '../issues/search/parse-query.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  limitReached,
+  type Page,
+  pageOverSegments,
+  type ResourceLimits,
+  sliceOptions,
+  WHOLE_LIST,
+} from './resource-limits.js';
 import { type ISavedSearch, SavedSearch } from './saved-search.entity.js';
 import { folderName, requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
 
@@ -42,15 +51,20 @@ function validQuery(query: string): string {
 const notFound = (ref: SavedSearchRef) => DomainError.notFound('Saved search', String(ref));
 const duplicate = (name: string) => DomainError.alreadyExists('Saved search', name);
 
-/** Own and shared saved searches: own first, each group by name. */
-export async function listSavedSearches(em: Em, actor: Actor): Promise<SavedSearchView[]> {
-  const rows = await em.find(
-    SavedSearch,
-    { $or: [{ owner: actor.userId }, { shared: true }] },
-    { populate: ['owner'], orderBy: { nameKey: 'asc', id: 'asc' } },
-  );
-  const own = rows.filter((s) => s.owner.id === actor.userId);
-  return [...own, ...rows.filter((s) => s.owner.id !== actor.userId)].map(toSavedSearchView);
+/** Own and shared saved searches: own first, each group by name; a page of them when given. */
+export async function listSavedSearches(em: Em, actor: Actor, page?: Page): Promise<SavedSearchView[]> {
+  const groups = [{ owner: actor.userId }, { shared: true, owner: { $ne: actor.userId } }];
+  const segments = groups.map((where) => ({
+    count: () => em.count(SavedSearch, where),
+    load: (offset: number, limit: number) =>
+      em.find(SavedSearch, where, {
+        populate: ['owner'],
+        orderBy: { nameKey: 'asc', id: 'asc' },
+        ...sliceOptions(offset, limit),
+      }),
+  }));
+  const rows = await pageOverSegments(segments, page ?? WHOLE_LIST);
+  return rows.map(toSavedSearchView);
 }
 
 /**
@@ -75,6 +89,20 @@ export async function findSavedSearch(em: Em, actor: Actor, ref: SavedSearchRef)
   return found;
 }
 
+/** The actor's own saved search of that name (case-insensitive), if any: what a PUT updates. */
+export async function findOwnSavedSearch(
+  em: Em,
+  actor: Actor,
+  name: string,
+): Promise<SavedSearchView | null> {
+  const own = await em.findOne(
+    SavedSearch,
+    { owner: actor.userId, nameKey: oneLine(name).trim().toLowerCase() },
+    { populate: ['owner'] },
+  );
+  return own ? toSavedSearchView(own) : null;
+}
+
 export async function getSavedSearch(em: Em, actor: Actor, ref: SavedSearchRef): Promise<SavedSearchView> {
   return toSavedSearchView(await findSavedSearch(em, actor, ref));
 }
@@ -85,6 +113,7 @@ export async function createSavedSearch(
   em: Em,
   actor: Actor,
   input: NewSavedSearch,
+  limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS,
 ): Promise<SavedSearchView> {
   requireOwnerAccount(actor, 'create saved searches');
   const name = folderName(input.name);
@@ -92,6 +121,8 @@ export async function createSavedSearch(
   if (input.shared) requireShare(actor);
   if (await em.findOne(SavedSearch, { owner: actor.userId, nameKey: name.toLowerCase() }))
     throw duplicate(name);
+  if ((await em.count(SavedSearch, { owner: actor.userId })) >= limits.maxSavedSearchesPerUser)
+    throw limitReached('saved searches', limits.maxSavedSearchesPerUser);
   try {
     const search = em.create(SavedSearch, {
       owner: actor.userId,

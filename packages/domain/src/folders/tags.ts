@@ -1,9 +1,19 @@
 import { type Actor, can } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { projectScope } from '../issues/find-issues.js';
 import { nameKey } from '../issues/rows.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  limitReached,
+  type Page,
+  pageOverSegments,
+  type ResourceLimits,
+  sliceOptions,
+  WHOLE_LIST,
+} from './resource-limits.js';
 import { folderName, requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
 
 export type TagView = { id: number; folderId: string; name: string; shared: boolean; owner: string };
@@ -24,15 +34,26 @@ export const toTagView = (t: ITag): TagView => ({
 const notFound = (ref: TagRef) => DomainError.notFound('Tag', String(ref));
 const duplicate = (name: string) => DomainError.alreadyExists('Tag', name);
 
-/** The actor's tags and the tags others share: own first, each group by name. */
-export async function listTags(em: Em, actor: Actor): Promise<TagView[]> {
-  const rows = await em.find(
-    Tag,
-    { $or: [{ owner: actor.userId }, { shared: true }] },
-    { populate: ['owner'], orderBy: { nameKey: 'asc', id: 'asc' } },
-  );
-  const own = rows.filter((t) => t.owner.id === actor.userId);
-  return [...own, ...rows.filter((t) => t.owner.id !== actor.userId)].map(toTagView);
+/** The actor's tags and the tags others share: own first, each group by name; a page of them when given. */
+export async function listTags(em: Em, actor: Actor, page?: Page): Promise<TagView[]> {
+  const groups = [{ owner: actor.userId }, { shared: true, owner: { $ne: actor.userId } }];
+  const segments = groups.map((where) => ({
+    count: () => em.count(Tag, where),
+    load: (offset: number, limit: number) =>
+      em.find(Tag, where, {
+        populate: ['owner'],
+        orderBy: { nameKey: 'asc', id: 'asc' },
+        ...sliceOptions(offset, limit),
+      }),
+  }));
+  const rows = await pageOverSegments(segments, page ?? WHOLE_LIST);
+  return rows.map(toTagView);
+}
+
+/** Refuses a new tag of the owner's beyond the cap (counted before inserting). */
+export async function requireTagRoom(em: Em, ownerId: number, limits: ResourceLimits): Promise<void> {
+  if ((await em.count(Tag, { owner: ownerId })) >= limits.maxTagsPerUser)
+    throw limitReached('tags', limits.maxTagsPerUser);
 }
 
 /** A tag the actor can see (own or shared; any by id with a global UPDATE_WATCH_FOLDER); else NOT_FOUND. */
@@ -62,11 +83,13 @@ export async function createTag(
   em: Em,
   actor: Actor,
   input: { name: string; shared?: boolean | undefined },
+  limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS,
 ): Promise<TagView> {
   requireOwnerAccount(actor, 'create tags');
   const name = folderName(input.name);
   if (input.shared) requireShare(actor);
   if (await em.findOne(Tag, { owner: actor.userId, nameKey: name.toLowerCase() })) throw duplicate(name);
+  await requireTagRoom(em, actor.userId, limits);
   try {
     const tag = em.create(Tag, {
       owner: actor.userId,
@@ -114,12 +137,32 @@ export function renameTag(em: Em, actor: Actor, ref: TagRef, newName: string): P
   return updateTag(em, actor, ref, { name: newName });
 }
 
-/** Deletes a tag and removes it from every issue, atomically: the owner, or a global DELETE_WATCH_FOLDER. */
+/**
+ * Deletes a tag and removes it from every issue, atomically: the owner, or a global
+ * DELETE_WATCH_FOLDER. A shared tag may carry others' work on issues the deleter cannot
+ * read (or that are in the trash): then the deletion is refused (403) rather than silently
+ * untagging what the deleter cannot see; someone who reads every such issue may delete it.
+ */
 export async function deleteTag(em: Em, actor: Actor, ref: TagRef): Promise<void> {
   await em.transactional(async (tx) => {
     const tag = await findTag(tx, actor, ref);
     requireOwnerOr(actor, tag.owner.id, 'DELETE_WATCH_FOLDER', 'delete tags');
+    if (await taggedOutOfSight(tx, actor, tag.id))
+      throw DomainError.forbidden(`delete tag [ ${tag.name} ]: it is on issues you cannot read`);
     await tx.nativeDelete(IssueTag, { tag: tag.id });
     await tx.nativeDelete(Tag, { id: tag.id });
   });
+}
+
+/** Whether the tag is on an issue the actor cannot read. */
+async function taggedOutOfSight(em: Em, actor: Actor, tagId: number): Promise<boolean> {
+  const scope = projectScope(actor, 'READ_ISSUE');
+  if (scope !== 'none' && scope.sql === '1 = 1') return false;
+  const readable = scope === 'none' ? { sql: '1 = 0', params: [] } : scope;
+  const rows = await em.execute<{ n: number }[]>(
+    'select count(*) as n from issue_tags it join issues i on i.id = it.issue_id ' +
+      `where it.tag_id = ? and not (${readable.sql})`,
+    [tagId, ...readable.params],
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
 }

@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
 import { DomainError } from '../errors.js';
+import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { CommandLookups } from './command-lookups.js';
@@ -29,6 +30,7 @@ export async function applyCommand(
   issueIds: string[],
   ops: CommandOp[],
   comment?: string,
+  limits?: ResourceLimits,
 ): Promise<ApplyCommandResult> {
   const text = storableText(comment ?? '').trim();
   if (text.length > MAX_COMMENT)
@@ -39,7 +41,7 @@ export async function applyCommand(
       return await em.transactional(async (tx) => {
         const refs = await findReadableIssues(tx, actor, issueIds);
         const state = await loadCommandState(tx, refs);
-        const ctx = { actor, state, lookups: new CommandLookups(tx, actor), comment: text };
+        const ctx = { actor, state, lookups: new CommandLookups(tx, actor, limits), comment: text };
         for (const issue of state.issues) {
           for (const op of ops) await applyOp(ctx, issue, op);
           applyCommentArgument(ctx, issue);

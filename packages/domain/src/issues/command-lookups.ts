@@ -1,4 +1,11 @@
 import type { Actor } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  MAX_NEW_TAGS_PER_COMMAND,
+  type ResourceLimits,
+} from '../folders/resource-limits.js';
+import { requireTagRoom } from '../folders/tags.js';
 import type { Em } from '../orm/em.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
 import { nameKey, toBool } from './rows.js';
@@ -18,10 +25,12 @@ export class CommandLookups {
   private readonly tags = new Map<string, VisibleTag | null>();
   private readonly issues = new Map<string, IssueRef | Error>();
   private linkTypes: Map<string, LinkTypeRef> | undefined;
+  private newTags = 0;
 
   constructor(
     private readonly em: Em,
     private readonly actor: Actor,
+    private readonly limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS,
   ) {}
 
   /** A user id by login (`me` is the actor); null when unknown. */
@@ -41,10 +50,16 @@ export class CommandLookups {
     return this.tags.get(key) ?? null;
   }
 
-  /** The visible tag of that name, or a new tag of the actor's. */
+  /**
+   * The visible tag of that name, or a new tag of the actor's: at most a few per command
+   * (400), and within the actor's tag cap (409).
+   */
   async tagOrCreate(name: string): Promise<VisibleTag> {
     const found = await this.tag(name);
     if (found) return found;
+    if (++this.newTags > MAX_NEW_TAGS_PER_COMMAND)
+      throw DomainError.invalid('command', `creates at most ${MAX_NEW_TAGS_PER_COMMAND} new tags at once`);
+    await requireTagRoom(this.em, this.actor.userId, this.limits);
     const created = await insertOwnTag(this.em, this.actor, name);
     this.tags.set(nameKey(name), created);
     return created;

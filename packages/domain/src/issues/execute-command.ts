@@ -5,6 +5,7 @@ import type { CommandOp } from '../commands/ops.js';
 import { parseCommand } from '../commands/parser.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { DomainError } from '../errors.js';
+import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
 import { type ApplyCommandResult, applyCommand } from './apply-command.js';
 import { buildVocabulary } from './build-vocabulary.js';
@@ -40,12 +41,13 @@ export async function executeCommand(
   issueIds: string[],
   command: string | undefined,
   comment?: string,
+  limits?: ResourceLimits,
 ): Promise<ApplyCommandResult> {
   await findReadableIssues(em, actor, issueIds);
   const text = command?.trim() ?? '';
   if (!text && !comment) throw DomainError.invalid('command', 'is required (or a comment)');
   const ops = text ? parseCommandOrThrow(text, await executionVocabulary(em, actor, issueIds)) : [];
-  return applyCommand(em, actor, issueIds, ops, comment);
+  return applyCommand(em, actor, issueIds, ops, comment, limits);
 }
 
 /** `POST /issue/{issue}/execute`: a command on one issue, as the caller or as `runAs`. */
@@ -58,7 +60,8 @@ export async function executeIssueCommand(
     comment?: string | undefined;
     runAs?: string | undefined;
   },
+  limits?: ResourceLimits,
 ): Promise<ApplyCommandResult> {
   const actor = await resolveRunAs(em, caller, input.runAs);
-  return executeCommand(em, actor, [input.issue], input.command, input.comment);
+  return executeCommand(em, actor, [input.issue], input.command, input.comment, limits);
 }

@@ -17,6 +17,11 @@ export const Project = defineEntity({
     /** The number the next issue gets; advanced atomically with an UPDATE ... RETURNING. */
     nextNumber: p.integer().default(1),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /**
+     * Set while the project is in the trash: it and its issues are invisible everywhere, its
+     * names stay reserved, and an administrator may restore it until it is purged.
+     */
+    deletedAt: p.datetime().nullable(),
   },
 });
 export type IProject = InferEntity<typeof Project>;

@@ -9,6 +9,7 @@ import { getIssue } from '../issues/get-issue.js';
 import type { Orm } from '../orm/create-orm.js';
 import { Project } from './project.entity.js';
 import { createProject, deleteProject, getReadableProject, listAccessibleProjects } from './projects.js';
+import { purgeProject } from './trash.js';
 
 describe('projects', () => {
   let orm: Orm;
@@ -72,9 +73,13 @@ describe('projects', () => {
     await expect(deleteProject(fork(orm), dev, 'Own')).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
   });
 
-  it('deletes a project', async () => {
+  it('deleting a project moves it to the trash: it answers as missing, its row stays', async () => {
     await deleteProject(fork(orm), root, 'alpha');
-    expect(await fork(orm).count(Project, { shortNameKey: 'ALPHA' })).toBe(0);
+    const after = await actorFor(orm, 'root');
+    await expect(getReadableProject(fork(orm), after, 'alpha')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await fork(orm).count(Project, { shortNameKey: 'ALPHA', deletedAt: { $ne: null } })).toBe(1);
+    // Deleting it again answers like a missing project.
+    await expect(deleteProject(fork(orm), after, 'alpha')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('deletes everything hanging off the project and its issues in one go', async () => {
@@ -129,6 +134,9 @@ describe('projects', () => {
     };
     for (const [table, sql] of Object.entries(dependents)) expect(await count(sql), table).toBeGreaterThan(0);
     await deleteProject(fork(orm), root, 'doomed');
+    // In the trash nothing is removed yet; purging removes it all.
+    for (const [table, sql] of Object.entries(dependents)) expect(await count(sql), table).toBeGreaterThan(0);
+    await purgeProject(fork(orm), await actorFor(orm, 'root'), 'doomed');
     for (const [table, sql] of Object.entries(dependents)) expect(await count(sql), table).toBe(0);
     expect(await count('select count(*) as n from issues where project_id = ?')).toBe(0);
     // The other project's issue lost its links to the deleted issues, and nothing else.

@@ -81,16 +81,32 @@ export async function createProject(em: Em, actor: Actor, input: NewProject): Pr
 }
 
 /**
- * Deletes the project with all its issues and everything hanging off them (field values,
+ * Moves the project to the trash (DELETE_PROJECT in it): it and its issues become invisible
+ * everywhere at once, its short name and name stay reserved, and an administrator may restore
+ * it (see `trash.ts`) until it is purged. Nothing is removed here.
+ */
+export async function deleteProject(
+  em: Em,
+  actor: Actor,
+  shortName: string,
+  now = new Date(),
+): Promise<void> {
+  const project = await getReadableProject(em, actor, shortName);
+  requirePermission(actor, 'DELETE_PROJECT', project.id, `delete project [ ${project.shortName} ]`);
+  // A concurrent delete may have trashed it since we read it: then this one answers like a missing one.
+  if ((await em.nativeUpdate(Project, { id: project.id, deletedAt: null }, { deletedAt: now })) === 0)
+    throw DomainError.notFound('Project', shortName);
+}
+
+/**
+ * Removes a project for good with all its issues and everything hanging off them (field values,
  * comments, tags on them, stars, votes, links in both directions, recorded commits), its
  * fields, assignees, role grants and VCS links, atomically. Explicit deletes: the schema cascades too, but this does
- * not depend on SQLite's foreign_keys pragma.
+ * not depend on SQLite's foreign_keys pragma. Only for trashed projects (`trash.ts`).
  */
-export async function deleteProject(em: Em, actor: Actor, shortName: string): Promise<void> {
-  await em.transactional(async (tx) => {
-    const project = await getReadableProject(tx, actor, shortName);
-    requirePermission(actor, 'DELETE_PROJECT', project.id, `delete project [ ${project.shortName} ]`);
-    const issueIds = tx.createQueryBuilder(Issue).select('id').where({ project: project.id });
+export async function purgeProjectRows(em: Em, projectId: number): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const issueIds = tx.createQueryBuilder(Issue).select('id').where({ project: projectId });
     const onIssues = { issue: { $in: issueIds } };
     await tx.nativeDelete(IssueFieldValue, onIssues);
     await tx.nativeDelete(VcsChange, onIssues);
@@ -100,16 +116,14 @@ export async function deleteProject(em: Em, actor: Actor, shortName: string): Pr
     await tx.nativeDelete(IssueStar, onIssues);
     await tx.nativeDelete(IssueVote, onIssues);
     await tx.nativeDelete(IssueLink, { $or: [{ source: { $in: issueIds } }, { target: { $in: issueIds } }] });
-    await tx.nativeDelete(Issue, { project: project.id });
-    const fieldIds = tx.createQueryBuilder(ProjectField).select('id').where({ project: project.id });
+    await tx.nativeDelete(Issue, { project: projectId });
+    const fieldIds = tx.createQueryBuilder(ProjectField).select('id').where({ project: projectId });
     await tx.nativeDelete(FieldValue, { field: { $in: fieldIds } });
-    await tx.nativeDelete(ProjectField, { project: project.id });
-    await tx.nativeDelete(ProjectAssignee, { project: project.id });
-    await tx.nativeDelete(RoleGrant, { project: project.id });
-    await tx.nativeDelete(VcsIntegrationProject, { project: project.id });
-    // A concurrent delete may have removed it since we read it (PostgreSQL runs both at
-    // once; SQLite serializes them): then this one deleted nothing and answers like a missing one.
-    if ((await tx.nativeDelete(Project, { id: project.id })) === 0)
-      throw DomainError.notFound('Project', shortName);
+    await tx.nativeDelete(ProjectField, { project: projectId });
+    await tx.nativeDelete(ProjectAssignee, { project: projectId });
+    await tx.nativeDelete(RoleGrant, { project: projectId });
+    await tx.nativeDelete(VcsIntegrationProject, { project: projectId });
+    // A concurrent purge may have removed it meanwhile (PostgreSQL runs both at once).
+    return (await tx.nativeDelete(Project, { id: projectId, deletedAt: { $ne: null } })) > 0;
   });
 }

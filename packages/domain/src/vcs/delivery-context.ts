@@ -44,7 +44,8 @@ export class DeliveryContext {
     integration: IVcsIntegration,
     push: Pick<PushEvent, 'pusher'>,
   ): Promise<DeliveryContext> {
-    const links = await em.find(VcsIntegrationProject, { integration });
+    // A linked project in the trash takes no commits: its issues answer as missing.
+    const links = await em.find(VcsIntegrationProject, { integration, project: { deletedAt: null } });
     const projectIds = new Set(links.map((l) => l.project.id));
     const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
     const role = integration.committersRole

@@ -81,6 +81,8 @@ type Lookup = {
   finished: boolean;
   issues: Map<string, ReferencedIssue>;
   linked: Set<number>;
+  /** Linked projects now in the trash: their commits are not applied. */
+  trashed: Set<number>;
   changes: Map<string, ChangeRow>;
   effects: Map<string, EffectRow>;
 };
@@ -119,7 +121,9 @@ function resultsOf(plan: CommitPlan, lookup: Lookup): VcsEffectResultDto[] {
     const skipped = (reason: string) =>
       all.map((command) => ({ issue: ref.issue, command, status: 'skipped' as const, reason }));
     // One reason whether the issue is missing or lives in another project: the hook's caller
-    // must not learn which issues exist outside the integration's projects.
+    // must not learn which issues exist outside the integration's projects. A trashed linked
+    // project is named: whoever pushed to it knew it.
+    if (issue && lookup.trashed.has(issue.projectId)) return skipped('project deleted');
     if (!issue || !lookup.linked.has(issue.projectId)) return skipped(NOT_IN_PROJECTS);
     const changeKey = `${plan.commit.sha}|${issue.id}`;
     return [
@@ -146,12 +150,17 @@ export async function deliveryReport(
   const plans = push.commits.map((commit) => planCommit(commit, integration.branches));
   const refs = plans.flatMap((p) => p.references.map((r) => r.issue));
   const shas = [...new Set(plans.filter((p) => p.references.length > 0).map((p) => p.commit.sha))];
-  const links = await em.find(VcsIntegrationProject, { integration: integration.id });
+  const links = await em.find(
+    VcsIntegrationProject,
+    { integration: integration.id },
+    { populate: ['project'] },
+  );
   const lookup: Lookup = {
     deliveryId: delivery.id,
     finished: delivery.status === 'done' || delivery.status === 'failed',
     issues: await findIssuesByKey(em, refs),
-    linked: new Set(links.map((l) => l.project.id)),
+    linked: new Set(links.filter((l) => !l.project.deletedAt).map((l) => l.project.id)),
+    trashed: new Set(links.filter((l) => l.project.deletedAt).map((l) => l.project.id)),
     ...(await loadRows(em, integration.id, shas)),
   };
   return {

@@ -13,6 +13,7 @@ import type { Actor } from '../auth/actor.js';
 import { sha256Hex } from '../auth/secrets.js';
 import type { Orm } from '../orm/create-orm.js';
 import { deleteProject } from '../projects/projects.js';
+import { purgeProject } from '../projects/trash.js';
 import { listSystemUsers } from '../users/users.js';
 import { listVcsDeliveries } from './deliveries.js';
 import {
@@ -129,7 +130,13 @@ describe('VCS integration administration', () => {
       integration: null,
     });
 
+    // A deleted project is in the trash: the integration marks it, its changes stay until the purge.
     await deleteProject(fork(orm), root, 'TL');
+    expect((await getVcsIntegration(fork(orm), root, 'admin-test')).projects).toEqual([
+      expect.objectContaining({ shortName: 'TL', deleted: true }),
+    ]);
+    expect(await fork(orm).count(VcsChange, {})).toBeGreaterThan(0);
+    await purgeProject(fork(orm), root, 'TL');
     expect(await fork(orm).count(VcsChange, {})).toBe(0);
     expect((await getVcsIntegration(fork(orm), root, 'admin-test')).projects).toEqual([]);
   });

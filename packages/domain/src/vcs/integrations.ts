@@ -20,7 +20,8 @@ import {
 /** An integration with what its representation names: linked projects, role, service account. */
 export type VcsIntegrationView = {
   integration: IVcsIntegration;
-  projects: { id: number; shortName: string }[];
+  /** `deleted` while the project is in the trash. */
+  projects: { id: number; shortName: string; deleted?: boolean }[];
   committersRole: string | null;
   serviceUser: string;
 };
@@ -42,7 +43,11 @@ async function view(em: Em, integration: IVcsIntegration): Promise<VcsIntegratio
   const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
   return {
     integration,
-    projects: links.map((l) => ({ id: l.project.id, shortName: l.project.shortName })),
+    projects: links.map((l) => ({
+      id: l.project.id,
+      shortName: l.project.shortName,
+      ...(l.project.deletedAt ? { deleted: true } : {}),
+    })),
     committersRole: role?.name ?? null,
     serviceUser: service.login,
   };
@@ -54,6 +59,14 @@ async function view(em: Em, integration: IVcsIntegration): Promise<VcsIntegratio
  */
 const administers = (actor: Actor, projectId: number) =>
   can(actor, 'READ_PROJECT', projectId) && can(actor, 'ADMIN_VCS_INTEGRATION', projectId);
+
+/**
+ * A link the actor may administer: its project administered, or in the trash (where no
+ * permission holds, so counting it would lock the integration until the purge; the
+ * integration then shows the project as deleted).
+ */
+const administersLink = (actor: Actor, link: { project: { id: number; deletedAt?: Date | null } }) =>
+  link.project.deletedAt != null || administers(actor, link.project.id);
 
 /**
  * The integration, when the actor administers every project linked to it. One that links a
@@ -68,8 +81,8 @@ export async function findAdministeredIntegration(
   requireAdmin(actor);
   const integration = await em.findOne(VcsIntegration, { nameKey: name.toLowerCase() });
   if (!integration) throw DomainError.notFound(KIND, name);
-  const links = await em.find(VcsIntegrationProject, { integration });
-  if (!links.every((l) => administers(actor, l.project.id))) throw DomainError.notFound(KIND, name);
+  const links = await em.find(VcsIntegrationProject, { integration }, { populate: ['project'] });
+  if (!links.every((l) => administersLink(actor, l))) throw DomainError.notFound(KIND, name);
   return integration;
 }
 
@@ -109,8 +122,8 @@ export async function listVcsIntegrations(em: Em, actor: Actor): Promise<VcsInte
   requireAdmin(actor);
   const all = await em.find(VcsIntegration, {}, { orderBy: { nameKey: 'asc' } });
   const hidden = new Set<number>();
-  for (const link of await em.find(VcsIntegrationProject, {})) {
-    if (!administers(actor, link.project.id)) hidden.add(link.integration.id);
+  for (const link of await em.find(VcsIntegrationProject, {}, { populate: ['project'] })) {
+    if (!administersLink(actor, link)) hidden.add(link.integration.id);
   }
   return Promise.all(all.filter((i) => !hidden.has(i.id)).map((i) => view(em, i)));
 }

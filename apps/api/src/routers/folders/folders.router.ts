@@ -19,13 +19,19 @@ const toSearch = (s: d.SavedSearchView) => ({
 });
 const toTag = (t: d.TagView) => ({ name: t.name, owner: t.owner, shared: t.shared });
 
+/** `start` (legacy `after`) and `max`, defaulting to the first 500 entries. */
+const pageOf = (input: c.FolderPageInput): d.Page => ({
+  start: input.start ?? input.after ?? 0,
+  max: input.max ?? d.FOLDER_PAGE_MAX,
+});
+
 /** The literal `current` route is registered before `{issueFolder}`: the first match wins. */
 export const foldersRouter = router({
   list: authedProcedure
     .meta(c.listFoldersMeta)
-    .input(z.object({}))
+    .input(c.ZFolderPageInput)
     .output(c.ZListFoldersOutput)
-    .query(async ({ ctx }) => (await d.listFolders(ctx.em, ctx.actor)).map(toFolder)),
+    .query(async ({ ctx, input }) => (await d.listFolders(ctx.em, ctx.actor, pageOf(input))).map(toFolder)),
 
   current: authedProcedure
     .meta(c.currentFolderMeta)
@@ -49,9 +55,11 @@ export const foldersRouter = router({
 
   savedSearches: authedProcedure
     .meta(c.listSavedSearchesMeta)
-    .input(z.object({}))
+    .input(c.ZFolderPageInput)
     .output(z.array(c.ZSavedSearch))
-    .query(async ({ ctx }) => (await d.listSavedSearches(ctx.em, ctx.actor)).map(toSearch)),
+    .query(async ({ ctx, input }) =>
+      (await d.listSavedSearches(ctx.em, ctx.actor, pageOf(input))).map(toSearch),
+    ),
 
   savedSearch: authedProcedure
     .meta(c.getSavedSearchMeta)
@@ -64,15 +72,13 @@ export const foldersRouter = router({
     .input(c.ZSaveSearchInput)
     .output(c.ZSavedSearch)
     .mutation(async ({ ctx, input }) => {
-      const own = (await d.listSavedSearches(ctx.em, ctx.actor)).find(
-        (s) => s.owner === ctx.actor.login && s.name.toLowerCase() === input.name.toLowerCase(),
-      );
+      const own = await d.findOwnSavedSearch(ctx.em, ctx.actor, input.name);
       if (own) {
         return toSearch(
           await d.updateSavedSearch(ctx.em, ctx.actor, own.id, { query: input.query, shared: input.shared }),
         );
       }
-      const saved = await d.createSavedSearch(ctx.em, ctx.actor, input);
+      const saved = await d.createSavedSearch(ctx.em, ctx.actor, input, ctx.resourceLimits);
       return created(ctx, `/user/search/${saved.name}`, toSearch(saved));
     }),
 
@@ -87,9 +93,9 @@ export const foldersRouter = router({
 
   tags: authedProcedure
     .meta(c.listTagsMeta)
-    .input(z.object({}))
+    .input(c.ZFolderPageInput)
     .output(z.array(c.ZTag))
-    .query(async ({ ctx }) => (await d.listTags(ctx.em, ctx.actor)).map(toTag)),
+    .query(async ({ ctx, input }) => (await d.listTags(ctx.em, ctx.actor, pageOf(input))).map(toTag)),
 
   tag: authedProcedure
     .meta(c.getTagMeta)
@@ -102,7 +108,7 @@ export const foldersRouter = router({
     .input(c.ZCreateTagInput)
     .output(c.ZTag)
     .mutation(async ({ ctx, input }) => {
-      const tag = await d.createTag(ctx.em, ctx.actor, input);
+      const tag = await d.createTag(ctx.em, ctx.actor, input, ctx.resourceLimits);
       return created(ctx, `/user/tag/${tag.name}`, toTag(tag));
     }),
 

@@ -45,7 +45,7 @@ export const issuesRouter = router({
     .input(c.ZExecuteCommandInput)
     .output(c.ZExecuteCommandOutput)
     .mutation(async ({ ctx, input }) => {
-      await d.executeIssueCommand(ctx.em, ctx.actor, input);
+      await d.executeIssueCommand(ctx.em, ctx.actor, input, ctx.resourceLimits);
       return {};
     }),
 

@@ -77,6 +77,37 @@ export const projectsRouter = router({
       });
     }),
 
+  trash: authedProcedure
+    .meta(c.listProjectTrashMeta)
+    .input(z.object({}))
+    .output(z.array(c.ZTrashedProject))
+    .query(async ({ ctx }) =>
+      (await d.listTrashedProjects(ctx.em, ctx.actor, ctx.trashDays)).map((p) => ({
+        id: p.shortName,
+        name: p.name,
+        deleted: p.deletedAt.getTime(),
+        purgeAfter: p.purgeAfter.getTime(),
+        issues: p.issues,
+      })),
+    ),
+
+  restore: authedProcedure
+    .meta(c.restoreProjectMeta)
+    .input(c.ZGetProjectInput)
+    .output(c.ZProject)
+    .mutation(async ({ ctx, input }) => {
+      return toProject(ctx, await d.restoreProject(ctx.em, ctx.actor, input.project));
+    }),
+
+  purge: authedProcedure
+    .meta(c.purgeProjectMeta)
+    .input(c.ZGetProjectInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.purgeProject(ctx.em, ctx.actor, input.project);
+      return {};
+    }),
+
   delete: authedProcedure
     .meta(c.deleteProjectMeta)
     .input(c.ZGetProjectInput)

@@ -8,7 +8,7 @@ const toDto = (v: d.VcsIntegrationView): c.VcsIntegrationDto => ({
   name: v.integration.name,
   host: v.integration.host,
   repository: v.integration.repository,
-  projects: v.projects.map((p) => ({ shortName: p.shortName })),
+  projects: v.projects.map((p) => ({ shortName: p.shortName, ...(p.deleted ? { deleted: true } : {}) })),
   branches: v.integration.branches,
   committersRole: v.committersRole,
   hasSecret: v.integration.secret !== null,

@@ -28,6 +28,12 @@ type Token =
 export const SORT_ATTRIBUTES = ['sort by', 'order by'];
 const MAX_ATTRIBUTE_WORDS = 4;
 const MAX_QUERY = 4000;
+/**
+ * Words, quoted phrases and `#values` per query. Each becomes its own SQL condition; about a
+ * thousand of them exceed SQLite's expression depth ("Expression tree is too large"), and far
+ * fewer already make a search (and every search through a shared saved search) expensive.
+ */
+export const MAX_QUERY_TERMS = 50;
 
 const bad = (message: string) => DomainError.invalid('query', message);
 
@@ -79,6 +85,9 @@ export function tokenizeQuery(query: string): Token[] {
       i += text.length;
     }
   }
+  const terms = tokens.filter((t) => t.type !== 'colon' && t.type !== 'comma').length;
+  if (terms > MAX_QUERY_TERMS)
+    throw bad(`must have at most ${MAX_QUERY_TERMS} words, values and #terms (this one has ${terms})`);
   return tokens;
 }
 

@@ -1,0 +1,1 @@
+alter table "projects" add column "deleted_at" timestamptz null;
