@@ -12,8 +12,8 @@ import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.j
 import { handleLogin } from './auth/login.route.js';
 import { createBaseUrl } from './http/public-url.js';
 import { setSecurityHeaders } from './http/security-headers.js';
+import { restErrorOf, writeRestError } from './rest/error-writer.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
-import { negotiate } from './rest/negotiate.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { type InputLimits, REST_BODY_LIMIT } from './rest/request-body.js';
 import { createRestHandler } from './rest/rest-handler.js';
@@ -21,7 +21,6 @@ import { renderXmlError } from './rest/xml.js';
 import { dataChanged } from './routers/commands/data-changes.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
-import { httpStatusOf } from './trpc/error-mapping.js';
 import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
 
 export type ServerOptions = {
@@ -142,25 +141,11 @@ export function createRequestHandler({
         if (req.method === 'POST') await authenticateTrpcFirst(req, res);
         return await trpc(req, res);
       }
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
-      res.end(renderXmlError(`No resource at ${url.pathname}.`));
+      throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
     } catch (error) {
       if (!(error instanceof DomainError)) logError(error);
-      if (res.headersSent) return void res.end();
-      const status = error instanceof DomainError ? httpStatusOf(error.code) : 500;
-      const message = error instanceof DomainError ? error.message : 'Internal server error';
-      res.statusCode = status;
-      // A refused upload is not read to its end: close rather than drain it.
-      if (status === 413) res.setHeader('Connection', 'close');
-      // Same negotiation and shapes as the REST bridge (this path serves `/rest/user/login`).
-      if (negotiate(req.headers.accept, 'xml') === 'json') {
-        const code = error instanceof DomainError ? error.code : 'INTERNAL';
-        res.setHeader('Content-Type', 'application/json;charset=UTF-8');
-        return void res.end(JSON.stringify({ value: message, code, status }));
-      }
-      res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
-      res.end(renderXmlError(message));
+      // The same writer as the REST bridge (this path serves login, hooks and unknown routes).
+      writeRestError(req, res, restErrorOf(error));
     }
   };
 }

@@ -4,8 +4,8 @@ import { DomainError } from '@trackline/domain';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Context } from '../trpc/context.js';
-import { httpStatusOf } from '../trpc/error-mapping.js';
 import { CaptureResponse } from './capture-response.js';
+import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
 import { type Format, negotiate } from './negotiate.js';
 import {
   DEFAULT_INPUT_LIMITS,
@@ -16,14 +16,7 @@ import {
   tooManyParameters,
 } from './request-body.js';
 import { createRouteTable } from './route-table.js';
-import { type CustomRenderer, renderXml, renderXmlError } from './xml.js';
-
-type RestError = {
-  status: number;
-  code: ErrorCode;
-  message: string;
-  issues?: { field: string; message: string }[];
-};
+import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
   xml: 'application/xml;charset=UTF-8',
@@ -95,7 +88,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     } catch (error) {
       if (!(error instanceof DomainError)) options.logError?.(error);
       const meta = ctx?.response.meta;
-      writeError(req, res, meta, toRestError(error));
+      writeRestError(req, res, restErrorOf(error), meta?.defaultFormat);
     }
   };
 }
@@ -105,18 +98,6 @@ function countAtLeast(params: URLSearchParams, n: number): boolean {
   let count = 0;
   for (const _ of params) if (++count >= n) return true;
   return false;
-}
-
-function toRestError(error: unknown): RestError {
-  if (error instanceof DomainError) {
-    return {
-      status: httpStatusOf(error.code),
-      code: error.code,
-      message: error.message,
-      ...(error.issues ? { issues: error.issues } : {}),
-    };
-  }
-  return { status: 500, code: 'INTERNAL', message: 'Internal server error' };
 }
 
 function formatFor(req: IncomingMessage, meta: RouteMeta | undefined): Format {
@@ -145,12 +126,12 @@ function writeCaptured(
       : (shape.message ?? 'Error');
     if (!meta && capture.statusCode === 404)
       message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
-    writeError(req, res, meta, {
-      status: capture.statusCode,
-      code,
-      message,
-      ...(issues ? { issues } : {}),
-    });
+    writeRestError(
+      req,
+      res,
+      { status: capture.statusCode, code, message, ...(issues ? { issues } : {}) },
+      meta?.defaultFormat,
+    );
     return;
   }
   const status = ctx.response.status ?? capture.statusCode;
@@ -170,27 +151,6 @@ function writeCaptured(
     body = renderXml(shape, parsed, customXml);
   }
   send(res, status, contentType, body);
-}
-
-function writeError(
-  req: IncomingMessage,
-  res: ServerResponse,
-  meta: RouteMeta | undefined,
-  error: RestError,
-) {
-  const format = formatFor(req, meta);
-  if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="trackline", Bearer');
-  if (format === 'json') {
-    const body = {
-      value: error.message,
-      code: error.code,
-      status: error.status,
-      ...(error.issues ? { issues: error.issues } : {}),
-    };
-    send(res, error.status, CONTENT_TYPE.json, JSON.stringify(body));
-  } else {
-    send(res, error.status, CONTENT_TYPE.xml, renderXmlError(error.message));
-  }
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string) {
