@@ -15,6 +15,7 @@ import {
   readRawBody,
   tooManyParameters,
 } from './request-body.js';
+import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
 import { createRouteTable } from './route-table.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
@@ -47,6 +48,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
     },
   });
+  scopeCoercionToRest(options.router);
   const findRoute = createRouteTable(options.router);
   const limits = options.inputLimits ?? DEFAULT_INPUT_LIMITS;
 
@@ -81,7 +83,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       const capture = new CaptureResponse();
       const onClose = () => capture.emit('close');
       res.once('close', onClose);
-      await openApi(req, capture as unknown as ServerResponse);
+      await withRestCoercion(() => openApi(req, capture as unknown as ServerResponse));
       await capture.done;
       res.off('close', onClose);
       writeCaptured(req, res, ctx, capture, options.customXml ?? {});
