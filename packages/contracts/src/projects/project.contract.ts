@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { name, optionalText } from '../common/query.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { name, optionalText } from '../common/text-fields.js';
 
 const TAGS = ['Projects'];
 

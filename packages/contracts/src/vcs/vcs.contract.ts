@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { name, QueryBool, ZMessage } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { ZMessage } from '../common/small-bodies.js';
+import { name } from '../common/text-fields.js';
 import { ZRoleName } from '../roles/role.contract.js';
 
 const TAGS = ['VCS integrations'];
