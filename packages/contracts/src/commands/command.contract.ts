@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryBool } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 
 const TAGS = ['Commands'];
@@ -60,11 +60,12 @@ export const ZSuggestInput = z.object({
   optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 });
 
-const assist = (path: string, summary: string) =>
+/** The shared meta of the four assist routes; each caller writes its full path. */
+const assist = (path: `/command/${string}`, summary: string) =>
   ({
     openapi: {
       method: 'GET',
-      path: `/command/${path}` as const,
+      path,
       summary,
       tags: TAGS,
       errorResponses: [400, 401, 404],
@@ -73,10 +74,10 @@ const assist = (path: string, summary: string) =>
     defaultFormat: 'json',
   }) satisfies RouteMeta;
 
-export const suggestMeta = assist('suggest', 'Suggests');
-export const underlineMeta = assist('underline', 'Underline');
-export const underlineAndSuggestMeta = assist('underlineAndSuggest', 'Underline and suggest');
+export const suggestMeta = assist('/command/suggest', 'Suggests');
+export const underlineMeta = assist('/command/underline', 'Underline');
+export const underlineAndSuggestMeta = assist('/command/underlineAndSuggest', 'Underline and suggest');
 export const underlineAndSuggestAndCommandsMeta = assist(
-  'underlineAndSuggestAndCommands',
+  '/command/underlineAndSuggestAndCommands',
   'Underline and suggest and description',
 );

@@ -1,3 +1,6 @@
 export * from './errors.js';
-export * from './query.js';
+export * from './query-bool.js';
 export * from './route-meta.js';
+export * from './small-bodies.js';
+export * from './text-checks.js';
+export * from './text-fields.js';

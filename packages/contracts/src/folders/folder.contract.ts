@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { name, QueryBool } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { name } from '../common/text-fields.js';
 
 const TAGS = ['Issue folders'];
 

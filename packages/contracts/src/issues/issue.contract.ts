@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { name, optionalText, QueryBool, ZEmpty } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import { list, type RouteMeta } from '../common/route-meta.js';
+import { ZEmpty } from '../common/small-bodies.js';
+import { name, optionalText } from '../common/text-fields.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
 
 const TAGS = ['Issues'];

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { name, QueryBool, ZCount, ZMessage } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { ZCount, ZMessage } from '../common/small-bodies.js';
+import { name } from '../common/text-fields.js';
 
 const TAGS = ['Issue link types'];
-const BASE = '/admin/issueLinkType';
 
 export const ZLinkTypeName = name(100);
 
@@ -19,14 +20,19 @@ export type IssueLinkTypeDto = z.infer<typeof ZIssueLinkType>;
 const linkTypeXml = element('issueLinkType');
 
 export const listLinkTypesMeta = {
-  openapi: { method: 'GET', path: BASE, summary: 'Get all issue link types', tags: TAGS },
+  openapi: { method: 'GET', path: '/admin/issueLinkType', summary: 'Get all issue link types', tags: TAGS },
   xml: list('issueLinkTypes', linkTypeXml),
 } satisfies RouteMeta;
 export const ZListLinkTypesInput = z.object({});
 export const ZListLinkTypesOutput = z.array(ZIssueLinkType);
 
 export const getLinkTypeMeta = {
-  openapi: { method: 'GET', path: `${BASE}/{name}`, summary: 'Get issue link type by name', tags: TAGS },
+  openapi: {
+    method: 'GET',
+    path: '/admin/issueLinkType/{name}',
+    summary: 'Get issue link type by name',
+    tags: TAGS,
+  },
   xml: linkTypeXml,
 } satisfies RouteMeta;
 export const ZGetLinkTypeInput = z.object({ name: ZLinkTypeName });
@@ -34,7 +40,7 @@ export const ZGetLinkTypeInput = z.object({ name: ZLinkTypeName });
 export const countLinkTypeMeta = {
   openapi: {
     method: 'GET',
-    path: `${BASE}/{name}/count`,
+    path: '/admin/issueLinkType/{name}/count',
     summary: 'Get usages count of issue link type by name',
     tags: TAGS,
   },
@@ -45,7 +51,7 @@ export const ZCountLinkTypeOutput = ZCount;
 export const createLinkTypeMeta = {
   openapi: {
     method: 'PUT',
-    path: `${BASE}/{name}`,
+    path: '/admin/issueLinkType/{name}',
     summary: 'Create new issue link type',
     tags: TAGS,
     errorResponses: [400, 401, 403, 409],
@@ -64,7 +70,7 @@ export const ZCreateLinkTypeInput = z.object({
 export const updateLinkTypeMeta = {
   openapi: {
     method: 'POST',
-    path: `${BASE}/{name}`,
+    path: '/admin/issueLinkType/{name}',
     summary: 'Update issue link type',
     tags: TAGS,
     errorResponses: [400, 401, 403, 404, 409],
@@ -83,7 +89,7 @@ export const ZUpdateLinkTypeInput = z.object({
 export const deleteLinkTypeMeta = {
   openapi: {
     method: 'DELETE',
-    path: `${BASE}/{name}`,
+    path: '/admin/issueLinkType/{name}',
     summary: 'Delete issue link type',
     tags: TAGS,
     errorResponses: [401, 403, 404],

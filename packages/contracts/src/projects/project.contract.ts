@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { name, optionalText } from '../common/query.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { name, optionalText } from '../common/text-fields.js';
 
 const TAGS = ['Projects'];
-const BASE = '/admin/project';
 
 /** The short name doubles as the issue-id prefix (`PRJ-12`), so no dash and a letter first. */
 export const ZProjectShortName = z
@@ -40,7 +39,7 @@ export type ProjectDto = z.infer<typeof ZProject>;
 const projectXml = element('project');
 
 export const listProjectsMeta = {
-  openapi: { method: 'GET', path: BASE, summary: 'Get all accessible projects', tags: TAGS },
+  openapi: { method: 'GET', path: '/admin/project', summary: 'Get all accessible projects', tags: TAGS },
   xml: list('projectRefs', projectXml),
 } satisfies RouteMeta;
 export const ZListProjectsOutput = z.array(ZProjectRef);
@@ -48,7 +47,7 @@ export const ZListProjectsOutput = z.array(ZProjectRef);
 export const getProjectMeta = {
   openapi: {
     method: 'GET',
-    path: `${BASE}/{project}`,
+    path: '/admin/project/{project}',
     summary: 'Get project by its short name',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -69,7 +68,7 @@ const projectFields = {
 export const createProjectMeta = {
   openapi: {
     method: 'PUT',
-    path: `${BASE}/{projectId}`,
+    path: '/admin/project/{projectId}',
     summary: 'Create new project',
     tags: TAGS,
     errorResponses: [400, 401, 403, 409],
@@ -86,7 +85,7 @@ export type CreateProjectInput = z.infer<typeof ZCreateProjectInput>;
 export const createProjectFromBodyMeta = {
   openapi: {
     method: 'PUT',
-    path: BASE,
+    path: '/admin/project',
     summary: 'Create new project from XML or JSON',
     tags: TAGS,
     errorResponses: [400, 401, 403, 409],
@@ -109,7 +108,7 @@ export const ZCreateProjectFromBodyInput = z.object({
 export const deleteProjectMeta = {
   openapi: {
     method: 'DELETE',
-    path: `${BASE}/{project}`,
+    path: '/admin/project/{project}',
     summary: 'Delete project',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -122,7 +121,6 @@ export const deleteProjectMeta = {
  * restorable for the configured period (`TRACKLINE_TRASH_DAYS`), then it is purged. A
  * separate path (not `/admin/project/trash`) so that no short name is shadowed.
  */
-const TRASH = '/admin/projectTrash';
 export const ZTrashedProject = z.object({
   id: z.string(),
   name: z.string(),
@@ -134,7 +132,7 @@ export const ZTrashedProject = z.object({
 export const listProjectTrashMeta = {
   openapi: {
     method: 'GET',
-    path: TRASH,
+    path: '/admin/projectTrash',
     summary: 'Deleted projects that can still be restored (DELETE_PROJECT globally)',
     tags: TAGS,
     errorResponses: [401, 403],
@@ -144,7 +142,7 @@ export const listProjectTrashMeta = {
 export const restoreProjectMeta = {
   openapi: {
     method: 'POST',
-    path: `${TRASH}/{project}/restore`,
+    path: '/admin/projectTrash/{project}/restore',
     summary: 'Restore a deleted project with its issues and links (DELETE_PROJECT globally)',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -154,7 +152,7 @@ export const restoreProjectMeta = {
 export const purgeProjectMeta = {
   openapi: {
     method: 'DELETE',
-    path: `${TRASH}/{project}`,
+    path: '/admin/projectTrash/{project}',
     summary: 'Remove a deleted project and its issues for good (DELETE_PROJECT globally)',
     tags: TAGS,
     errorResponses: [401, 403, 404],

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { name, optionalText } from '../common/query.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { name, optionalText } from '../common/text-fields.js';
 
 const TAGS = ['Roles'];
-const BASE = '/admin/role';
 
 export const ZRoleName = name(100);
 export const ZPermissionKey = z
@@ -22,13 +21,13 @@ const roleXml = element('role');
 const permissionsXml = list('permissions', element('permission'));
 
 export const listRolesMeta = {
-  openapi: { method: 'GET', path: BASE, summary: 'Get all roles', tags: TAGS },
+  openapi: { method: 'GET', path: '/admin/role', summary: 'Get all roles', tags: TAGS },
   xml: list('roleRefs', roleXml),
 } satisfies RouteMeta;
 export const ZListRolesOutput = z.array(ZRoleRef);
 
 export const getRoleMeta = {
-  openapi: { method: 'GET', path: `${BASE}/{role}`, summary: 'Get role by its name', tags: TAGS },
+  openapi: { method: 'GET', path: '/admin/role/{role}', summary: 'Get role by its name', tags: TAGS },
   xml: roleXml,
 } satisfies RouteMeta;
 export const ZGetRoleInput = z.object({ role: ZRoleName });
@@ -36,7 +35,7 @@ export const ZGetRoleInput = z.object({ role: ZRoleName });
 export const createRoleMeta = {
   openapi: {
     method: 'PUT',
-    path: `${BASE}/{role}`,
+    path: '/admin/role/{role}',
     summary: 'Add a new role',
     tags: TAGS,
     errorResponses: [400, 401, 403, 409],
@@ -48,7 +47,7 @@ export const ZCreateRoleInput = z.object({ role: ZRoleName, description: optiona
 export const updateRoleMeta = {
   openapi: {
     method: 'POST',
-    path: `${BASE}/{role}`,
+    path: '/admin/role/{role}',
     summary: 'Update a role',
     tags: TAGS,
     errorResponses: [400, 401, 403, 404, 409],
@@ -62,7 +61,12 @@ export const ZUpdateRoleInput = z.object({
 });
 
 export const listRolePermissionsMeta = {
-  openapi: { method: 'GET', path: `${BASE}/{role}/permission`, summary: 'Get role permissions', tags: TAGS },
+  openapi: {
+    method: 'GET',
+    path: '/admin/role/{role}/permission',
+    summary: 'Get role permissions',
+    tags: TAGS,
+  },
   xml: permissionsXml,
 } satisfies RouteMeta;
 export const ZListPermissionsOutput = z.array(ZPermission);
@@ -70,7 +74,7 @@ export const ZListPermissionsOutput = z.array(ZPermission);
 export const addRolePermissionMeta = {
   openapi: {
     method: 'POST',
-    path: `${BASE}/{role}/permission/{permission}`,
+    path: '/admin/role/{role}/permission/{permission}',
     summary: 'Add specified permission to role',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -82,7 +86,7 @@ export const ZRolePermissionInput = z.object({ role: ZRoleName, permission: ZPer
 export const removeRolePermissionMeta = {
   openapi: {
     method: 'DELETE',
-    path: `${BASE}/{role}/permission/{permission}`,
+    path: '/admin/role/{role}/permission/{permission}',
     summary: 'Delete specified permission from role',
     tags: TAGS,
     errorResponses: [401, 403, 404],

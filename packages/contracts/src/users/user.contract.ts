@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { name } from '../common/query.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { name } from '../common/text-fields.js';
 import { ZLogin, ZProjectShortName } from '../projects/project.contract.js';
 import { ZRoleName } from '../roles/role.contract.js';
 

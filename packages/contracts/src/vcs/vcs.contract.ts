@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { name, QueryBool, ZMessage } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { ZMessage } from '../common/small-bodies.js';
+import { name } from '../common/text-fields.js';
 import { ZRoleName } from '../roles/role.contract.js';
 
 const TAGS = ['VCS integrations'];
-const BASE = '/admin/vcsIntegration';
 
 export const VCS_HOSTS = ['github', 'gitlab', 'bitbucket'] as const;
 export const ZVcsHost = z.enum(VCS_HOSTS);
@@ -57,7 +58,7 @@ const integrationXml = element('vcsIntegration', { projects: list('projects', el
 export const listVcsIntegrationsMeta = {
   openapi: {
     method: 'GET',
-    path: BASE,
+    path: '/admin/vcsIntegration',
     summary: 'List VCS integrations',
     tags: TAGS,
     errorResponses: [401, 403],
@@ -69,7 +70,7 @@ export const ZListVcsIntegrationsOutput = z.array(ZVcsIntegration);
 export const getVcsIntegrationMeta = {
   openapi: {
     method: 'GET',
-    path: `${BASE}/{name}`,
+    path: '/admin/vcsIntegration/{name}',
     summary: 'Get a VCS integration',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -84,7 +85,7 @@ const ZBranches = z.string().trim().max(2000, 'must be at most 2000 characters')
 export const createVcsIntegrationMeta = {
   openapi: {
     method: 'PUT',
-    path: `${BASE}/{name}`,
+    path: '/admin/vcsIntegration/{name}',
     summary: 'Create a VCS integration; the apiKey is shown once',
     tags: TAGS,
     errorResponses: [400, 401, 403, 404, 409],
@@ -108,7 +109,7 @@ export type CreateVcsIntegrationInput = z.infer<typeof ZCreateVcsIntegrationInpu
 export const updateVcsIntegrationMeta = {
   openapi: {
     method: 'POST',
-    path: `${BASE}/{name}`,
+    path: '/admin/vcsIntegration/{name}',
     summary: 'Update a VCS integration (an empty secret removes it)',
     tags: TAGS,
     errorResponses: [400, 401, 403, 404],
@@ -135,7 +136,7 @@ export const ZUpdateVcsIntegrationOutput = ZVcsIntegration.extend({
 export const deleteVcsIntegrationMeta = {
   openapi: {
     method: 'DELETE',
-    path: `${BASE}/{name}`,
+    path: '/admin/vcsIntegration/{name}',
     summary: 'Delete a VCS integration (recorded changes stay on the issues)',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -198,7 +199,7 @@ const commitXml = element('commit', { results: list('results', element('result')
 export const listVcsDeliveriesMeta = {
   openapi: {
     method: 'GET',
-    path: `${BASE}/{name}/delivery`,
+    path: '/admin/vcsIntegration/{name}/delivery',
     summary: 'Recent deliveries of a VCS integration, newest first',
     tags: TAGS,
     errorResponses: [401, 403, 404],
@@ -215,7 +216,7 @@ export const ZListVcsDeliveriesOutput = z.array(ZVcsDeliverySummary);
 export const getVcsDeliveryMeta = {
   openapi: {
     method: 'GET',
-    path: `${BASE}/{name}/delivery/{delivery}`,
+    path: '/admin/vcsIntegration/{name}/delivery/{delivery}',
     summary: 'Per-commit results of one delivery (applied, skipped and why, failed and why)',
     tags: TAGS,
     errorResponses: [401, 403, 404],

@@ -1,9 +1,9 @@
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { oneLine } from '../issues/rows.js';
 import { Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { listAccessibleProjects } from '../projects/projects.js';
+import { oneLine } from '../text/user-text.js';
 import { User } from '../users/user.entity.js';
 import { type Page, pageOverSegments, WHOLE_LIST } from './resource-limits.js';
 import { SavedSearch } from './saved-search.entity.js';

@@ -1,9 +1,9 @@
 import { type Actor, can } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { oneLine } from '../issues/rows.js';
 import { tokenizeQuery } from '../issues/search/parse-query.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import { oneLine } from '../text/user-text.js';
 import {
   DEFAULT_RESOURCE_LIMITS,
   limitReached,

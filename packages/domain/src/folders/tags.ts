@@ -1,10 +1,10 @@
 import { type Actor, can } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { projectScope } from '../issues/find-issues.js';
-import { nameKey } from '../issues/rows.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import { nameKey } from '../text/user-text.js';
 import {
   DEFAULT_RESOURCE_LIMITS,
   limitReached,

@@ -1,7 +1,7 @@
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, canAnywhere } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { oneLine } from '../issues/rows.js';
+import { oneLine } from '../text/user-text.js';
 
 /**
  * Saved searches and tags ("watch folders"): any account but the guest may own them;

@@ -4,12 +4,12 @@ import { DomainError } from '../errors.js';
 import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
+import { storableText } from '../text/user-text.js';
 import { CommandLookups } from './command-lookups.js';
 import { applyCommentArgument, applyOp, resolutionChanges } from './command-ops.js';
 import { persistCommandState } from './command-persist.js';
 import { loadCommandState } from './command-state.js';
 import { findReadableIssues } from './find-issues.js';
-import { storableText } from './rows.js';
 
 export type ApplyCommandResult = { issues: string[] };
 

@@ -1,11 +1,13 @@
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, projectsWith } from '../auth/actor.js';
+import { entryOf } from '../collections/map-entry.js';
 import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
 import type { Em } from '../orm/em.js';
+import { toBool } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { findReadableIssues, projectScope } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
-import { entryOf, placeholders, toBool } from './rows.js';
 
 /** How many readable issue ids the vocabulary offers for link suggestions. */
 export const VOCABULARY_ISSUE_SAMPLE = 50;

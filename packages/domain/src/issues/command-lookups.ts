@@ -7,8 +7,9 @@ import {
 } from '../folders/resource-limits.js';
 import { requireTagRoom } from '../folders/tags.js';
 import type { Em } from '../orm/em.js';
+import { toBool } from '../orm/row-values.js';
+import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
-import { nameKey, toBool } from './rows.js';
 import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
 
 export type LinkTypeRef = {

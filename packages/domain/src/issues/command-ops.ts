@@ -2,6 +2,7 @@ import type { ErrorCode, PermissionKey } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
 import { DomainError } from '../errors.js';
+import { nameKey } from '../text/user-text.js';
 import type { CommandLookups } from './command-lookups.js';
 import {
   type CommandState,
@@ -10,7 +11,6 @@ import {
   linkKey,
   type SlotValue,
 } from './command-state.js';
-import { nameKey } from './rows.js';
 
 type Ctx = { actor: Actor; state: CommandState; lookups: CommandLookups; comment: string };
 

@@ -1,7 +1,9 @@
+import { entryOf } from '../collections/map-entry.js';
 import type { Em } from '../orm/em.js';
+import { toBool } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
-import { entryOf, placeholders, toBool } from './rows.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 

@@ -2,8 +2,9 @@ import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, projectsWith } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
+import { toMsOrNull } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
-import { placeholders, toMsOrNull } from './rows.js';
 
 /** The few columns most use cases need about an issue. */
 export type IssueRef = {

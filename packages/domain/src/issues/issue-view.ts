@@ -1,8 +1,9 @@
 import { type Actor, can } from '../auth/actor.js';
 import type { Em } from '../orm/em.js';
+import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { formatIssueId } from './issue-id.js';
-import { placeholders, toBool, toMs, toMsOrNull } from './rows.js';
 
 export type UserRef = { login: string; fullName: string };
 

@@ -4,9 +4,9 @@ import type { Em } from '../../orm/em.js';
 import { isUniqueViolation } from '../../orm/unique.js';
 import type { IProject } from '../../projects/project.entity.js';
 import { getReadableProject } from '../../projects/projects.js';
+import { nameKey } from '../../text/user-text.js';
 import { User } from '../../users/user.entity.js';
 import type { UserRef } from '../issue-view.js';
-import { nameKey } from '../rows.js';
 import { ProjectAssignee } from './field.entity.js';
 
 /** Users issues of the project may be assigned to (READ_PROJECT), by login. */

@@ -3,7 +3,7 @@ import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import { isUniqueViolation } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
-import { nameKey, oneLine } from '../rows.js';
+import { nameKey, oneLine } from '../../text/user-text.js';
 import { type FieldKind, FieldValue, ProjectAssignee, ProjectField } from './field.entity.js';
 
 export type FieldValueView = { name: string; description: string; resolved: boolean; fullName?: string };

@@ -1,9 +1,9 @@
 import { type Actor, can } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
+import { containsPattern, placeholders } from '../../orm/sql-fragments.js';
 import type { FieldKind } from '../fields/field.entity.js';
 import { parseIssueId } from '../issue-id.js';
-import { containsPattern, placeholders } from '../rows.js';
 import { parseSearchQuery, type QueryTerm, type QueryValue, SORT_ATTRIBUTES } from './parse-query.js';
 
 export type SqlCondition = { sql: string; params: unknown[] };

@@ -1,6 +1,6 @@
 import { ISSUE_ID_PATTERN } from '@trackline/contracts';
 import { DomainError } from '../../errors.js';
-import { oneLine } from '../rows.js';
+import { oneLine } from '../../text/user-text.js';
 
 /**
  * The search language (pure: no database). Terms are ANDed:

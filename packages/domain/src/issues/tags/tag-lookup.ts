@@ -1,7 +1,8 @@
 import type { Actor } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
-import { nameKey, toBool } from '../rows.js';
+import { toBool } from '../../orm/row-values.js';
+import { nameKey } from '../../text/user-text.js';
 import { Tag } from './tag.entity.js';
 
 export type VisibleTag = { id: number; name: string; ownerId: number; shared: boolean };
