@@ -85,6 +85,8 @@ type Operation = {
   /** A success answers NOT_FOUND instead (the trash operations on a project that is not there). */
   okIsNotFound?: true;
   mutates: boolean;
+  /** A success is a legacy create: 201 with a Location (on REST). */
+  created?: true;
 };
 
 const k = (c: Caller) => KEY[c];
@@ -100,6 +102,7 @@ const OPERATIONS = {
     procedure: 'linkTypes.create',
     input: (c) => ({ name: `New_${k(c)}`, outwardName: `new ${k(c)}` }),
     mutates: true,
+    created: true,
   },
   'update a link type': {
     procedure: 'linkTypes.update',
@@ -117,6 +120,7 @@ const OPERATIONS = {
     procedure: 'roles.create',
     input: (c) => ({ role: `New_${k(c)}`, description: 'new' }),
     mutates: true,
+    created: true,
   },
   'update a role': {
     procedure: 'roles.update',
@@ -154,11 +158,13 @@ const OPERATIONS = {
     procedure: 'projects.create',
     input: (c) => ({ projectId: `NEW_${k(c)}`, projectName: `New ${k(c)}` }),
     mutates: true,
+    created: true,
   },
   'create a project (body)': {
     procedure: 'projects.createFromBody',
     input: (c) => ({ id: `BODY_${k(c)}`, name: `Body ${k(c)}` }),
     mutates: true,
+    created: true,
   },
   'list system users': { procedure: 'users.systemUsers', input: () => ({}), mutates: false },
   'get another user': { procedure: 'users.get', input: () => ({ login: 'root' }), mutates: false },
@@ -166,6 +172,7 @@ const OPERATIONS = {
     procedure: 'users.create',
     input: (c) => ({ login: `created_${k(c)}`, password: 'password-1' }),
     mutates: true,
+    created: true,
   },
   'grant a role globally': {
     procedure: 'users.grantRole',
@@ -219,6 +226,7 @@ const OPERATIONS = {
       committersRole: 'Developer',
     }),
     mutates: true,
+    created: true,
   },
   'update a VCS integration': {
     procedure: 'vcs.update',
@@ -776,6 +784,7 @@ describe('admin permission matrix by seeded role (createCaller)', () => {
             case ALLOWED:
               if (op.okIsNotFound) expect(outcome).toMatch(/^NOT_FOUND: /);
               else expect(outcome).toBe('ok');
+              expect(result.context.response.status).toBe(op.created ? 201 : undefined);
               if (op.mutates) expect(after).not.toEqual(before);
               else expect(after).toEqual(before);
               break;
