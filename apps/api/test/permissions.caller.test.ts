@@ -1,0 +1,349 @@
+import type { PermissionKey } from '@trackline/contracts';
+import {
+  type Actor,
+  addRolePermission,
+  createIssue,
+  createLinkType,
+  createPermanentToken,
+  createProject,
+  createRole,
+  createSavedSearch,
+  createSession,
+  createTag,
+  createVcsIntegration,
+  deleteProject,
+  type Em,
+  grantRole,
+  insertUser,
+  type Orm,
+  receiveHook,
+} from '@trackline/domain';
+import {
+  actorFor,
+  createTestOrm,
+  fork,
+  githubPush,
+  hookRequest,
+  userWithRole,
+} from '@trackline/domain/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callProcedure, procedurePaths } from './caller.js';
+
+/**
+ * The permission matrix of every tRPC procedure, called in-process through `createCaller`
+ * (no HTTP): the decision each use case makes, for five kinds of caller. The wire shapes of
+ * those decisions (status, XML/JSON body, legacy messages, 404-vs-403 over REST and /trpc
+ * batches) are checked by the thinner HTTP suites (admin.security, bola, issues.security).
+ *
+ * Callers:
+ * - root: the seeded administrator (every permission, globally);
+ * - holder: a user holding exactly the row's permissions (a role made for the row), granted
+ *   in project PERM for project-scoped ones and globally for global ones;
+ * - reader: Observer in PERM only (READ_ISSUE, READ_COMMENT, READ_PROJECT, READ_WORK_ITEM there);
+ * - none: a user without any grant;
+ * - anonymous: no actor at all.
+ *
+ * The expectations are written out by hand from the use cases' rules; they are not computed.
+ */
+
+type Kind = 'root' | 'holder' | 'reader' | 'none' | 'anonymous';
+const KINDS: Kind[] = ['root', 'holder', 'reader', 'none', 'anonymous'];
+
+const OK = 'ok';
+/** PERMISSION_DENIED (403). */
+const DENIED = 'denied';
+/** NOT_FOUND (404): the object is hidden from this caller exactly like a missing one. */
+const HIDDEN = 'hidden';
+type Outcome = typeof OK | typeof DENIED | typeof HIDDEN;
+
+/** What a row's `input` may use to make the objects its call works on. */
+type Arrange = {
+  kind: Kind;
+  /** A name unique to this row and caller: every write works on its own fresh objects. */
+  key: string;
+  /** The caller's login (null for anonymous). */
+  login: string | null;
+  /** The holder's role of this row: grant it where the holder must hold the row's permissions. */
+  holderRole: string;
+  holderLogin: string;
+  em: () => Em;
+  root: Actor;
+};
+
+type Row = {
+  /** The holder's grants: project-scoped permissions are granted in PERM, global ones globally. */
+  holder: { project?: PermissionKey[]; global?: PermissionKey[] };
+  input: (a: Arrange) => unknown | Promise<unknown>;
+  /** Outcomes of the authenticated callers; anonymous is always UNAUTHENTICATED. */
+  expect: Record<Exclude<Kind, 'anonymous'>, Outcome>;
+};
+
+const P = 'PERM';
+const ISSUE = 'PERM-1';
+
+const ANY: Row['expect'] = { root: OK, holder: OK, reader: OK, none: OK };
+/** Only root and the holder (the permission is not carried by Observer). */
+const HOLDERS: Row['expect'] = { root: OK, holder: OK, reader: DENIED, none: DENIED };
+
+/** A fresh project `X_<key>` where the holder holds the row's role and the reader is Observer. */
+async function projectFor(a: Arrange, prefix: string) {
+  const shortName = `${prefix}_${a.key}`.toUpperCase();
+  await createProject(a.em(), a.root, { shortName, name: shortName });
+  await grantRole(a.em(), a.root, a.holderLogin, a.holderRole, shortName);
+  await grantRole(a.em(), a.root, 'reader', 'Observer', shortName);
+  return shortName;
+}
+async function trashedProject(a: Arrange) {
+  const shortName = await projectFor(a, 'T');
+  await deleteProject(a.em(), a.root, shortName);
+  return shortName;
+}
+async function freshUser(a: Arrange, prefix: string) {
+  const login = `${prefix}_${a.key}`;
+  await insertUser(a.em(), { login });
+  return login;
+}
+async function emptyRole(a: Arrange) {
+  await createRole(a.em(), a.root, `Empty_${a.key}`);
+  return `Empty_${a.key}`;
+}
+async function freshIntegration(a: Arrange) {
+  const name = `Vcs_${a.key}`;
+  const { view } = await createVcsIntegration(a.em(), a.root, {
+    name,
+    host: 'github',
+    repository: 'trackline/webapp',
+    projects: [P],
+    committersRole: 'Developer',
+  });
+  return { name, integration: view.integration };
+}
+
+// biome-ignore format: one row per procedure, aligned for reading
+const ROWS: Record<string, Row> = {
+  'linkTypes.list':               { holder: {}, input: () => ({}), expect: ANY },
+  'linkTypes.get':                { holder: {}, input: () => ({ name: 'Depend' }), expect: ANY },
+  'linkTypes.count':              { holder: {}, input: () => ({ name: 'Depend' }), expect: ANY },
+  'linkTypes.create':             { holder: { global: ['UPDATE_ISSUE_LINK_TYPE'] }, input: (a) => ({ name: `New_${a.key}`, outwardName: `new ${a.key}` }), expect: HOLDERS },
+  'linkTypes.update':             { holder: { global: ['UPDATE_ISSUE_LINK_TYPE'] },
+    input: async (a) => {
+      await createLinkType(a.em(), a.root, `Upd_${a.key}`, { outwardName: `upd ${a.key}` });
+      return { name: `Upd_${a.key}`, outwardName: `changed ${a.key}` };
+    }, expect: HOLDERS },
+  'linkTypes.delete':             { holder: { global: ['UPDATE_ISSUE_LINK_TYPE'] },
+    input: async (a) => {
+      await createLinkType(a.em(), a.root, `Del_${a.key}`, { outwardName: `del ${a.key}` });
+      return { name: `Del_${a.key}` };
+    }, expect: HOLDERS },
+
+  'roles.list':                   { holder: { global: ['READ_ROLE'] }, input: () => ({}), expect: HOLDERS },
+  'roles.get':                    { holder: { global: ['READ_ROLE'] }, input: () => ({ role: 'Developer' }), expect: HOLDERS },
+  'roles.permissions':            { holder: { global: ['READ_ROLE'] }, input: () => ({ role: 'Developer' }), expect: HOLDERS },
+  'roles.allPermissions':         { holder: { global: ['READ_ROLE'] }, input: () => ({}), expect: HOLDERS },
+  'roles.create':                 { holder: { global: ['CREATE_ROLE'] }, input: (a) => ({ role: `New_${a.key}` }), expect: HOLDERS },
+  'roles.update':                 { holder: { global: ['UPDATE_ROLE'] },
+    input: async (a) => {
+      await createRole(a.em(), a.root, `Upd_${a.key}`);
+      return { role: `Upd_${a.key}`, newName: `Renamed_${a.key}` };
+    }, expect: HOLDERS },
+  'roles.addPermission':          { holder: { global: ['UPDATE_ROLE'] },
+    input: async (a) => {
+      await createRole(a.em(), a.root, `Add_${a.key}`);
+      // A permission the holder holds globally: none may hand out what they do not hold.
+      return { role: `Add_${a.key}`, permission: 'UPDATE_ROLE' };
+    }, expect: HOLDERS },
+  'roles.removePermission':       { holder: { global: ['UPDATE_ROLE'] },
+    input: async (a) => {
+      await createRole(a.em(), a.root, `Rm_${a.key}`);
+      await addRolePermission(a.em(), a.root, `Rm_${a.key}`, 'UPDATE_ROLE');
+      return { role: `Rm_${a.key}`, permission: 'UPDATE_ROLE' };
+    }, expect: HOLDERS },
+
+  'projects.list':                { holder: {}, input: () => ({}), expect: ANY },
+  'projects.get':                 { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ projectId: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
+  'projects.createFromBody':      { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ id: `B_${a.key}`.toUpperCase(), name: `B ${a.key}` }), expect: HOLDERS },
+  'projects.delete':              { holder: { project: ['READ_PROJECT', 'DELETE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'D') }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  // The trash is administered with a global DELETE_PROJECT: no project grant reaches it.
+  'projects.trash':               { holder: { global: ['DELETE_PROJECT'] }, input: () => ({}), expect: HOLDERS },
+  'projects.restore':             { holder: { global: ['DELETE_PROJECT'] }, input: async (a) => ({ project: await trashedProject(a) }), expect: HOLDERS },
+  'projects.purge':               { holder: { global: ['DELETE_PROJECT'] }, input: async (a) => ({ project: await trashedProject(a) }), expect: HOLDERS },
+
+  'users.logout':                 { holder: {}, input: () => ({}), expect: ANY },
+  'users.revokeOwnSessions':      { holder: {}, input: () => ({}), expect: ANY },
+  'users.revokeSessions':         { holder: { global: ['UPDATE_USER'] },
+    input: async (a) => {
+      const login = `sessioned_${a.key}`;
+      await createSession(a.em(), (await insertUser(a.em(), { login })).id);
+      return { login };
+    }, expect: HOLDERS },
+  'users.changePassword':         { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: async (a) => ({ login: await freshUser(a, 'pw'), newPassword: 'password-2' }), expect: HOLDERS },
+  'users.systemUsers':            { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: () => ({}), expect: HOLDERS },
+  'users.get':                    { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'users.create':                 { holder: { global: ['CREATE_USER'] }, input: (a) => ({ login: `created_${a.key}`, password: 'password-1' }), expect: HOLDERS },
+  // Granting or revoking also needs every permission the role carries: these roles carry none.
+  // A grant in a project (UPDATE_PROJECT there, the project hidden from those who cannot read it) ...
+  'users.grantRole':              { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] },
+    input: async (a) => ({ login: await freshUser(a, 'grantee'), role: await emptyRole(a), project: P }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  // ... and a global one (UPDATE_USER).
+  'users.revokeRole':             { holder: { global: ['UPDATE_USER'] },
+    input: async (a) => {
+      const login = await freshUser(a, 'revokee');
+      const role = await emptyRole(a);
+      await grantRole(a.em(), a.root, login, role);
+      return { login, role };
+    }, expect: HOLDERS },
+  'users.createToken':            { holder: {}, input: (a) => ({ name: `token_${a.key}` }), expect: ANY },
+  'users.revokeToken':            { holder: {},
+    input: async (a) => {
+      if (a.login) await createPermanentToken(a.em(), await actorFor(ormOf(), a.login), `revoked_${a.key}`);
+      return { name: `revoked_${a.key}` };
+    }, expect: ANY },
+  'users.tokens':                 { holder: {}, input: () => ({}), expect: ANY },
+
+  'issues.create':                { holder: { project: ['READ_PROJECT', 'CREATE_ISSUE'] }, input: () => ({ project: P, summary: 'made by the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.get':                   { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.search':                { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'issues.execute':               { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+
+  'commands.suggest':             { holder: {}, input: () => ({ command: '' }), expect: ANY },
+  'commands.underline':           { holder: {}, input: () => ({ command: '' }), expect: ANY },
+  'commands.underlineAndSuggest': { holder: {}, input: () => ({ command: '' }), expect: ANY },
+  'commands.underlineAndSuggestAndCommands': { holder: {}, input: () => ({ command: '' }), expect: ANY },
+
+  'folders.list':                 { holder: {}, input: () => ({}), expect: ANY },
+  'folders.current':              { holder: {}, input: () => ({}), expect: ANY },
+  'folders.setContext':           { holder: {}, input: () => ({}), expect: ANY },
+  'folders.get':                  { holder: { project: ['READ_PROJECT'] }, input: () => ({ issueFolder: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'folders.savedSearches':        { holder: {}, input: () => ({}), expect: ANY },
+  'folders.savedSearch':          { holder: {},
+    input: async (a) => {
+      if (a.login) await createSavedSearch(a.em(), await actorFor(ormOf(), a.login), { name: `s_${a.key}`, query: '' });
+      return { name: `s_${a.key}` };
+    }, expect: ANY },
+  // The caller's own saved searches and tags need no permission (sharing or others' ones do).
+  'folders.saveSearch':           { holder: {}, input: (a) => ({ name: `new_${a.key}`, query: '' }), expect: ANY },
+  'folders.deleteSearch':         { holder: {},
+    input: async (a) => {
+      if (a.login) await createSavedSearch(a.em(), await actorFor(ormOf(), a.login), { name: `del_${a.key}`, query: '' });
+      return { name: `del_${a.key}` };
+    }, expect: ANY },
+  'folders.tags':                 { holder: {}, input: () => ({}), expect: ANY },
+  'folders.tag':                  { holder: {},
+    input: async (a) => {
+      if (a.login) await createTag(a.em(), await actorFor(ormOf(), a.login), { name: `t_${a.key}` });
+      return { name: `t_${a.key}` };
+    }, expect: ANY },
+  'folders.createTag':            { holder: {}, input: (a) => ({ name: `new_${a.key}` }), expect: ANY },
+  'folders.deleteTag':            { holder: {},
+    input: async (a) => {
+      if (a.login) await createTag(a.em(), await actorFor(ormOf(), a.login), { name: `del_${a.key}` });
+      return { name: `del_${a.key}` };
+    }, expect: ANY },
+
+  // An integration is administered by whoever holds ADMIN_VCS_INTEGRATION and reads every linked project.
+  'vcs.list':                     { holder: { global: ['ADMIN_VCS_INTEGRATION'] }, input: () => ({}), expect: HOLDERS },
+  'vcs.get':                      { holder: { global: ['ADMIN_VCS_INTEGRATION'], project: ['READ_PROJECT'] }, input: async (a) => ({ name: (await freshIntegration(a)).name }), expect: HOLDERS },
+  'vcs.create':                   { holder: { global: ['ADMIN_VCS_INTEGRATION'], project: ['READ_PROJECT'] }, input: (a) => ({ name: `New_${a.key}`, host: 'github', repository: `org/new_${a.key}`, projects: P, committersRole: 'Developer' }), expect: HOLDERS },
+  'vcs.update':                   { holder: { global: ['ADMIN_VCS_INTEGRATION'], project: ['READ_PROJECT'] }, input: async (a) => ({ name: (await freshIntegration(a)).name, branches: 'main' }), expect: HOLDERS },
+  'vcs.delete':                   { holder: { global: ['ADMIN_VCS_INTEGRATION'], project: ['READ_PROJECT'] }, input: async (a) => ({ name: (await freshIntegration(a)).name }), expect: HOLDERS },
+  'vcs.deliveries':               { holder: { global: ['ADMIN_VCS_INTEGRATION'], project: ['READ_PROJECT'] }, input: async (a) => ({ name: (await freshIntegration(a)).name }), expect: HOLDERS },
+  'vcs.delivery':                 { holder: { global: ['ADMIN_VCS_INTEGRATION'], project: ['READ_PROJECT'] },
+    input: async (a) => {
+      const { name, integration } = await freshIntegration(a);
+      const receipt = await receiveHook(
+        a.em(),
+        integration,
+        hookRequest('github', githubPush([['a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6a1b2', 'nothing referenced', 'x@example.com']]), {
+          'x-github-event': 'push',
+          'x-github-delivery': `d_${a.key}`,
+        }),
+      );
+      return { name, delivery: 'deliveryId' in receipt ? receipt.deliveryId : 0 };
+    }, expect: HOLDERS },
+};
+
+let orm: Orm;
+const ormOf = () => orm;
+
+/** The row's holder: a role with exactly its permissions, granted where they apply. */
+async function makeHolder(path: string, row: Row) {
+  const root = await actorFor(orm, 'root');
+  const slug = path.replace('.', '_');
+  const role = `Only ${slug}`;
+  const login = `holder_${slug}`;
+  await createRole(fork(orm), root, role, 'permission suite');
+  await insertUser(fork(orm), { login });
+  const globalRole = `Only global ${slug}`;
+  if (row.holder.global?.length) {
+    await createRole(fork(orm), root, globalRole, 'permission suite');
+    for (const p of row.holder.global) await addRolePermission(fork(orm), root, globalRole, p);
+    await grantRole(fork(orm), root, login, globalRole);
+  }
+  for (const p of row.holder.project ?? []) await addRolePermission(fork(orm), root, role, p);
+  await grantRole(fork(orm), root, login, role, P);
+  return { login, role };
+}
+
+beforeAll(async () => {
+  orm = await createTestOrm();
+  const root = await actorFor(orm, 'root');
+  await createProject(fork(orm), root, { shortName: P, name: 'Permission suite' });
+  await createIssue(fork(orm), root, { project: P, summary: 'the issue of the suite' });
+  await userWithRole(orm, 'reader', 'Observer', P);
+  await userWithRole(orm, 'none');
+});
+afterAll(() => orm?.close());
+
+describe('every procedure of the app router, through createCaller', () => {
+  it('every procedure has a row, and every row a procedure', () => {
+    expect(Object.keys(ROWS).sort()).toEqual(procedurePaths());
+  });
+
+  for (const [path, row] of Object.entries(ROWS)) {
+    describe(path, () => {
+      let holder: { login: string; role: string };
+      beforeAll(async () => {
+        holder = await makeHolder(path, row);
+      });
+
+      for (const kind of KINDS) {
+        const expected = kind === 'anonymous' ? 'unauthenticated' : row.expect[kind];
+        it(`${kind}: ${expected}`, async () => {
+          const login = {
+            root: 'root',
+            holder: holder.login,
+            reader: 'reader',
+            none: 'none',
+            anonymous: null,
+          }[kind];
+          const root = await actorFor(orm, 'root');
+          const input = await row.input({
+            kind,
+            key: `${kind}_${path.replace('.', '_')}`,
+            login,
+            holderRole: holder.role,
+            holderLogin: holder.login,
+            em: () => fork(orm),
+            root,
+          });
+          const actor = login ? await actorFor(orm, login) : null;
+          const result = await callProcedure(orm, actor, path, input);
+          const outcome = result.ok ? OK : result.code;
+          const code = {
+            ok: OK,
+            denied: 'PERMISSION_DENIED',
+            hidden: 'NOT_FOUND',
+            unauthenticated: 'UNAUTHENTICATED',
+          }[expected];
+          expect(outcome).toBe(code);
+          // The legacy wording of a refusal; a hidden object reads like a missing one.
+          if (!result.ok && expected === DENIED) expect(result.message).toMatch(/no rights/);
+          if (!result.ok && expected === HIDDEN)
+            expect(result.message).toMatch(/^[\w ]+ \[ .+ \] not found\.$/);
+        });
+      }
+    });
+  }
+});
