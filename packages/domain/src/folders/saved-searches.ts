@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import { oneLine } from '../issues/rows.js';
 import { tokenizeQuery } from '../issues/search/parse-query.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import {
   DEFAULT_RESOURCE_LIMITS,
   limitReached,
@@ -123,21 +123,21 @@ export async function createSavedSearch(
     throw duplicate(name);
   if ((await em.count(SavedSearch, { owner: actor.userId })) >= limits.maxSavedSearchesPerUser)
     throw limitReached('saved searches', limits.maxSavedSearchesPerUser);
-  try {
-    const search = em.create(SavedSearch, {
-      owner: actor.userId,
-      name,
-      nameKey: name.toLowerCase(),
-      query,
-      shared: input.shared ?? false,
-    });
-    await em.flush();
-    await em.populate(search, ['owner']);
-    return toSavedSearchView(search);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(name);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const search = em.create(SavedSearch, {
+        owner: actor.userId,
+        name,
+        nameKey: name.toLowerCase(),
+        query,
+        shared: input.shared ?? false,
+      });
+      await em.flush();
+      await em.populate(search, ['owner']);
+      return toSavedSearchView(search);
+    },
+    rejectWith(() => duplicate(name)),
+  );
 }
 
 export type SavedSearchChanges = {
@@ -166,12 +166,10 @@ export async function updateSavedSearch(
   }
   if (changes.query !== undefined) search.query = validQuery(changes.query);
   if (changes.shared !== undefined) search.shared = changes.shared;
-  try {
-    await em.flush();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(changes.name ?? search.name);
-    throw error;
-  }
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => duplicate(changes.name ?? search.name)),
+  );
   return toSavedSearchView(search);
 }
 

@@ -4,7 +4,7 @@ import { projectScope } from '../issues/find-issues.js';
 import { nameKey } from '../issues/rows.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import {
   DEFAULT_RESOURCE_LIMITS,
   limitReached,
@@ -90,20 +90,20 @@ export async function createTag(
   if (input.shared) requireShare(actor);
   if (await em.findOne(Tag, { owner: actor.userId, nameKey: name.toLowerCase() })) throw duplicate(name);
   await requireTagRoom(em, actor.userId, limits);
-  try {
-    const tag = em.create(Tag, {
-      owner: actor.userId,
-      name,
-      nameKey: name.toLowerCase(),
-      shared: input.shared ?? false,
-    });
-    await em.flush();
-    await em.populate(tag, ['owner']);
-    return toTagView(tag);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(name);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const tag = em.create(Tag, {
+        owner: actor.userId,
+        name,
+        nameKey: name.toLowerCase(),
+        shared: input.shared ?? false,
+      });
+      await em.flush();
+      await em.populate(tag, ['owner']);
+      return toTagView(tag);
+    },
+    rejectWith(() => duplicate(name)),
+  );
 }
 
 /** Renames or (un)shares a tag: the owner, or another user with a global UPDATE_WATCH_FOLDER. */
@@ -124,12 +124,10 @@ export async function updateTag(
     Object.assign(tag, { name, nameKey: name.toLowerCase() });
   }
   if (changes.shared !== undefined) tag.shared = changes.shared;
-  try {
-    await em.flush();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(changes.name ?? tag.name);
-    throw error;
-  }
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => duplicate(changes.name ?? tag.name)),
+  );
   return toTagView(tag);
 }
 
