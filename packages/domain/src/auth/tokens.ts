@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import type { Actor } from './actor.js';
 import { formatPermanentToken, randomSecret, sha256Hex } from './secrets.js';
 import { type IPermanentToken, PermanentToken } from './token.entity.js';
@@ -11,14 +11,14 @@ export async function createPermanentToken(
   name: string,
 ): Promise<{ token: string; row: IPermanentToken }> {
   const secret = randomSecret(24);
-  try {
-    const row = em.create(PermanentToken, { user: actor.userId, name, secretHash: sha256Hex(secret) });
-    await em.flush();
-    return { token: formatPermanentToken(actor.login, name, secret), row };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Token', name);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const row = em.create(PermanentToken, { user: actor.userId, name, secretHash: sha256Hex(secret) });
+      await em.flush();
+      return { token: formatPermanentToken(actor.login, name, secret), row };
+    },
+    rejectWith(() => DomainError.alreadyExists('Token', name)),
+  );
 }
 
 export async function revokePermanentToken(em: Em, actor: Actor, name: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { COMMAND_KEYWORDS, COMMANDS, type CommandKeyword } from './definitions.js';
+import { COMMAND_KEYWORDS, COMMANDS, type CommandKeyword, keywordCapability } from './definitions.js';
 import type { FieldEntry, Lexicon } from './lexicon.js';
 import { resolveBareValue } from './resolve.js';
 import { normalizePhrase } from './token.js';
@@ -77,9 +77,9 @@ function buildCandidates(lex: Lexicon): CandidateSets {
         return same ? [outward] : [outward, candidate(type.inwardName, `Link (${type.name}, inward)`)];
       });
   const allowed = (keyword: CommandKeyword) => {
-    const permission = COMMANDS[keyword].permission;
+    const capability = keywordCapability(keyword);
     if (keyword === 'for' && !lex.assignee) return false;
-    return permission ? can[permission] : (can.update && hasMulti) || links.length > 0;
+    return capability ? can[capability] : (can.update && hasMulti) || links.length > 0;
   };
   // Keywords first, then their aliases.
   const offered = COMMAND_KEYWORDS.filter(allowed);

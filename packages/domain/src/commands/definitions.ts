@@ -1,5 +1,5 @@
 import type { CommandOpKind } from './ops.js';
-import type { CommandVocabulary } from './vocabulary.js';
+import { type Capability, COMMAND_OP_REQUIREMENTS } from './requirements.js';
 
 /** The command keywords. Phrases that mean the same command are aliases in `COMMANDS`. */
 export type CommandKeyword =
@@ -13,8 +13,6 @@ export type CommandKeyword =
   | 'add'
   | 'remove'
   | 'comment';
-
-export type Permission = keyof CommandVocabulary['can'];
 
 /**
  * What follows each keyword, and so which production reads it: nothing (`vote`), a value of the
@@ -32,8 +30,6 @@ export type CommandDefinition = CommandArgument & {
   /** Other phrases typed for the same command, matched like the keyword itself. */
   aliases: readonly string[];
   description: string;
-  /** What the actor needs; null when it depends on what follows (`add`, `remove`). */
-  permission: Permission | null;
 };
 
 /** The one table of command keywords; aliases live only here. */
@@ -42,7 +38,6 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     argument: 'assignee',
     aliases: ['assigned to'],
     description: 'Assign to a user',
-    permission: 'update',
   },
   tag: {
     argument: 'tag',
@@ -50,7 +45,6 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     allowNew: true,
     aliases: ['add tag'],
     description: 'Add a tag, creating it if new',
-    permission: 'tag',
   },
   untag: {
     argument: 'tag',
@@ -58,23 +52,20 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     allowNew: false,
     aliases: ['remove tag'],
     description: 'Remove a tag',
-    permission: 'tag',
   },
   star: {
     argument: 'user',
     op: 'star',
     aliases: [],
     description: 'Star (for me or a user)',
-    permission: 'star',
   },
-  unstar: { argument: 'user', op: 'unstar', aliases: [], description: 'Remove the star', permission: 'star' },
+  unstar: { argument: 'user', op: 'unstar', aliases: [], description: 'Remove the star' },
   vote: {
     argument: 'none',
     op: 'vote',
     preview: 'Vote for the issue',
     aliases: [],
     description: 'Vote for the issue',
-    permission: 'vote',
   },
   unvote: {
     argument: 'none',
@@ -82,7 +73,6 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     preview: 'Withdraw my vote',
     aliases: [],
     description: 'Withdraw my vote',
-    permission: 'vote',
   },
   comment: {
     argument: 'none',
@@ -90,21 +80,18 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     preview: 'Add comment',
     aliases: [],
     description: 'Add the comment text',
-    permission: 'comment',
   },
   add: {
     argument: 'multi-target',
     mode: 'add',
     aliases: [],
     description: 'Add a value of a multi-value field, or a link',
-    permission: null,
   },
   remove: {
     argument: 'multi-target',
     mode: 'remove',
     aliases: [],
     description: 'Remove a value of a multi-value field, or a link',
-    permission: null,
   },
 };
 
@@ -119,31 +106,24 @@ export const RESERVED_COMMAND_PHRASES: readonly string[] = [
   'me',
 ];
 
-/** What each permission allows, for "you have no rights to …" messages. */
-export const PERMISSION_WHAT: Record<Permission, string> = {
-  update: 'update issues',
-  link: 'link issues',
-  comment: 'comment on issues',
-  tag: 'tag issues',
-  vote: 'vote for issues',
-  star: 'star issues',
-};
+/** The operation a keyword produces; null when it depends on what follows (`add`, `remove`). */
+export function keywordOp(keyword: CommandKeyword): CommandOpKind | null {
+  const definition = COMMANDS[keyword];
+  switch (definition.argument) {
+    case 'assignee':
+      return 'set';
+    case 'multi-target':
+      return null;
+    default:
+      return definition.op;
+  }
+}
 
-/** The permission each operation needs. */
-export const OP_PERMISSION: Record<CommandOpKind, Permission> = {
-  set: 'update',
-  add: 'update',
-  remove: 'update',
-  tag: 'tag',
-  untag: 'tag',
-  star: 'star',
-  unstar: 'star',
-  vote: 'vote',
-  unvote: 'vote',
-  link: 'link',
-  unlink: 'link',
-  comment: 'comment',
-};
+/** What the actor needs to be offered a keyword (see commands/requirements.ts); null: it depends. */
+export function keywordCapability(keyword: CommandKeyword): Capability | null {
+  const op = keywordOp(keyword);
+  return op && COMMAND_OP_REQUIREMENTS[op].capability;
+}
 
 /** Longer commands are refused with one diagnostic, so hostile input costs nothing. */
 export const MAX_COMMAND_LENGTH = 2000;

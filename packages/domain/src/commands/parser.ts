@@ -1,4 +1,4 @@
-import { MAX_COMMAND_LENGTH, OP_PERMISSION, PERMISSION_WHAT } from './definitions.js';
+import { MAX_COMMAND_LENGTH } from './definitions.js';
 import {
   type FieldEntry,
   isIssueId,
@@ -13,6 +13,7 @@ import { parseKeywordCommand } from './parse-keywords.js';
 import { parseLinkCommand } from './parse-links.js';
 import type { Part, Rejection } from './part.js';
 import type { PhraseIndex } from './phrase-index.js';
+import { COMMAND_OP_REQUIREMENTS } from './requirements.js';
 import type { HighlightRange, HighlightStyle, ParseResult } from './result.js';
 import { MISSING_CLOSE, scan } from './scanner.js';
 import { collapseSpaces, type Token, tokenKey } from './token.js';
@@ -188,13 +189,9 @@ export class CommandParser {
       error = { ...unclosed.range, message: MISSING_CLOSE };
       for (const span of spans) if (span.start === unclosed.range.start) span.style = 'error';
     }
-    const permission = part.op && OP_PERMISSION[part.op.kind];
-    if (!error && permission && !this.lex.vocab.can[permission]) {
-      error = {
-        start,
-        end,
-        message: `${part.description}: you have no rights to ${PERMISSION_WHAT[permission]}`,
-      };
+    const needs = part.op && COMMAND_OP_REQUIREMENTS[part.op.kind];
+    if (!error && needs && !this.lex.vocab.can[needs.capability]) {
+      error = { start, end, message: `${part.description}: you have no rights to ${needs.what}` };
       for (const span of spans) span.style = 'error';
     }
     this.result.ranges.push(...spans);

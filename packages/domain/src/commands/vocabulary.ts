@@ -1,3 +1,4 @@
+import type { Capability } from './requirements.js';
 /**
  * Everything the command language may refer to, for one set of context issues and one
  * actor. Built from the database by `issues/build-vocabulary.ts`; the scanner, parser
@@ -31,5 +32,5 @@ export type CommandVocabulary = {
   /** Readable ids of issues the actor may link to, for suggestions (a bounded sample). */
   issueIds: string[];
   /** Permission facts for the context: which kinds of command the actor may apply. */
-  can: { update: boolean; link: boolean; comment: boolean; tag: boolean; vote: boolean; star: boolean };
+  can: Record<Capability, boolean>;
 };

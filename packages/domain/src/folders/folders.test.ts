@@ -13,6 +13,7 @@ import {
   deleteSavedSearch,
   getSavedSearch,
   listSavedSearches,
+  saveSearch,
   updateSavedSearch,
 } from './saved-searches.js';
 import { createTag, deleteTag, listTags, renameTag, updateTag } from './tags.js';
@@ -112,6 +113,25 @@ describe('saved searches, tags and issue folders', () => {
         query: 'changed',
         owner: 'alice',
       });
+    });
+  });
+
+  describe('saveSearch (PUT /user/search/{name})', () => {
+    it("creates the first time, then updates the own search of that name; never another user's", async () => {
+      const first = await saveSearch(fork(orm), root, { name: 'Upserted', query: 'a', shared: true });
+      expect(first).toMatchObject({ created: true, search: { name: 'Upserted', query: 'a', owner: 'root' } });
+      const again = await saveSearch(fork(orm), root, { name: 'UPSERTED', query: 'b' });
+      expect(again).toMatchObject({
+        created: false,
+        search: { id: first.search.id, name: 'Upserted', query: 'b' },
+      });
+      // alice sees root's shared one by that name, yet her PUT creates her own.
+      const hers = await saveSearch(fork(orm), alice, { name: 'upserted', query: 'c' });
+      expect(hers).toMatchObject({ created: true, search: { owner: 'alice', query: 'c' } });
+      expect(await getSavedSearch(fork(orm), root, first.search.id)).toMatchObject({ query: 'b' });
+      // Leave the fixture as the folder listing below expects it.
+      await deleteSavedSearch(fork(orm), root, first.search.id);
+      await deleteSavedSearch(fork(orm), alice, hers.search.id);
     });
   });
 

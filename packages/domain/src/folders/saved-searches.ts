@@ -1,20 +1,13 @@
-import { type Actor, can } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { tokenizeQuery } from '../issues/search/parse-query.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { oneLine } from '../text/user-text.js';
-import {
-  DEFAULT_RESOURCE_LIMITS,
-  limitReached,
-  type Page,
-  pageOverSegments,
-  type ResourceLimits,
-  sliceOptions,
-  WHOLE_LIST,
-} from './resource-limits.js';
+import { findOwned, findVisible, folderName, listVisible, type OwnedNameRef } from './owned-names.js';
+import { DEFAULT_RESOURCE_LIMITS, limitReached, type Page, type ResourceLimits } from './resource-limits.js';
 import { type ISavedSearch, SavedSearch } from './saved-search.entity.js';
-import { folderName, requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
+import { requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
 
 export type SavedSearchView = {
   id: number;
@@ -26,7 +19,7 @@ export type SavedSearchView = {
 };
 
 /** A saved search: by id (number), or by name (string; the actor's own first, then a shared one). */
-export type SavedSearchRef = number | string;
+export type SavedSearchRef = OwnedNameRef;
 
 const MAX_QUERY = 2000;
 
@@ -53,18 +46,7 @@ const duplicate = (name: string) => DomainError.alreadyExists('Saved search', na
 
 /** Own and shared saved searches: own first, each group by name; a page of them when given. */
 export async function listSavedSearches(em: Em, actor: Actor, page?: Page): Promise<SavedSearchView[]> {
-  const groups = [{ owner: actor.userId }, { shared: true, owner: { $ne: actor.userId } }];
-  const segments = groups.map((where) => ({
-    count: () => em.count(SavedSearch, where),
-    load: (offset: number, limit: number) =>
-      em.find(SavedSearch, where, {
-        populate: ['owner'],
-        orderBy: { nameKey: 'asc', id: 'asc' },
-        ...sliceOptions(offset, limit),
-      }),
-  }));
-  const rows = await pageOverSegments(segments, page ?? WHOLE_LIST);
-  return rows.map(toSavedSearchView);
+  return (await listVisible(em, SavedSearch, actor, page)).map(toSavedSearchView);
 }
 
 /**
@@ -72,19 +54,7 @@ export async function listSavedSearches(em: Em, actor: Actor, page?: Page): Prom
  * UPDATE_WATCH_FOLDER). An invisible one is NOT_FOUND, like a missing one.
  */
 export async function findSavedSearch(em: Em, actor: Actor, ref: SavedSearchRef): Promise<ISavedSearch> {
-  let found: ISavedSearch | null;
-  if (typeof ref === 'number') {
-    found = await em.findOne(SavedSearch, { id: ref }, { populate: ['owner'] });
-    if (found && found.owner.id !== actor.userId && !found.shared && !can(actor, 'UPDATE_WATCH_FOLDER'))
-      found = null;
-  } else {
-    const candidates = await em.find(
-      SavedSearch,
-      { nameKey: oneLine(ref).trim().toLowerCase(), $or: [{ owner: actor.userId }, { shared: true }] },
-      { populate: ['owner'], orderBy: { id: 'asc' } },
-    );
-    found = candidates.find((s) => s.owner.id === actor.userId) ?? candidates[0] ?? null;
-  }
+  const found = await findVisible(em, SavedSearch, actor, ref);
   if (!found) throw notFound(ref);
   return found;
 }
@@ -95,12 +65,10 @@ export async function findOwnSavedSearch(
   actor: Actor,
   name: string,
 ): Promise<SavedSearchView | null> {
-  const own = await em.findOne(
-    SavedSearch,
-    { owner: actor.userId, nameKey: oneLine(name).trim().toLowerCase() },
-    { populate: ['owner'] },
-  );
-  return own ? toSavedSearchView(own) : null;
+  const own = await findOwned(em, SavedSearch, actor.userId, name);
+  if (!own) return null;
+  await em.populate(own, ['owner']);
+  return toSavedSearchView(own);
 }
 
 export async function getSavedSearch(em: Em, actor: Actor, ref: SavedSearchRef): Promise<SavedSearchView> {
@@ -119,25 +87,43 @@ export async function createSavedSearch(
   const name = folderName(input.name);
   const query = validQuery(input.query);
   if (input.shared) requireShare(actor);
-  if (await em.findOne(SavedSearch, { owner: actor.userId, nameKey: name.toLowerCase() }))
-    throw duplicate(name);
+  if (await findOwned(em, SavedSearch, actor.userId, name)) throw duplicate(name);
   if ((await em.count(SavedSearch, { owner: actor.userId })) >= limits.maxSavedSearchesPerUser)
     throw limitReached('saved searches', limits.maxSavedSearchesPerUser);
-  try {
-    const search = em.create(SavedSearch, {
-      owner: actor.userId,
-      name,
-      nameKey: name.toLowerCase(),
-      query,
-      shared: input.shared ?? false,
-    });
-    await em.flush();
-    await em.populate(search, ['owner']);
-    return toSavedSearchView(search);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(name);
-    throw error;
+  return onUniqueViolation(
+    async () => {
+      const search = em.create(SavedSearch, {
+        owner: actor.userId,
+        name,
+        nameKey: name.toLowerCase(),
+        query,
+        shared: input.shared ?? false,
+      });
+      await em.flush();
+      await em.populate(search, ['owner']);
+      return toSavedSearchView(search);
+    },
+    rejectWith(() => duplicate(name)),
+  );
+}
+
+/**
+ * PUT semantics of `/user/search/{name}`: the actor's own search of that name (case-insensitive)
+ * gets the new query and sharing; otherwise a new one is created (under the resource limits).
+ * A shared search of another user with the same name is never touched.
+ */
+export async function saveSearch(
+  em: Em,
+  actor: Actor,
+  input: NewSavedSearch,
+  limits: ResourceLimits = DEFAULT_RESOURCE_LIMITS,
+): Promise<{ search: SavedSearchView; created: boolean }> {
+  const own = await findOwnSavedSearch(em, actor, input.name);
+  if (own) {
+    const search = await updateSavedSearch(em, actor, own.id, { query: input.query, shared: input.shared });
+    return { search, created: false };
   }
+  return { search: await createSavedSearch(em, actor, input, limits), created: true };
 }
 
 export type SavedSearchChanges = {
@@ -159,19 +145,16 @@ export async function updateSavedSearch(
   if (changes.name !== undefined) {
     const name = folderName(changes.name);
     if (name.toLowerCase() !== search.nameKey) {
-      if (await em.findOne(SavedSearch, { owner: search.owner.id, nameKey: name.toLowerCase() }))
-        throw duplicate(name);
+      if (await findOwned(em, SavedSearch, search.owner.id, name)) throw duplicate(name);
     }
     Object.assign(search, { name, nameKey: name.toLowerCase() });
   }
   if (changes.query !== undefined) search.query = validQuery(changes.query);
   if (changes.shared !== undefined) search.shared = changes.shared;
-  try {
-    await em.flush();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(changes.name ?? search.name);
-    throw error;
-  }
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => duplicate(changes.name ?? search.name)),
+  );
   return toSavedSearchView(search);
 }
 

@@ -1,25 +1,17 @@
-import { type Actor, can } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { projectScope } from '../issues/find-issues.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
-import { nameKey } from '../text/user-text.js';
-import {
-  DEFAULT_RESOURCE_LIMITS,
-  limitReached,
-  type Page,
-  pageOverSegments,
-  type ResourceLimits,
-  sliceOptions,
-  WHOLE_LIST,
-} from './resource-limits.js';
-import { folderName, requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { findOwned, findVisible, folderName, listVisible, type OwnedNameRef } from './owned-names.js';
+import { DEFAULT_RESOURCE_LIMITS, limitReached, type Page, type ResourceLimits } from './resource-limits.js';
+import { requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
 
 export type TagView = { id: number; folderId: string; name: string; shared: boolean; owner: string };
 
 /** A tag: by id (number), or by name (string; the actor's own first, then a shared one). */
-export type TagRef = number | string;
+export type TagRef = OwnedNameRef;
 
 export const tagFolderId = (id: number) => `t-${id}`;
 
@@ -36,18 +28,7 @@ const duplicate = (name: string) => DomainError.alreadyExists('Tag', name);
 
 /** The actor's tags and the tags others share: own first, each group by name; a page of them when given. */
 export async function listTags(em: Em, actor: Actor, page?: Page): Promise<TagView[]> {
-  const groups = [{ owner: actor.userId }, { shared: true, owner: { $ne: actor.userId } }];
-  const segments = groups.map((where) => ({
-    count: () => em.count(Tag, where),
-    load: (offset: number, limit: number) =>
-      em.find(Tag, where, {
-        populate: ['owner'],
-        orderBy: { nameKey: 'asc', id: 'asc' },
-        ...sliceOptions(offset, limit),
-      }),
-  }));
-  const rows = await pageOverSegments(segments, page ?? WHOLE_LIST);
-  return rows.map(toTagView);
+  return (await listVisible(em, Tag, actor, page)).map(toTagView);
 }
 
 /** Refuses a new tag of the owner's beyond the cap (counted before inserting). */
@@ -58,19 +39,7 @@ export async function requireTagRoom(em: Em, ownerId: number, limits: ResourceLi
 
 /** A tag the actor can see (own or shared; any by id with a global UPDATE_WATCH_FOLDER); else NOT_FOUND. */
 export async function findTag(em: Em, actor: Actor, ref: TagRef): Promise<ITag> {
-  let found: ITag | null;
-  if (typeof ref === 'number') {
-    found = await em.findOne(Tag, { id: ref }, { populate: ['owner'] });
-    if (found && found.owner.id !== actor.userId && !found.shared && !can(actor, 'UPDATE_WATCH_FOLDER'))
-      found = null;
-  } else {
-    const candidates = await em.find(
-      Tag,
-      { nameKey: nameKey(ref), $or: [{ owner: actor.userId }, { shared: true }] },
-      { populate: ['owner'], orderBy: { id: 'asc' } },
-    );
-    found = candidates.find((t) => t.owner.id === actor.userId) ?? candidates[0] ?? null;
-  }
+  const found = await findVisible(em, Tag, actor, ref);
   if (!found) throw notFound(ref);
   return found;
 }
@@ -88,22 +57,22 @@ export async function createTag(
   requireOwnerAccount(actor, 'create tags');
   const name = folderName(input.name);
   if (input.shared) requireShare(actor);
-  if (await em.findOne(Tag, { owner: actor.userId, nameKey: name.toLowerCase() })) throw duplicate(name);
+  if (await findOwned(em, Tag, actor.userId, name)) throw duplicate(name);
   await requireTagRoom(em, actor.userId, limits);
-  try {
-    const tag = em.create(Tag, {
-      owner: actor.userId,
-      name,
-      nameKey: name.toLowerCase(),
-      shared: input.shared ?? false,
-    });
-    await em.flush();
-    await em.populate(tag, ['owner']);
-    return toTagView(tag);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(name);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const tag = em.create(Tag, {
+        owner: actor.userId,
+        name,
+        nameKey: name.toLowerCase(),
+        shared: input.shared ?? false,
+      });
+      await em.flush();
+      await em.populate(tag, ['owner']);
+      return toTagView(tag);
+    },
+    rejectWith(() => duplicate(name)),
+  );
 }
 
 /** Renames or (un)shares a tag: the owner, or another user with a global UPDATE_WATCH_FOLDER. */
@@ -119,17 +88,15 @@ export async function updateTag(
   if (changes.name !== undefined) {
     const name = folderName(changes.name);
     if (name.toLowerCase() !== tag.nameKey) {
-      if (await em.findOne(Tag, { owner: tag.owner.id, nameKey: name.toLowerCase() })) throw duplicate(name);
+      if (await findOwned(em, Tag, tag.owner.id, name)) throw duplicate(name);
     }
     Object.assign(tag, { name, nameKey: name.toLowerCase() });
   }
   if (changes.shared !== undefined) tag.shared = changes.shared;
-  try {
-    await em.flush();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate(changes.name ?? tag.name);
-    throw error;
-  }
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => duplicate(changes.name ?? tag.name)),
+  );
   return toTagView(tag);
 }
 

@@ -1,7 +1,6 @@
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, canAnywhere } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { oneLine } from '../text/user-text.js';
 
 /**
  * Saved searches and tags ("watch folders"): any account but the guest may own them;
@@ -20,14 +19,6 @@ export function requireShare(actor: Actor): void {
 export function requireOwnerOr(actor: Actor, ownerId: number, permission: PermissionKey, what: string): void {
   if (ownerId !== actor.userId && !can(actor, permission))
     throw DomainError.forbidden(`${what} of another user (${permission})`);
-}
-
-/** A folder name: one line, trimmed, 1-100 characters. */
-export function folderName(name: string): string {
-  const clean = oneLine(name).trim();
-  if (!clean) throw DomainError.invalid('name', 'must not be empty');
-  if (clean.length > 100) throw DomainError.invalid('name', 'must be at most 100 characters');
-  return clean;
 }
 
 /** Wraps a value in braces when the search language needs them (`{Sample Project}`). */

@@ -1,6 +1,7 @@
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, projectsWith } from '../auth/actor.js';
 import { entryOf } from '../collections/map-entry.js';
+import { capabilitiesOf } from '../commands/requirements.js';
 import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
@@ -100,8 +101,8 @@ function unite(all: ProjectFields[]): VocabularyField[] {
 /**
  * What the command language may refer to for the actor and the context issues (null: no
  * issue context, every project the actor may update). Only what the actor could apply
- * appears: fields only with UPDATE_ISSUE in every context project, link types only with
- * LINK_ISSUE... Runs on every keystroke: six small raw queries, no entities.
+ * appears (`can`, from commands/requirements.ts): fields only with UPDATE_ISSUE in every context
+ * project, link types only with LINK_ISSUE... Runs on every keystroke: six small raw queries, no entities.
  */
 export async function buildVocabulary(
   em: Em,
@@ -127,15 +128,7 @@ export async function buildVocabulary(
     projectIds = [...new Set(issues.map((i) => i.projectId))].sort((a, b) => a - b);
     all = (permission) => projectIds.length > 0 && projectIds.every((id) => can(actor, permission, id));
   }
-  const notGuest = actor.type !== 'guest';
-  const allowed = {
-    update: all('UPDATE_ISSUE'),
-    link: all('LINK_ISSUE'),
-    comment: all('CREATE_COMMENT'),
-    tag: notGuest && all('READ_ISSUE'),
-    vote: notGuest && all('READ_ISSUE'),
-    star: notGuest && all('READ_ISSUE'),
-  };
+  const allowed = capabilitiesOf(actor.type === 'guest', all);
 
   const fieldProjects = allowed.update ? projectIds : [];
   const inProjects = fieldProjects.length ? placeholders(fieldProjects) : '';

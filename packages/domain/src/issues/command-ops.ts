@@ -1,6 +1,7 @@
 import type { ErrorCode, PermissionKey } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
+import { COMMAND_OP_REQUIREMENTS } from '../commands/requirements.js';
 import { DomainError } from '../errors.js';
 import { nameKey } from '../text/user-text.js';
 import type { CommandLookups } from './command-lookups.js';
@@ -26,21 +27,6 @@ export function opError(
   const what = op === 'comment' ? 'comment' : label(op);
   return new DomainError(code, `Cannot apply [ ${what} ] to issue [ ${issue.ref.readableId} ]: ${reason}.`);
 }
-
-const PERMISSION_FOR: Record<CommandOp['kind'], PermissionKey> = {
-  set: 'UPDATE_ISSUE',
-  add: 'UPDATE_ISSUE',
-  remove: 'UPDATE_ISSUE',
-  link: 'LINK_ISSUE',
-  unlink: 'LINK_ISSUE',
-  comment: 'CREATE_COMMENT',
-  tag: 'READ_ISSUE',
-  untag: 'READ_ISSUE',
-  star: 'READ_ISSUE',
-  unstar: 'READ_ISSUE',
-  vote: 'READ_ISSUE',
-  unvote: 'READ_ISSUE',
-};
 
 function requireFor(ctx: Ctx, issue: IssueState, op: CommandOp | 'comment', permission: PermissionKey) {
   if (!can(ctx.actor, permission, issue.ref.projectId)) {
@@ -161,16 +147,15 @@ function requireNotGuest(ctx: Ctx, issue: IssueState, op: CommandOp) {
 }
 
 async function applyStarOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'star' | 'unstar' }) {
-  requireNotGuest(ctx, issue, op);
   const userId = await ctx.lookups.userId(op.login || 'me');
   if (userId === null) throw opError('NOT_FOUND', issue, op, `user [ ${op.login} ] not found`);
-  if (userId !== ctx.actor.userId) requireFor(ctx, issue, op, 'UPDATE_WATCHERS');
+  const forAnother = COMMAND_OP_REQUIREMENTS[op.kind].forAnotherUser;
+  if (userId !== ctx.actor.userId && forAnother) requireFor(ctx, issue, op, forAnother);
   if (op.kind === 'star') issue.stars.current.add(userId);
   else issue.stars.current.delete(userId);
 }
 
 async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'tag' | 'untag' }) {
-  requireNotGuest(ctx, issue, op);
   if (op.kind === 'tag') {
     let tag: Awaited<ReturnType<CommandLookups['tagOrCreate']>>;
     try {
@@ -187,9 +172,14 @@ async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: '
   issue.tags.current.delete(tag.id);
 }
 
-/** Applies one command part to one issue's in-memory state, after its permission check. */
+/**
+ * Applies one command part to one issue's in-memory state, after the checks the requirements
+ * table (commands/requirements.ts) gives for its kind.
+ */
 export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promise<void> {
-  requireFor(ctx, issue, op, PERMISSION_FOR[op.kind]);
+  const needs = COMMAND_OP_REQUIREMENTS[op.kind];
+  requireFor(ctx, issue, op, needs.permission);
+  if (needs.humansOnly) requireNotGuest(ctx, issue, op);
   switch (op.kind) {
     case 'set':
     case 'add':
@@ -206,7 +196,6 @@ export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promi
       return applyStarOp(ctx, issue, op);
     case 'vote':
     case 'unvote':
-      requireNotGuest(ctx, issue, op);
       if (op.kind === 'vote') issue.votes.current.add(ctx.actor.userId);
       else issue.votes.current.delete(ctx.actor.userId);
       return;
@@ -220,7 +209,7 @@ export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promi
 /** A comment given beside the command is added even without a `comment` part. */
 export function applyCommentArgument(ctx: Ctx, issue: IssueState): void {
   if (!ctx.comment || issue.comment !== null) return;
-  requireFor(ctx, issue, 'comment', 'CREATE_COMMENT');
+  requireFor(ctx, issue, 'comment', COMMAND_OP_REQUIREMENTS.comment.permission);
   issue.comment = ctx.comment;
 }
 

@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import { projectScope } from '../issues/find-issues.js';
 import { IssueLink } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { assertNotCommandPhrase, commandPhrases, linkNameKey, normalizeLinkName } from './link-phrases.js';
 import { type IIssueLinkType, IssueLinkType } from './link-type.entity.js';
 
@@ -109,14 +109,14 @@ export async function createLinkType(em: Em, actor: Actor, rawName: string, fiel
     throw DomainError.alreadyExists('Issue link type', name);
   }
   assertLinkNamesFree(all, [values.outwardName, values.inwardName]);
-  try {
-    const type = em.create(IssueLinkType, { name, nameKey: linkNameKey(name), ...values });
-    await em.flush();
-    return type;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Issue link type', name);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const type = em.create(IssueLinkType, { name, nameKey: linkNameKey(name), ...values });
+      await em.flush();
+      return type;
+    },
+    rejectWith(() => DomainError.alreadyExists('Issue link type', name)),
+  );
 }
 
 export async function updateLinkType(
@@ -137,12 +137,10 @@ export async function updateLinkType(
   assertLinkNamesFree(others, [values.outwardName, values.inwardName]);
   if (newName) Object.assign(type, { name: newName, nameKey: linkNameKey(newName) });
   Object.assign(type, values);
-  try {
-    await em.flush();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Issue link type', newName ?? name);
-    throw error;
-  }
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => DomainError.alreadyExists('Issue link type', newName ?? name)),
+  );
   return type;
 }
 

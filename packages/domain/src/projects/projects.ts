@@ -7,7 +7,7 @@ import { Issue, IssueLink } from '../issues/issue.entity.js';
 import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
 import { IssueTag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { VcsChange, VcsEffect, VcsIntegrationProject } from '../vcs/vcs.entity.js';
@@ -58,26 +58,26 @@ export async function createProject(em: Em, actor: Actor, input: NewProject): Pr
     throw new DomainError('ALREADY_EXISTS', `Project with name [ ${input.name} ] already exists.`);
   }
   const startingNumber = input.startingNumber ?? 1;
-  try {
-    const project = em.create(Project, {
-      shortName: input.shortName,
-      shortNameKey: input.shortName.toUpperCase(),
-      name: input.name,
-      nameKey: input.name.toLowerCase(),
-      description: input.description ?? '',
-      lead,
-      startingNumber,
-      nextNumber: startingNumber,
-    });
-    // Same flush (one transaction): a project never exists without its fields.
-    createDefaultFields(em, project, lead);
-    await em.flush();
-    return project;
-  } catch (error) {
-    // Two concurrent creators both passed the checks above: the unique index decides.
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Project', input.shortName);
-    throw error;
-  }
+  // Two concurrent creators both passed the checks above: the unique index decides.
+  return onUniqueViolation(
+    async () => {
+      const project = em.create(Project, {
+        shortName: input.shortName,
+        shortNameKey: input.shortName.toUpperCase(),
+        name: input.name,
+        nameKey: input.name.toLowerCase(),
+        description: input.description ?? '',
+        lead,
+        startingNumber,
+        nextNumber: startingNumber,
+      });
+      // Same flush (one transaction): a project never exists without its fields.
+      createDefaultFields(em, project, lead);
+      await em.flush();
+      return project;
+    },
+    rejectWith(() => DomainError.alreadyExists('Project', input.shortName)),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import { isPermissionKey, PERMISSIONS, type PermissionKey } from '@trackline/con
 import { type Actor, holdsInScope, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type IPermission, type IRole, Permission, Role } from './role.entity.js';
 
 export function listRoles(em: Em, actor: Actor): Promise<IRole[]> {
@@ -28,14 +28,14 @@ export function getRole(em: Em, actor: Actor, name: string): Promise<IRole> {
 export async function createRole(em: Em, actor: Actor, name: string, description = ''): Promise<IRole> {
   requirePermission(actor, 'CREATE_ROLE');
   if (await em.findOne(Role, { nameKey: name.toLowerCase() })) throw DomainError.alreadyExists('Role', name);
-  try {
-    const role = em.create(Role, { name, nameKey: name.toLowerCase(), description });
-    await em.flush();
-    return role;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Role', name);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const role = em.create(Role, { name, nameKey: name.toLowerCase(), description });
+      await em.flush();
+      return role;
+    },
+    rejectWith(() => DomainError.alreadyExists('Role', name)),
+  );
 }
 
 export async function updateRole(
@@ -55,12 +55,10 @@ export async function updateRole(
     role.name = changes.newName;
   }
   if (changes.description !== undefined) role.description = changes.description;
-  try {
-    await em.flush();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('Role', changes.newName ?? name);
-    throw error;
-  }
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => DomainError.alreadyExists('Role', changes.newName ?? name)),
+  );
   return role;
 }
 
@@ -100,15 +98,17 @@ export async function addRolePermission(em: Em, actor: Actor, name: string, key:
   requireHeldGlobally(actor, permission, 'add');
   if (role.permissions.contains(permission)) return sortPermissions(role.permissions.getItems());
   role.permissions.add(permission);
-  try {
-    await em.flush();
-  } catch (error) {
-    // A concurrent request added it between our read and our insert: same outcome, so success.
-    if (!isUniqueViolation(error)) throw error;
-    em.clear();
-    return sortPermissions((await findRole(em, name, true)).permissions.getItems());
-  }
-  return sortPermissions(role.permissions.getItems());
+  // A concurrent request added it between our read and our insert: same outcome, so success.
+  return onUniqueViolation(
+    async () => {
+      await em.flush();
+      return sortPermissions(role.permissions.getItems());
+    },
+    async () => {
+      em.clear();
+      return sortPermissions((await findRole(em, name, true)).permissions.getItems());
+    },
+  );
 }
 
 export async function removeRolePermission(em: Em, actor: Actor, name: string, key: string) {

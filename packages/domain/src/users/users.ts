@@ -3,7 +3,7 @@ import { type Actor, can, firstNotHeld, requirePermission } from '../auth/actor.
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type IProject, Project } from '../projects/project.entity.js';
 import { type IRole, Role, RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from './user.entity.js';
@@ -18,23 +18,23 @@ export type NewUser = {
 
 /** Inserts a user without a permission check: for the seed and for tests. */
 export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
-  try {
-    const user = em.create(User, {
-      login: input.login,
-      loginKey: input.login.toLowerCase(),
-      fullName: input.fullName ?? input.login,
-      email: input.email ?? null,
-      emailKey: input.email?.toLowerCase() ?? null,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
-      type: input.type ?? 'user',
-      contextFolder: null,
-    });
-    await em.flush();
-    return user;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists('User', input.login);
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const user = em.create(User, {
+        login: input.login,
+        loginKey: input.login.toLowerCase(),
+        fullName: input.fullName ?? input.login,
+        email: input.email ?? null,
+        emailKey: input.email?.toLowerCase() ?? null,
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+        type: input.type ?? 'user',
+        contextFolder: null,
+      });
+      await em.flush();
+      return user;
+    },
+    rejectWith(() => DomainError.alreadyExists('User', input.login)),
+  );
 }
 
 export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<IUser> {
@@ -99,12 +99,14 @@ function requireHoldsRole(actor: Actor, role: IRole, project: IProject | null) {
 export async function grantRole(em: Em, actor: Actor, login: string, roleName: string, projectName?: string) {
   const { user, role, project, scopeKey } = await resolveGrant(em, actor, login, roleName, projectName);
   if (await em.findOne(RoleGrant, { user, role, scopeKey })) return;
-  try {
-    em.create(RoleGrant, { user, role, project, scopeKey });
-    await em.flush();
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
+  // A concurrent grant of the same role won the insert: same outcome, so success.
+  await onUniqueViolation(
+    async () => {
+      em.create(RoleGrant, { user, role, project, scopeKey });
+      await em.flush();
+    },
+    () => undefined,
+  );
 }
 
 export async function revokeRole(

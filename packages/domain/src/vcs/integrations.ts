@@ -3,7 +3,7 @@ import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { randomSecret, sha256Hex } from '../auth/secrets.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type IProject, Project } from '../projects/project.entity.js';
 import { type IRole, Role } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
@@ -140,33 +140,33 @@ export async function createVcsIntegration(
 ): Promise<{ view: VcsIntegrationView; apiKey: string }> {
   requireAdmin(actor);
   const apiKey = newApiKey();
-  try {
-    const integration = await em.transactional(async (tx) => {
-      if (await tx.findOne(VcsIntegration, { nameKey: input.name.toLowerCase() }))
-        throw DomainError.alreadyExists(KIND, input.name);
-      const projects = await resolveProjects(tx, actor, input.projects);
-      const role = await resolveRole(tx, input.committersRole);
-      const integration = tx.create(VcsIntegration, {
-        name: input.name,
-        nameKey: input.name.toLowerCase(),
-        host: input.host,
-        repository: input.repository,
-        apiKeyHash: sha256Hex(apiKey),
-        secret: input.secret || null,
-        branches: input.branches ?? '',
-        requirePusherMatch: input.requirePusherMatch ?? true,
-        committersRole: role,
-        serviceUser: await serviceUserFor(tx, input.name),
+  return onUniqueViolation(
+    async () => {
+      const integration = await em.transactional(async (tx) => {
+        if (await tx.findOne(VcsIntegration, { nameKey: input.name.toLowerCase() }))
+          throw DomainError.alreadyExists(KIND, input.name);
+        const projects = await resolveProjects(tx, actor, input.projects);
+        const role = await resolveRole(tx, input.committersRole);
+        const integration = tx.create(VcsIntegration, {
+          name: input.name,
+          nameKey: input.name.toLowerCase(),
+          host: input.host,
+          repository: input.repository,
+          apiKeyHash: sha256Hex(apiKey),
+          secret: input.secret || null,
+          branches: input.branches ?? '',
+          requirePusherMatch: input.requirePusherMatch ?? true,
+          committersRole: role,
+          serviceUser: await serviceUserFor(tx, input.name),
+        });
+        linkProjects(tx, integration, projects);
+        await tx.flush();
+        return integration;
       });
-      linkProjects(tx, integration, projects);
-      await tx.flush();
-      return integration;
-    });
-    return { view: await view(em, integration), apiKey };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw DomainError.alreadyExists(KIND, input.name);
-    throw error;
-  }
+      return { view: await view(em, integration), apiKey };
+    },
+    rejectWith(() => DomainError.alreadyExists(KIND, input.name)),
+  );
 }
 
 /** Changes what is given; an empty secret removes it; `regenerateApiKey` returns a new key once. */

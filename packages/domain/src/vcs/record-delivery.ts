@@ -1,6 +1,6 @@
 import { sha256Hex } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
-import { isUniqueViolation } from '../orm/unique.js';
+import { onUniqueViolation } from '../orm/unique.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
 import { type IVcsDelivery, VcsDelivery } from './vcs.entity.js';
@@ -29,25 +29,27 @@ export async function recordDelivery(
   event: string,
   push: PushEvent,
 ): Promise<{ delivery: IVcsDelivery; created: boolean }> {
-  try {
-    const id = await em.insert(VcsDelivery, {
-      integration: integrationId,
-      deliveryKey,
-      event,
-      receivedAt: Date.now(),
-      status: 'pending',
-      leaseUntil: null,
-      claimToken: null,
-      attempts: 0,
-      commitCount: push.commits.length,
-      payload: JSON.stringify(push),
-      error: null,
-      finishedAt: null,
-    });
-    return { delivery: await em.findOneOrFail(VcsDelivery, { id: Number(id) }), created: true };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
+  const inserted = await onUniqueViolation(
+    async () => {
+      const id = await em.insert(VcsDelivery, {
+        integration: integrationId,
+        deliveryKey,
+        event,
+        receivedAt: Date.now(),
+        status: 'pending',
+        leaseUntil: null,
+        claimToken: null,
+        attempts: 0,
+        commitCount: push.commits.length,
+        payload: JSON.stringify(push),
+        error: null,
+        finishedAt: null,
+      });
+      return { delivery: await em.findOneOrFail(VcsDelivery, { id: Number(id) }), created: true };
+    },
+    () => null,
+  );
+  if (inserted) return inserted;
   const existing = await em.findOneOrFail(VcsDelivery, { integration: integrationId, deliveryKey });
   return { delivery: existing, created: false };
 }

@@ -72,14 +72,8 @@ export const foldersRouter = router({
     .input(c.ZSaveSearchInput)
     .output(c.ZSavedSearch)
     .mutation(async ({ ctx, input }) => {
-      const own = await d.findOwnSavedSearch(ctx.em, ctx.actor, input.name);
-      if (own) {
-        return toSearch(
-          await d.updateSavedSearch(ctx.em, ctx.actor, own.id, { query: input.query, shared: input.shared }),
-        );
-      }
-      const saved = await d.createSavedSearch(ctx.em, ctx.actor, input, ctx.resourceLimits);
-      return created(ctx, `/user/search/${saved.name}`, toSearch(saved));
+      const { search, created: isNew } = await d.saveSearch(ctx.em, ctx.actor, input, ctx.resourceLimits);
+      return isNew ? created(ctx, `/user/search/${search.name}`, toSearch(search)) : toSearch(search);
     }),
 
   deleteSearch: authedProcedure

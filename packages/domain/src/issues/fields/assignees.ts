@@ -1,7 +1,7 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
-import { isUniqueViolation } from '../../orm/unique.js';
+import { onUniqueViolation } from '../../orm/unique.js';
 import type { IProject } from '../../projects/project.entity.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
@@ -37,11 +37,12 @@ export async function addProjectAssignee(
 ): Promise<void> {
   const [project, userId] = await resolve(em, actor, shortName, login);
   if (await em.findOne(ProjectAssignee, { project: project.id, user: userId })) return;
-  try {
-    await em.insert(ProjectAssignee, { project: project.id, user: userId });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
+  await onUniqueViolation(
+    async () => {
+      await em.insert(ProjectAssignee, { project: project.id, user: userId });
+    },
+    () => undefined,
+  );
 }
 
 /**

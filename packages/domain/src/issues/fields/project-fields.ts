@@ -1,7 +1,7 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
-import { isUniqueViolation } from '../../orm/unique.js';
+import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
 import { type FieldKind, FieldValue, ProjectAssignee, ProjectField } from './field.entity.js';
@@ -97,19 +97,19 @@ export async function addFieldValue(
     new DomainError('ALREADY_EXISTS', `Value [ ${name} ] already exists in field [ ${field.name} ].`);
   if (await em.findOne(FieldValue, { field: field.id, nameKey: name.toLowerCase() })) throw duplicate();
   const last = await em.findOne(FieldValue, { field: field.id }, { orderBy: { ordinal: 'desc' } });
-  try {
-    const value = em.create(FieldValue, {
-      field,
-      name,
-      nameKey: name.toLowerCase(),
-      description: input.description ?? '',
-      ordinal: (last?.ordinal ?? -1) + 1,
-      resolved: field.kind === 'state' && (input.resolved ?? false),
-    });
-    await em.flush();
-    return { name: value.name, description: value.description, resolved: value.resolved };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicate();
-    throw error;
-  }
+  return onUniqueViolation(
+    async () => {
+      const value = em.create(FieldValue, {
+        field,
+        name,
+        nameKey: name.toLowerCase(),
+        description: input.description ?? '',
+        ordinal: (last?.ordinal ?? -1) + 1,
+        resolved: field.kind === 'state' && (input.resolved ?? false),
+      });
+      await em.flush();
+      return { name: value.name, description: value.description, resolved: value.resolved };
+    },
+    rejectWith(() => duplicate()),
+  );
 }

@@ -1,8 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
-import { DomainError } from '../../errors.js';
+import { commandTagName, ownedNameKey, visibleToSql } from '../../folders/owned-names.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
-import { nameKey } from '../../text/user-text.js';
 import { Tag } from './tag.entity.js';
 
 export type VisibleTag = { id: number; name: string; ownerId: number; shared: boolean };
@@ -12,10 +11,11 @@ export type VisibleTag = { id: number; name: string; ownerId: number; shared: bo
  * one (the oldest, when several users share tags of that name).
  */
 export async function findVisibleTag(em: Em, actor: Actor, name: string): Promise<VisibleTag | null> {
+  const visible = visibleToSql(actor);
   const rows = await em.execute<{ id: number; name: string; owner_id: number; shared: unknown }[]>(
-    'select id, name, owner_id, shared from tags where name_key = ? and (owner_id = ? or shared = true) ' +
+    `select id, name, owner_id, shared from tags where name_key = ? and ${visible.sql} ` +
       'order by case when owner_id = ? then 0 else 1 end, id limit 1',
-    [nameKey(name), actor.userId, actor.userId],
+    [ownedNameKey(name), ...visible.params, actor.userId],
   );
   const row = rows[0];
   return row
@@ -23,20 +23,9 @@ export async function findVisibleTag(em: Em, actor: Actor, name: string): Promis
     : null;
 }
 
-/** Checks a tag name: trimmed, 1-100 characters, no control characters. */
-export function validTagName(name: string): string {
-  const trimmed = name.trim();
-  if (!trimmed) throw DomainError.invalid('name', 'must not be empty');
-  if (trimmed.length > 100) throw DomainError.invalid('name', 'must be at most 100 characters');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(trimmed))
-    throw DomainError.invalid('name', 'must not contain control characters');
-  return trimmed;
-}
-
 /** Inserts a tag owned by the actor; a concurrent twin makes the unique index throw (callers retry). */
 export async function insertOwnTag(em: Em, actor: Actor, name: string, shared = false): Promise<VisibleTag> {
-  const clean = validTagName(name);
+  const clean = commandTagName(name);
   const id = (await em.insert(Tag, {
     owner: actor.userId,
     name: clean,
