@@ -714,6 +714,11 @@ const login = (c: Caller) => `m_${KEY[c]}`;
 let orm: Orm;
 /** A real delivery recorded by the receiver, for the report read. */
 let deliveryId = 0;
+/**
+ * The snapshot after the previous cell: the cells run one after another and nothing else
+ * writes in between, so it is the next cell's "before" (one snapshot per cell, not two).
+ */
+let latest: Awaited<ReturnType<typeof adminSnapshot>> | undefined;
 
 beforeAll(async () => {
   orm = await createTestOrm();
@@ -776,9 +781,11 @@ describe('admin permission matrix by seeded role (createCaller)', () => {
         const expected = MATRIX[name][caller];
         it(`${caller}: ${expected}`, async () => {
           const actor = caller === 'anonymous' ? null : await actorFor(orm, login(caller));
-          const before = await adminSnapshot(orm);
+          const before = latest ?? (await adminSnapshot(orm));
+          latest = undefined;
           const result = await callProcedure(orm, actor, op.procedure, op.input(caller));
           const after = await adminSnapshot(orm);
+          latest = after;
           const outcome = result.ok ? 'ok' : `${result.code}: ${result.message}`;
           switch (expected) {
             case ALLOWED:
