@@ -6,6 +6,7 @@ import {
   IssueStar,
   IssueTag,
   IssueVote,
+  VcsChange,
 } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -331,10 +332,11 @@ describe('DELETE /rest/issue/{id}', () => {
       stars: await em.count(IssueStar, { issue: dbId }),
       votes: await em.count(IssueVote, { issue: dbId }),
       links: await em.count(IssueLink, { $or: [{ source: dbId }, { target: dbId }] }),
+      vcsChanges: await em.count(VcsChange, { issue: dbId }),
     };
   }
 
-  it('removes the issue with its comments, links, tags, stars and votes: 200', async () => {
+  it('removes the issue with its comments, links, tags, stars, votes and recorded commits: 200', async () => {
     const id = await createIssue(server, 'Doomed');
     const other = await createIssue(server, 'Linked survivor');
     const res0 = await execute(server, id, { command: `tag doomed relates to ${other}`, comment: 'bye' });
@@ -342,6 +344,23 @@ describe('DELETE /rest/issue/{id}', () => {
     await mustExecute(server, id, 'star', 'u_dev');
     await mustExecute(server, id, 'vote', 'u_rep');
     const dbId = Number((await getIssueJson(server, id)).entityId.split('-')[1]);
+    // A commit recorded on it (as a VCS hook would): deleted with the issue.
+    await fork(server.orm).insert(VcsChange, {
+      integration: null,
+      issue: dbId,
+      commitSha: 'abc123',
+      url: 'https://example.test/c/abc123',
+      authorName: 'Dev',
+      authorEmail: null,
+      message: `fixes ${id}`,
+      committedAt: '2026-01-01T00:00:00Z',
+      branch: 'main',
+      delivery: null,
+      committer: null,
+      commentAuthor: null,
+      note: null,
+      createdAt: Date.now(),
+    });
     const before = await rowsOf(dbId);
     expect(Object.values(before).every((n) => n > 0)).toBe(true);
 
@@ -355,6 +374,7 @@ describe('DELETE /rest/issue/{id}', () => {
       stars: 0,
       votes: 0,
       links: 0,
+      vcsChanges: 0,
     });
     expect((await root(server, 'GET', `${path(id)}/exists`)).status).toBe(404);
     expect((await root(server, 'GET', path(id))).status).toBe(404);
