@@ -41,7 +41,7 @@ export type IssueTextChange = { summary?: string | undefined; description?: stri
 
 /**
  * Changes an issue's summary and/or description (UPDATE_ISSUE in its project). An unreadable
- * issue is NOT_FOUND; a readable one the actor may not update is FORBIDDEN. Nothing given
+ * issue is NOT_FOUND; a readable one the actor may not update is PERMISSION_DENIED. Nothing given
  * changes nothing.
  */
 export async function updateIssueText(
@@ -70,7 +70,7 @@ export async function updateIssueText(
 /**
  * Deletes an issue for good (DELETE_ISSUE in its project) with everything hanging off it: field
  * values, comments, tags on it, stars, votes, links in both directions and recorded commits,
- * in one transaction. Unreadable is NOT_FOUND; readable without the permission is FORBIDDEN.
+ * in one transaction. Unreadable is NOT_FOUND; readable without the permission is PERMISSION_DENIED.
  */
 export async function deleteIssue(em: Em, actor: Actor, readableId: string): Promise<void> {
   const ref = await findReadableIssue(em, actor, readableId);
