@@ -37,7 +37,9 @@ describe('legacy issue use cases: exists, by project, update, delete', () => {
     expect(await codeOf(assertIssueExists(fork(orm), reporter, issue.id))).toBe('ok');
     expect(await codeOf(assertIssueExists(fork(orm), stranger, issue.id))).toBe('NOT_FOUND');
     expect(await codeOf(assertIssueExists(fork(orm), root, 'LC-999'))).toBe('NOT_FOUND');
-    expect(await codeOf(updateIssueText(fork(orm), reporter, issue.id, { summary: 'x' }))).toBe('PERMISSION_DENIED');
+    expect(await codeOf(updateIssueText(fork(orm), reporter, issue.id, { summary: 'x' }))).toBe(
+      'PERMISSION_DENIED',
+    );
     expect(await codeOf(updateIssueText(fork(orm), stranger, issue.id, { summary: 'x' }))).toBe('NOT_FOUND');
     expect(await codeOf(deleteIssue(fork(orm), reporter, issue.id))).toBe('PERMISSION_DENIED');
     expect(await codeOf(deleteIssue(fork(orm), stranger, issue.id))).toBe('NOT_FOUND');
