@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectJson,
+  expectNoStackTraces,
   expectXml,
   fork,
   JSON_ACCEPT,
@@ -475,4 +476,8 @@ describe('GET /rest/user/current and /rest/user/{login}', () => {
     expect((await server.request('GET', '/rest/user/u_dev', { user: 'u_rep' })).status).toBe(403);
     expect((await root(server, 'GET', '/rest/user/nobody_here')).status).toBe(404);
   });
+});
+
+describe('every answer above', () => {
+  it('carries no stack trace or driver detail', () => expectNoStackTraces(server));
 });
