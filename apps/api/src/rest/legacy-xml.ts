@@ -1,4 +1,5 @@
 import type { CommandAssistDto, IssueDto } from '@trackline/contracts';
+import { renderProjectsAll } from './legacy-xml-projects.js';
 import { escapeXml as attr, type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
 const el = (name: string, value: string | number) => `<${name}>${text(String(value))}</${name}>`;
@@ -57,4 +58,5 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   issue: renderIssue,
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,
+  projectsAll: renderProjectsAll,
 };

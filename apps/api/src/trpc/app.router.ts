@@ -4,6 +4,7 @@ import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
+import { userProfilesRouter } from '../routers/users/user-profiles.router.js';
 import { usersRouter } from '../routers/users/users.router.js';
 import { vcsRouter } from '../routers/vcs/vcs.router.js';
 import { router } from './procedures.js';
@@ -21,6 +22,8 @@ export const appRouter = router({
   commands: commandsRouter,
   folders: foldersRouter,
   vcs: vcsRouter,
+  // Last: `/user/{login}` must not shadow the literal `/user/…` routes above.
+  userProfiles: userProfilesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,2 +1,3 @@
 export * from './compressed-id.js';
 export * from './issue.contract.js';
+export * from './issue-legacy.contract.js';

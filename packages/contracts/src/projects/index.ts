@@ -1,1 +1,2 @@
 export * from './project.contract.js';
+export * from './project-all.contract.js';

@@ -1,1 +1,2 @@
 export * from './user.contract.js';
+export * from './user-profile.contract.js';

@@ -4,8 +4,12 @@ import { authedProcedure, router } from '../../trpc/procedures.js';
 import { assistCommand } from '../commands/assist.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
+import { issueLegacyProcedures, issueLiteralProcedures } from './issue-legacy.procedures.js';
 
 export const issuesRouter = router({
+  // First: literal path segments win over `{issue}` (the first matching procedure serves).
+  ...issueLiteralProcedures,
+
   create: authedProcedure
     .meta(c.createIssueMeta)
     .input(c.ZCreateIssueInput)
@@ -63,4 +67,6 @@ export const issuesRouter = router({
         parts: { underline: true, suggest: true, commands: true },
       });
     }),
+
+  ...issueLegacyProcedures,
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { created, restUrl } from '../respond.js';
+import { projectAllProcedures } from './project-all.procedures.js';
 
 const toProject = (ctx: Context, p: d.IProject): c.ProjectDto => {
   const url = (...rest: string[]) => `${restUrl(ctx, 'admin', 'project', p.shortName, ...rest)}/`;
@@ -116,4 +117,6 @@ export const projectsRouter = router({
       await d.deleteProject(ctx.em, ctx.actor, input.project);
       return {};
     }),
+
+  ...projectAllProcedures,
 });

@@ -6,7 +6,7 @@ import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { created, restUrl } from '../respond.js';
 
-const toUser = (ctx: Context, u: d.IUser): c.UserDto => ({
+export const toUser = (ctx: Context, u: d.IUser): c.UserDto => ({
   login: u.login,
   fullName: u.fullName,
   email: u.email ?? '',

@@ -6,7 +6,14 @@ import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery, type ReadScope } from './compile-query.js';
 
-export type SearchOptions = { skip?: number | undefined; max?: number | undefined };
+export type SearchOptions = {
+  skip?: number | undefined;
+  max?: number | undefined;
+  /** Only issues of this project (database id). */
+  projectId?: number | undefined;
+  /** Only issues updated strictly after this time (ms since the epoch). */
+  updatedAfter?: number | undefined;
+};
 
 export const SEARCH_DEFAULT_MAX = 10;
 export const SEARCH_MAX_RESULTS = 500;
@@ -26,19 +33,21 @@ export function searchPage(options: SearchOptions): { skip: number; max: number 
   return { skip, max: Math.min(max, SEARCH_MAX_RESULTS) };
 }
 
-async function buildQuery(em: Em, actor: Actor, query: string) {
+async function buildQuery(em: Em, actor: Actor, query: string, options: SearchOptions = {}) {
   const scope = scopeOf(actor);
   if (!scope) return null;
   const compiled = await compileQuery(em, actor, query, scope);
   const qb = em.createQueryBuilder(Issue, 'i');
   if (scope !== 'all') qb.where({ project: { $in: scope } });
+  if (options.projectId !== undefined) qb.andWhere({ project: options.projectId });
+  if (options.updatedAfter !== undefined) qb.andWhere({ updatedAt: { $gt: new Date(options.updatedAfter) } });
   for (const condition of compiled.where) qb.andWhere(condition.sql, condition.params);
   return { qb, orderBy: compiled.orderBy };
 }
 
 /** Database ids of matching issues the actor can read, newest first unless the query sorts. */
 async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchOptions): Promise<number[]> {
-  const built = await buildQuery(em, actor, query);
+  const built = await buildQuery(em, actor, query, options);
   if (!built) return [];
   const { skip, max } = searchPage(options);
   const { qb, orderBy } = built;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { name, optionalText, ZCount, ZEmpty } from '../common/query.js';
+import { list, type RouteMeta } from '../common/route-meta.js';
+import { ZProjectShortName } from '../projects/project.contract.js';
+import { executeCommandMeta, ZCreateIssueInput, ZIssue, ZIssueId } from './issue.contract.js';
+
+/*
+ * The rest of the legacy issue surface the public clients call (count, exists, byproject,
+ * the POST spellings of create and update, delete). Paths with a literal segment where
+ * `{issue}` could stand (`count`, `byproject`, `execute`) must be served before
+ * `/issue/{issue}`: the router lists these procedures first (first match wins).
+ */
+
+const TAGS = ['Issues'];
+const issueXml = { kind: 'custom', renderer: 'issue' } as const;
+
+/** The legacy `filter` search text (same limits as `GET /issue`). */
+const ZFilter = z.string().max(2000, 'must be at most 2000 characters').optional();
+
+export const countIssuesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/count',
+    summary: 'How many readable issues match a search query',
+    tags: TAGS,
+    errorResponses: [400, 401],
+  },
+  xml: { kind: 'scalar', name: 'int', field: 'value' },
+} satisfies RouteMeta;
+export const ZCountIssuesInput = z.object({ filter: ZFilter });
+export const ZCountIssuesOutput = ZCount;
+
+export const issueExistsMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/{issue}/exists',
+    summary: 'Whether an issue exists (200) or not (404)',
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZIssueExistsInput = z.object({ issue: ZIssueId });
+
+export const listProjectIssuesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/byproject/{project}',
+    summary: 'Issues of one project matching a search query, newest first',
+    tags: TAGS,
+    errorResponses: [400, 401, 404],
+  },
+  xml: list('issues', issueXml),
+} satisfies RouteMeta;
+export const ZListProjectIssuesInput = z.object({
+  project: ZProjectShortName,
+  filter: ZFilter,
+  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
+  /** Larger pages are capped (one legacy client asks for 1000000), not refused. */
+  max: z.number().int().min(1, 'must be at least 1').max(2_147_483_647).optional(),
+  /** Only issues updated after this time (ms since the epoch). */
+  updatedAfter: z.number().int().min(0, 'must be at least 0').max(8_640_000_000_000_000).optional(),
+  wikifyDescription: z.string().max(10).optional(),
+});
+export const ZListProjectIssuesOutput = z.array(ZIssue);
+
+export const createIssueByPostMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/issue',
+    summary: 'Create an issue (the POST spelling of PUT /issue)',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+    contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZCreateIssueByPostInput = ZCreateIssueInput;
+
+export const updateIssueMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/issue/{issue}',
+    summary: 'Update the summary and description of an issue',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+    contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZUpdateIssueInput = z.object({
+  issue: ZIssueId,
+  summary: name(1000).optional(),
+  description: optionalText(64_000),
+});
+
+export const deleteIssueMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/issue/{issue}',
+    summary: 'Delete an issue with its comments, links, tags, stars, votes and recorded commits',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZDeleteIssueInput = z.object({ issue: ZIssueId });
+
+/** `POST /issue/execute/{issue}`: the spelling both JetBrains IDE integrations use. */
+export const executeCommandAliasMeta = {
+  ...executeCommandMeta,
+  openapi: {
+    ...executeCommandMeta.openapi,
+    path: '/issue/execute/{issue}',
+    summary: 'Apply a command to an issue (the IDE plugins’ spelling)',
+  },
+} satisfies RouteMeta;
+
+export const ZIssueEmptyOutput = ZEmpty;

@@ -1,0 +1,92 @@
+import { type Actor, requirePermission } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { getReadableProject } from '../projects/projects.js';
+import { VcsChange, VcsEffect } from '../vcs/vcs.entity.js';
+import { IssueComment } from './comments/comment.entity.js';
+import { IssueFieldValue } from './fields/field.entity.js';
+import { findReadableIssue, issueNotFound } from './find-issues.js';
+import { Issue, IssueLink } from './issue.entity.js';
+import type { IssueView } from './issue-view.js';
+import { oneLine, storableText } from './rows.js';
+import { type SearchOptions, searchIssues } from './search/search-issues.js';
+import { IssueStar, IssueVote } from './stars-votes.entity.js';
+import { IssueTag } from './tags/tag.entity.js';
+
+const MAX_SUMMARY = 1000;
+
+/** Succeeds when the issue exists and the actor can read it; NOT_FOUND otherwise (alike). */
+export async function assertIssueExists(em: Em, actor: Actor, readableId: string): Promise<void> {
+  await findReadableIssue(em, actor, readableId);
+}
+
+export type ProjectIssuesOptions = Pick<SearchOptions, 'skip' | 'max' | 'updatedAfter'>;
+
+/**
+ * The readable issues of one project matching `filter`, newest first, one page (10 by default,
+ * capped like every search). A project the actor cannot read is NOT_FOUND like a missing one.
+ */
+export async function listProjectIssues(
+  em: Em,
+  actor: Actor,
+  shortName: string,
+  filter: string,
+  options: ProjectIssuesOptions = {},
+): Promise<IssueView[]> {
+  const project = await getReadableProject(em, actor, shortName);
+  return searchIssues(em, actor, filter, { ...options, projectId: project.id });
+}
+
+export type IssueTextChange = { summary?: string | undefined; description?: string | undefined };
+
+/**
+ * Changes an issue's summary and/or description (UPDATE_ISSUE in its project). An unreadable
+ * issue is NOT_FOUND; a readable one the actor may not update is PERMISSION_DENIED. Nothing given
+ * changes nothing.
+ */
+export async function updateIssueText(
+  em: Em,
+  actor: Actor,
+  readableId: string,
+  change: IssueTextChange,
+  now = new Date(),
+): Promise<void> {
+  const ref = await findReadableIssue(em, actor, readableId);
+  requirePermission(actor, 'UPDATE_ISSUE', ref.projectId, `update issue [ ${ref.readableId} ]`);
+  const update: { summary?: string; description?: string; updatedAt?: Date } = {};
+  if (change.summary !== undefined) {
+    const summary = oneLine(change.summary).trim();
+    if (!summary) throw DomainError.invalid('summary', 'must not be empty');
+    if (summary.length > MAX_SUMMARY)
+      throw DomainError.invalid('summary', `must be at most ${MAX_SUMMARY} characters`);
+    update.summary = summary;
+  }
+  if (change.description !== undefined) update.description = storableText(change.description);
+  if (Object.keys(update).length === 0) return;
+  update.updatedAt = now;
+  if ((await em.nativeUpdate(Issue, { id: ref.id }, update)) === 0) throw issueNotFound(readableId);
+}
+
+/**
+ * Deletes an issue for good (DELETE_ISSUE in its project) with everything hanging off it: field
+ * values, comments, tags on it, stars, votes, links in both directions and recorded commits,
+ * in one transaction. Unreadable is NOT_FOUND; readable without the permission is PERMISSION_DENIED.
+ */
+export async function deleteIssue(em: Em, actor: Actor, readableId: string): Promise<void> {
+  const ref = await findReadableIssue(em, actor, readableId);
+  requirePermission(actor, 'DELETE_ISSUE', ref.projectId, `delete issue [ ${ref.readableId} ]`);
+  const deleted = await em.transactional(async (tx) => {
+    const onIssue = { issue: ref.id };
+    await tx.nativeDelete(IssueFieldValue, onIssue);
+    await tx.nativeDelete(VcsEffect, onIssue);
+    await tx.nativeDelete(VcsChange, onIssue);
+    await tx.nativeDelete(IssueComment, onIssue);
+    await tx.nativeDelete(IssueTag, onIssue);
+    await tx.nativeDelete(IssueStar, onIssue);
+    await tx.nativeDelete(IssueVote, onIssue);
+    await tx.nativeDelete(IssueLink, { $or: [{ source: ref.id }, { target: ref.id }] });
+    return tx.nativeDelete(Issue, { id: ref.id });
+  });
+  // A concurrent delete removed it first: answer like a missing issue.
+  if (deleted === 0) throw issueNotFound(readableId);
+}
