@@ -206,6 +206,21 @@ const ROWS: Record<string, Row> = {
   'issues.search':                { holder: {}, input: () => ({ filter: '' }), expect: ANY },
   'issues.execute':               { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  // The legacy spellings (issue 12): the same rules as the routes they mirror.
+  'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.createByPost':          { holder: { project: ['READ_PROJECT', 'CREATE_ISSUE'] }, input: () => ({ project: P, summary: 'posted by the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.update':                { holder: { project: ['READ_ISSUE', 'UPDATE_ISSUE'] }, input: (a) => ({ issue: ISSUE, summary: `renamed by ${a.key}` }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.delete':                { holder: { project: ['READ_ISSUE', 'DELETE_ISSUE'] },
+    input: async (a) => {
+      const issue = await createIssue(a.em(), a.root, { project: P, summary: `to delete ${a.key}` });
+      return { issue: issue.id };
+    }, expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projects.all':                 { holder: {}, input: () => ({}), expect: ANY },
+  'userProfiles.current':         { holder: {}, input: () => ({}), expect: ANY },
+  'userProfiles.get':             { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
 
   'commands.suggest':             { holder: {}, input: () => ({ command: '' }), expect: ANY },
   'commands.underline':           { holder: {}, input: () => ({ command: '' }), expect: ANY },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { name, optionalText, ZCount, ZEmpty } from '../common/query.js';
 import { list, type RouteMeta } from '../common/route-meta.js';
+import { ZCount, ZEmpty } from '../common/small-bodies.js';
+import { name, optionalText } from '../common/text-fields.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
 import { executeCommandMeta, ZCreateIssueInput, ZIssue, ZIssueId } from './issue.contract.js';
 

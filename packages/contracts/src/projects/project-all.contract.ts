@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryBool } from '../common/query.js';
+import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 
 /**
