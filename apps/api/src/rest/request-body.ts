@@ -1,4 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import {
+  countFormEntries,
+  groupFormEntries,
+  mediaKindOf,
+  mediaTypeOf,
+  parseJsonObject,
+} from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
 import { XMLParser } from 'fast-xml-parser';
 
@@ -37,40 +44,19 @@ export const tooManyParameters = (max: number) =>
     `Too many parameters: at most ${max} query and body parameters are accepted.`,
   );
 
-/**
- * Collects repeated names into arrays, single ones into strings, in one pass over the entries
- * (a `getAll()` per distinct name made a body of n distinct names cost n² steps). Refuses more
- * than `maxParameters` entries with 400, counting `alreadySeen` entries of another part of the request.
- */
+/** Query or form entries as fields (see `groupFormEntries`), refusing more than `maxParameters` with 400. */
 export function fromSearchParams(
   params: URLSearchParams,
   maxParameters = DEFAULT_INPUT_LIMITS.maxParameters,
   alreadySeen = 0,
 ): Fields {
-  const byName = new Map<string, string | string[]>();
-  let count = alreadySeen;
-  for (const [key, value] of params) {
-    if (++count > maxParameters) throw tooManyParameters(maxParameters);
-    const seen = byName.get(key);
-    if (seen === undefined) byName.set(key, value);
-    else if (Array.isArray(seen)) seen.push(value);
-    else byName.set(key, [seen, value]);
-  }
-  // fromEntries defines own properties: a field named `__proto__` stays a plain field.
-  return Object.fromEntries(byName);
+  const fields = groupFormEntries(params, maxParameters, alreadySeen);
+  if (!fields) throw tooManyParameters(maxParameters);
+  return fields;
 }
 
-/** The entries of a form text (its non-empty `&`-separated parts, as URLSearchParams reads them), counting up to `stopAt`. */
-export function countFormEntries(text: string, stopAt: number): number {
-  let count = 0;
-  for (let start = 0; start < text.length && count < stopAt; ) {
-    const amp = text.indexOf('&', start);
-    const end = amp === -1 ? text.length : amp;
-    if (end > start) count++;
-    start = end + 1;
-  }
-  return count;
-}
+/** Shared with the hook receiver; re-exported for this module's callers and tests. */
+export { countFormEntries };
 
 /**
  * Whether `value` nests objects or arrays deeper than `maxDepth`. Iterative: untrusted input
@@ -133,29 +119,23 @@ export function parseBody(
 ): Fields {
   const text = raw.toString('utf8').trim();
   if (!text) return {};
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = mediaTypeOf(contentType);
+  const kind = mediaKindOf(type);
   let fields: Fields;
-  if (type === 'application/json' || type.endsWith('+json')) {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw DomainError.invalid('body', 'is not valid JSON');
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw DomainError.invalid('body', 'must be a JSON object');
-    }
-    if (nestsDeeperThan(value, limits.maxDepth)) throw tooDeep(limits.maxDepth);
-    fields = value as Fields;
-  } else if (type === 'application/x-www-form-urlencoded') {
+  if (kind === 'json') {
+    const parsed = parseJsonObject(text);
+    if ('problem' in parsed) throw DomainError.invalid('body', parsed.problem);
+    if (nestsDeeperThan(parsed.value, limits.maxDepth)) throw tooDeep(limits.maxDepth);
+    fields = parsed.value;
+  } else if (kind === 'form') {
     // Counted on the text first: an oversized form is refused without decoding its entries.
     if (alreadySeen + countFormEntries(text, limits.maxParameters + 1) > limits.maxParameters)
       throw tooManyParameters(limits.maxParameters);
     return fromSearchParams(new URLSearchParams(text), limits.maxParameters, alreadySeen);
-  } else if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml')) {
+  } else if (kind === 'xml') {
     // The parser refuses deeper nesting itself (`maxNestedTags`).
     fields = parseXmlBody(text);
-  } else if (type === '' || type === 'text/plain') {
+  } else if (kind === 'none' || kind === 'text') {
     return {};
   } else {
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type ${type}.`);

@@ -19,9 +19,8 @@ const ATTEMPTS = 3;
 /**
  * Applies every op, and the comment, to every issue in one transaction: any failure
  * (an unreadable issue, a missing permission for one part, an unknown value...) rolls
- * everything back and throws a DomainError naming the issue and the part. Permission per
- * part: field changes UPDATE_ISSUE, links LINK_ISSUE (READ_ISSUE on the target), comments
- * CREATE_COMMENT; tags, stars and votes need only READ_ISSUE. A concurrent writer that
+ * everything back and throws a DomainError naming the issue and the part. What each part
+ * needs is commands/requirements.ts (links also need READ_ISSUE on the target). A concurrent writer that
  * trips a unique index (two `tag X` creating one tag) makes the whole command run again.
  */
 export async function applyCommand(

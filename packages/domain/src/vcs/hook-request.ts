@@ -1,4 +1,4 @@
-import type { VcsHost } from '@trackline/contracts';
+import { formFieldOf, mediaKindOf, mediaTypeOf, parseJsonObject, type VcsHost } from '@trackline/contracts';
 import { DomainError } from '../errors.js';
 
 /** A request header by lower-case name; undefined when absent. */
@@ -18,9 +18,6 @@ export type HookRequest = {
 /** The payload text and the bytes its signature covers. */
 export type ExtractedPayload = { text: string; signed: Buffer };
 
-const mediaType = (contentType: string | undefined) =>
-  (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-
 /**
  * Finds the payload: a form field `payload` (GitHub's form content type, the Bitbucket POST
  * service), a raw JSON body, or (with an empty body) the `payload` query parameter. The body
@@ -38,16 +35,17 @@ export function extractPayload(
     }
     return { text: queryPayload, signed: Buffer.from(queryPayload, 'utf8') };
   }
-  const type = mediaType(request.contentType);
-  const looksLikeForm = type === '' && /^\s*payload=/.test(text);
-  if (type === 'application/x-www-form-urlencoded' || looksLikeForm) {
-    const payload = new URLSearchParams(text).get('payload');
+  const type = mediaTypeOf(request.contentType);
+  const kind = mediaKindOf(type);
+  const looksLikeForm = kind === 'none' && /^\s*payload=/.test(text);
+  if (kind === 'form' || looksLikeForm) {
+    const payload = formFieldOf(text, 'payload');
     if (payload === null || payload.trim() === '') {
       throw DomainError.invalid('payload', 'the form body has no payload field');
     }
     return { text: payload, signed: body };
   }
-  if (type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain') {
+  if (kind === 'none' || kind === 'json' || kind === 'text') {
     return { text, signed: body };
   }
   throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type ${type}.`);
@@ -55,14 +53,7 @@ export function extractPayload(
 
 /** The payload as a JSON object, or a 400 saying why not. */
 export function parsePayloadJson(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw DomainError.invalid('payload', 'is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw DomainError.invalid('payload', 'must be a JSON object');
-  }
-  return value as Record<string, unknown>;
+  const parsed = parseJsonObject(text);
+  if ('problem' in parsed) throw DomainError.invalid('payload', parsed.problem);
+  return parsed.value;
 }
