@@ -56,3 +56,24 @@ export async function setPassword(
     await tx.nativeDelete(Session, { user: user.id });
   });
 }
+
+/**
+ * `POST /admin/user/{login}/password`: one's own password needs the current one (checked by
+ * `verifyCurrent`, which the API throttles like a login); another user's needs LOW_LEVEL_ADMIN.
+ * Either way every session of that user ends.
+ */
+export async function changePassword(
+  em: Em,
+  actor: Actor,
+  input: { login: string; password?: string | undefined; newPassword: string },
+  verifyCurrent: (password: string) => Promise<boolean>,
+): Promise<{ own: boolean }> {
+  const own = input.login.toLowerCase() === actor.login.toLowerCase();
+  if (own) {
+    if (!input.password) throw DomainError.invalid('password', 'is required (your current password)');
+    if (!(await verifyCurrent(input.password)))
+      throw DomainError.invalid('password', 'is not your current password');
+  }
+  await setPassword(em, actor, input.login, input.newPassword, own);
+  return { own };
+}

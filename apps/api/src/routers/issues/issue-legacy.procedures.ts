@@ -4,8 +4,8 @@ import { authedProcedure } from '../../trpc/procedures.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
 
-/** The domain names the search text `query`; on these routes the parameter is `filter`. */
-function renameQueryToFilter(error: unknown): never {
+/** The domain names the search text `query`; on the issue routes the parameter is `filter`. */
+export function renameQueryToFilter(error: unknown): never {
   const issue = error instanceof d.DomainError ? error.issues?.[0] : undefined;
   if (issue?.field === 'query') throw d.DomainError.invalid('filter', issue.message);
   throw error;

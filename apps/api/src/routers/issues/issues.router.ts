@@ -4,7 +4,11 @@ import { authedProcedure, router } from '../../trpc/procedures.js';
 import { assistCommand } from '../commands/assist.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
-import { issueLegacyProcedures, issueLiteralProcedures } from './issue-legacy.procedures.js';
+import {
+  issueLegacyProcedures,
+  issueLiteralProcedures,
+  renameQueryToFilter,
+} from './issue-legacy.procedures.js';
 
 export const issuesRouter = router({
   // First: literal path segments win over `{issue}` (the first matching procedure serves).
@@ -30,18 +34,10 @@ export const issuesRouter = router({
     .input(c.ZSearchIssuesInput)
     .output(c.ZSearchIssuesOutput)
     .query(async ({ ctx, input }) => {
-      try {
-        const found = await d.searchIssues(ctx.em, ctx.actor, input.filter ?? '', {
-          skip: input.after,
-          max: input.max,
-        });
-        return found.map(toIssueDto);
-      } catch (error) {
-        // The domain names the search text `query`; on this route the parameter is `filter`.
-        const issue = error instanceof d.DomainError ? error.issues?.[0] : undefined;
-        if (issue?.field === 'query') throw d.DomainError.invalid('filter', issue.message);
-        throw error;
-      }
+      const found = await d
+        .searchIssues(ctx.em, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
+        .catch(renameQueryToFilter);
+      return found.map(toIssueDto);
     }),
 
   execute: authedProcedure

@@ -70,14 +70,10 @@ export const usersRouter = router({
     .output(z.object({}))
     .mutation(async ({ ctx, input }) => {
       refuseSecretsInQuery(ctx, ['password', 'newPassword']);
-      const own = input.login.toLowerCase() === ctx.actor.login.toLowerCase();
-      if (own) {
-        if (!input.password) throw d.DomainError.invalid('password', 'is required (your current password)');
-        // Throttled like a login: a stolen session cannot guess the current password freely.
-        if (!(await ctx.request.checkPassword(ctx.actor.login, input.password)))
-          throw d.DomainError.invalid('password', 'is not your current password');
-      }
-      await d.setPassword(ctx.em, ctx.actor, input.login, input.newPassword, own);
+      // The current password is checked under the login throttle: a stolen session cannot guess it freely.
+      const { own } = await d.changePassword(ctx.em, ctx.actor, input, (password) =>
+        ctx.request.checkPassword(ctx.actor.login, password),
+      );
       if (own) clearOwnCookie(ctx);
       return {};
     }),
