@@ -3,15 +3,11 @@ import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
-import { VcsChange, VcsEffect } from '../vcs/vcs.entity.js';
-import { IssueComment } from './comments/comment.entity.js';
-import { IssueFieldValue } from './fields/field.entity.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
-import { Issue, IssueLink } from './issue.entity.js';
+import { Issue } from './issue.entity.js';
+import { deleteIssueDependents } from './issue-dependents.js';
 import type { IssueView } from './issue-view.js';
 import { type SearchOptions, searchIssues } from './search/search-issues.js';
-import { IssueStar, IssueVote } from './stars-votes.entity.js';
-import { IssueTag } from './tags/tag.entity.js';
 
 const MAX_SUMMARY = 1000;
 
@@ -76,15 +72,7 @@ export async function deleteIssue(em: Em, actor: Actor, readableId: string): Pro
   const ref = await findReadableIssue(em, actor, readableId);
   requirePermission(actor, 'DELETE_ISSUE', ref.projectId, `delete issue [ ${ref.readableId} ]`);
   const deleted = await em.transactional(async (tx) => {
-    const onIssue = { issue: ref.id };
-    await tx.nativeDelete(IssueFieldValue, onIssue);
-    await tx.nativeDelete(VcsEffect, onIssue);
-    await tx.nativeDelete(VcsChange, onIssue);
-    await tx.nativeDelete(IssueComment, onIssue);
-    await tx.nativeDelete(IssueTag, onIssue);
-    await tx.nativeDelete(IssueStar, onIssue);
-    await tx.nativeDelete(IssueVote, onIssue);
-    await tx.nativeDelete(IssueLink, { $or: [{ source: ref.id }, { target: ref.id }] });
+    await deleteIssueDependents(tx as Em, [ref.id]);
     return tx.nativeDelete(Issue, { id: ref.id });
   });
   // A concurrent delete removed it first: answer like a missing issue.

@@ -1,16 +1,14 @@
 import { type Actor, can, projectsWith, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { IssueComment } from '../issues/comments/comment.entity.js';
 import { createDefaultFields } from '../issues/fields/default-fields.js';
-import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
-import { Issue, IssueLink } from '../issues/issue.entity.js';
-import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
-import { IssueTag } from '../issues/tags/tag.entity.js';
+import { FieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
+import { Issue } from '../issues/issue.entity.js';
+import { deleteIssueDependents, issueIdsOfProject } from '../issues/issue-dependents.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
-import { VcsChange, VcsEffect, VcsIntegrationProject } from '../vcs/vcs.entity.js';
+import { VcsIntegrationProject } from '../vcs/vcs.entity.js';
 import { type IProject, Project } from './project.entity.js';
 
 export type NewProject = {
@@ -101,21 +99,13 @@ export async function deleteProject(
 /**
  * Removes a project for good with all its issues and everything hanging off them (field values,
  * comments, tags on them, stars, votes, links in both directions, recorded commits), its
- * fields, assignees, role grants and VCS links, atomically. Explicit deletes: the schema cascades too, but this does
- * not depend on SQLite's foreign_keys pragma. Only for trashed projects (`trash.ts`).
+ * fields, assignees, role grants and VCS links, atomically (the issues' rows through
+ * `deleteIssueDependents`, the one list of what belongs to an issue). Only for trashed projects (`trash.ts`).
  */
 export async function purgeProjectRows(em: Em, projectId: number): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const issueIds = tx.createQueryBuilder(Issue).select('id').where({ project: projectId });
-    const onIssues = { issue: { $in: issueIds } };
-    await tx.nativeDelete(IssueFieldValue, onIssues);
-    await tx.nativeDelete(VcsChange, onIssues);
-    await tx.nativeDelete(VcsEffect, onIssues);
-    await tx.nativeDelete(IssueComment, onIssues);
-    await tx.nativeDelete(IssueTag, onIssues);
-    await tx.nativeDelete(IssueStar, onIssues);
-    await tx.nativeDelete(IssueVote, onIssues);
-    await tx.nativeDelete(IssueLink, { $or: [{ source: { $in: issueIds } }, { target: { $in: issueIds } }] });
+    const issueIds = issueIdsOfProject(tx as Em, projectId);
+    await deleteIssueDependents(tx as Em, issueIds);
     await tx.nativeDelete(Issue, { project: projectId });
     const fieldIds = tx.createQueryBuilder(ProjectField).select('id').where({ project: projectId });
     await tx.nativeDelete(FieldValue, { field: { $in: fieldIds } });
