@@ -51,3 +51,4 @@ export * from './seed/seed.js';
 export * from './users/user.entity.js';
 export * from './users/users.js';
 export * from './vcs/index.js';
+export * from './import/index.js';
