@@ -79,6 +79,8 @@ type Row = {
 };
 
 const P = 'PERM';
+/** Issue numbers for the import rows (each call imports a new one). */
+let nextImportNumber = 100_000;
 const ISSUE = 'PERM-1';
 
 const ANY: Row['expect'] = { root: OK, holder: OK, reader: OK, none: OK };
@@ -226,6 +228,16 @@ const ROWS: Record<string, Row> = {
   'commands.underline':           { holder: {}, input: () => ({ command: '' }), expect: ANY },
   'commands.underlineAndSuggest': { holder: {}, input: () => ({ command: '' }), expect: ANY },
   'commands.underlineAndSuggestAndCommands': { holder: {}, input: () => ({ command: '' }), expect: ANY },
+
+  // The import API: IMPORT_DATA globally (it sets authors and times as given), and the target
+  // project readable; a project Admin without it is refused.
+  'import.users':                 { holder: { global: ['IMPORT_DATA'] }, input: (a) => ({ users: [{ login: `imported_${a.key}`, fullName: 'Imported' }] }), expect: HOLDERS },
+  'import.issues':                { holder: { global: ['IMPORT_DATA'], project: ['READ_PROJECT'] },
+    input: () => ({ project: P, issues: [{ fields: [
+      { name: 'numberInProject', values: [String(nextImportNumber++)] }, { name: 'summary', values: ['imported'] },
+      { name: 'created', values: ['1300000000000'] }, { name: 'reporterName', values: ['root'] },
+    ] }] }), expect: HOLDERS },
+  'import.links':                 { holder: { global: ['IMPORT_DATA'] }, input: () => ({ links: [] }), expect: HOLDERS },
 
   'folders.list':                 { holder: {}, input: () => ({}), expect: ANY },
   'folders.current':              { holder: {}, input: () => ({}), expect: ANY },

@@ -6,6 +6,7 @@ import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Context } from '../trpc/context.js';
 import { CaptureResponse } from './capture-response.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
+import { XML_BODY_READERS } from './import-xml.js';
 import { type Format, negotiate } from './negotiate.js';
 import {
   DEFAULT_INPUT_LIMITS,
@@ -74,6 +75,7 @@ export function createRestHandler(options: RestHandlerOptions) {
           raw,
           req.headers['content-type'],
           limits,
+          route?.xmlBody ? XML_BODY_READERS[route.xmlBody] : undefined,
         );
         req.headers['content-type'] = 'application/json';
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {

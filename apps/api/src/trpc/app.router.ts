@@ -1,5 +1,6 @@
 import { commandsRouter } from '../routers/commands/commands.router.js';
 import { foldersRouter } from '../routers/folders/folders.router.js';
+import { importRouter } from '../routers/import/import.router.js';
 import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
@@ -22,6 +23,7 @@ export const appRouter = router({
   commands: commandsRouter,
   folders: foldersRouter,
   vcs: vcsRouter,
+  import: importRouter,
   // Last: `/user/{login}` must not shadow the literal `/user/…` routes above.
   userProfiles: userProfilesRouter,
 });

@@ -1,6 +1,7 @@
 import { IssueFieldValue, ProjectAssignee } from '../issues/fields/field.entity.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import type { ImportProblem } from './import-report.js';
 
 /*
@@ -126,10 +127,15 @@ export function defaultAssignments(catalogue: FieldCatalogue, named: Set<number>
   return out;
 }
 
+type Row = { issue: number; field: number; slot: number; value: number | null; user: number | null };
+const rowKey = (r: Row) => `${r.slot}:${r.value ?? '-'}:${r.user ?? '-'}`;
+
 /**
- * Writes the given fields of the given issues: the named fields' old values are replaced (an
- * absent field keeps what it had). User values must already be ids (`userIds`); those users
- * become project assignees (the original's "assignees are auto-imported").
+ * Writes the given fields of the given issues. On the issues in `replacing` (they existed), a
+ * named field whose stored values differ is replaced, one that already holds exactly these
+ * values is left alone (a re-run changes nothing), and an absent field keeps what it had. User
+ * values must already be ids (`userIds`); those users become project assignees (the original's
+ * "assignees are auto-imported").
  */
 export async function writeFieldValues(
   tx: Em,
@@ -138,20 +144,11 @@ export async function writeFieldValues(
   userIds: Map<string, number>,
   replacing: number[],
 ): Promise<void> {
-  if (replacing.length) {
-    // One statement per field (a long OR of pairs would hit SQLite's expression depth limit).
-    const issuesByField = new Map<number, number[]>();
-    for (const issue of replacing)
-      for (const a of byIssue.get(issue) ?? [])
-        issuesByField.set(a.fieldId, [...(issuesByField.get(a.fieldId) ?? []), issue]);
-    for (const [field, issues] of issuesByField)
-      await tx.nativeDelete(IssueFieldValue, { field, issue: { $in: issues } });
-  }
-  const rows: { issue: number; field: number; slot: number; value: number | null; user: number | null }[] =
-    [];
+  const wanted = new Map<string, Row[]>();
   const assignees = new Set<number>();
   for (const [issue, assignments] of byIssue) {
     for (const a of assignments) {
+      const rows: Row[] = [];
       for (const v of a.values)
         rows.push({ issue, field: a.fieldId, slot: a.multi ? v.id : 0, value: v.id, user: null });
       for (const login of a.logins) {
@@ -160,9 +157,44 @@ export async function writeFieldValues(
         assignees.add(user);
         rows.push({ issue, field: a.fieldId, slot: a.multi ? user : 0, value: null, user });
       }
+      wanted.set(`${issue}:${a.fieldId}`, rows);
     }
   }
-  for (let i = 0; i < rows.length; i += 500) await tx.insertMany(IssueFieldValue, rows.slice(i, i + 500));
+  if (replacing.length) {
+    const stored = new Map<string, Set<string>>();
+    const rows = await tx.execute<
+      { issue_id: number; field_id: number; slot: number; value_id: number | null; user_id: number | null }[]
+    >(
+      `select issue_id, field_id, slot, value_id, user_id from issue_field_values where issue_id in (${placeholders(replacing)})`,
+      replacing,
+    );
+    for (const r of rows) {
+      const key = `${r.issue_id}:${r.field_id}`;
+      const row: Row = {
+        issue: Number(r.issue_id),
+        field: Number(r.field_id),
+        slot: Number(r.slot),
+        value: r.value_id === null ? null : Number(r.value_id),
+        user: r.user_id === null ? null : Number(r.user_id),
+      };
+      stored.set(key, (stored.get(key) ?? new Set()).add(rowKey(row)));
+    }
+    // One statement per field (a long OR of pairs would hit SQLite's expression depth limit).
+    const staleByField = new Map<number, number[]>();
+    const replaced = new Set(replacing);
+    for (const [key, rows] of wanted) {
+      const [issue, field] = key.split(':').map(Number) as [number, number];
+      if (!replaced.has(issue)) continue;
+      const old = stored.get(key) ?? new Set<string>();
+      if (old.size === rows.length && rows.every((r) => old.has(rowKey(r)))) wanted.delete(key);
+      else if (old.size) staleByField.set(field, [...(staleByField.get(field) ?? []), issue]);
+    }
+    for (const [field, issues] of staleByField)
+      await tx.nativeDelete(IssueFieldValue, { field, issue: { $in: issues } });
+  }
+  const inserts = [...wanted.values()].flat();
+  for (let i = 0; i < inserts.length; i += 500)
+    await tx.insertMany(IssueFieldValue, inserts.slice(i, i + 500));
   if (assignees.size) {
     await tx
       .createQueryBuilder(ProjectAssignee)

@@ -43,6 +43,8 @@ export type ImportIssuesInput = {
   /** The original's group imported assignees join; groups are not modelled yet: accepted, unused. */
   assigneeGroup?: string | undefined;
   issues: ImportedIssue[];
+  /** The original's dry run: every issue is checked, nothing is stored. */
+  test?: boolean | undefined;
 };
 
 export const MAX_IMPORT_ISSUES = 100;
@@ -262,7 +264,7 @@ export async function importIssues(
       results[index] = imported(String(planned.number));
     }
   });
-  if (plans.length === 0) return results;
+  if (plans.length === 0 || input.test) return results;
   try {
     await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans));
   } catch {

@@ -25,7 +25,12 @@ export const requireImport = (actor: Actor) =>
  * placeholders an issue import made for logins it did not know (they become ordinary users).
  * One result per user, in order; a bad entry is reported and never blocks the others.
  */
-export async function importUsers(em: Em, actor: Actor, users: ImportedUser[]): Promise<ImportItemResult[]> {
+export async function importUsers(
+  em: Em,
+  actor: Actor,
+  users: ImportedUser[],
+  options: { test?: boolean | undefined } = {},
+): Promise<ImportItemResult[]> {
   requireImport(actor);
   const results: ImportItemResult[] = [];
   const valid = new Map<string, { user: ImportedUser; index: number }>();
@@ -57,7 +62,8 @@ export async function importUsers(em: Em, actor: Actor, users: ImportedUser[]): 
       results[index] = imported(login);
     }
   });
-  if (valid.size === 0) return results;
+  // `test`: the original's dry run (checked, nothing stored).
+  if (valid.size === 0 || options.test) return results;
 
   await em.transactional(async (tx) => {
     const keys = [...valid.keys()];
