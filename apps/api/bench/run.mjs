@@ -156,14 +156,14 @@ function assistPaths(kind, count) {
   return paths;
 }
 
-/** The VCS push benchmark prints one JSON object (its only stdout). */
-function runVcsBench() {
+/** The VCS push and import benchmarks each print one JSON object (their only stdout). */
+function runJsonBench(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'vcs.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(here, script)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`vcs bench exited with ${code}`));
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
       resolve(JSON.parse(out.slice(out.indexOf('{'))));
     });
   });
@@ -293,9 +293,18 @@ try {
     );
   }
   console.log('\nVCS push: 2,000 commits touching 500 issues (separate server and database)...');
-  const vcs = await runVcsBench();
+  const vcs = await runJsonBench('vcs.mjs');
   console.log(
     `  acknowledged in ${vcs.ackMs} ms, fully applied in ${vcs.applyMs} ms (${vcs.commitsPerSecond} commits/s)`,
+  );
+  console.log(
+    '\nImport: 10,000 issues, 100 per PUT /rest/import/{project}/issues, 5 fields and 2 comments each (separate server and database)...',
+  );
+  const imports = await runJsonBench('import.mjs');
+  console.log(
+    `  imported in ${imports.importMs} ms: ${imports.importPerSecond} issues/s (target 2,000); one-by-one PUT /rest/issue: ` +
+      `${imports.single.perSecond} issues/s (sample of ${imports.single.sample}, extrapolated to ${imports.issues}: ` +
+      `${imports.singleExtrapolatedMs} ms); import is ${imports.speedup}x faster (target 10x)`,
   );
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const out = {
@@ -306,6 +315,7 @@ try {
     serverTime,
     formUpload,
     vcs,
+    imports,
   };
   writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nwrote bench-results/bench.json');
