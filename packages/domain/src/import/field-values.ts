@@ -1,4 +1,5 @@
 import { IssueFieldValue, ProjectAssignee } from '../issues/fields/field.entity.js';
+import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';

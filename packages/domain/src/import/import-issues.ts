@@ -2,7 +2,7 @@ import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';
-import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
+import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toMs } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
@@ -333,18 +333,29 @@ async function writeIssues(
     const withDefaults = new Map(
       fresh.map((p) => [p.number, [...p.assignments, ...defaultAssignments(catalogue, p.named)]]),
     );
-    await tx.insertMany(
-      Issue,
-      fresh.map((p) => ({
-        project: projectId,
-        numberInProject: p.number,
-        summary: p.summary,
-        description: p.description,
-        reporter: userId(p.reporter),
-        createdAt: new Date(p.created),
-        updatedAt: new Date(p.updated),
-        resolvedAt: resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
-      })),
+    await bulkInsert(
+      tx,
+      'issues',
+      [
+        'project_id',
+        'number_in_project',
+        'summary',
+        'description',
+        'reporter_id',
+        'created_at',
+        'updated_at',
+        'resolved_at',
+      ],
+      fresh.map((p) => [
+        projectId,
+        p.number,
+        p.summary,
+        p.description,
+        userId(p.reporter),
+        new Date(p.created),
+        new Date(p.updated),
+        resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
+      ]),
     );
     const ids = new Map((await selectIds()).map((r) => [Number(r.number_in_project), Number(r.id)]));
     for (const p of fresh) byIssue.set(ids.get(p.number) as number, withDefaults.get(p.number) ?? []);
@@ -423,7 +434,12 @@ async function writeComments(
         await tx.nativeUpdate(IssueComment, { id: old.id }, { text: c.text, updatedAt: new Date(c.updated) });
     }
   }
-  for (let i = 0; i < rows.length; i += 500) await tx.insertMany(IssueComment, rows.slice(i, i + 500));
+  await bulkInsert(
+    tx,
+    'issue_comments',
+    ['issue_id', 'author_id', 'text', 'created_at', 'updated_at'],
+    rows.map((r) => [r.issue, r.author, r.text, r.createdAt, r.updatedAt]),
+  );
 }
 
 /** Votes and stars (watchers) not there yet. */
@@ -434,9 +450,9 @@ async function writeMarks(
   userId: (login: string) => number,
   replacing: number[],
 ) {
-  for (const [entity, table, pick] of [
-    [IssueVote, 'issue_votes', (p: Plan) => p.voters],
-    [IssueStar, 'issue_stars', (p: Plan) => p.watchers],
+  for (const [table, pick] of [
+    ['issue_votes', (p: Plan) => p.voters],
+    ['issue_stars', (p: Plan) => p.watchers],
   ] as const) {
     const known = new Set<string>();
     if (replacing.length) {
@@ -456,6 +472,11 @@ async function writeMarks(
         rows.push({ issue, user: userId(login) });
       }
     }
-    if (rows.length) await tx.insertMany(entity, rows);
+    await bulkInsert(
+      tx,
+      table,
+      ['issue_id', 'user_id'],
+      rows.map((r) => [r.issue, r.user]),
+    );
   }
 }
