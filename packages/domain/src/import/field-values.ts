@@ -194,8 +194,12 @@ export async function writeFieldValues(
       await tx.nativeDelete(IssueFieldValue, { field, issue: { $in: issues } });
   }
   const inserts = [...wanted.values()].flat();
-  for (let i = 0; i < inserts.length; i += 500)
-    await tx.insertMany(IssueFieldValue, inserts.slice(i, i + 500));
+  await bulkInsert(
+    tx,
+    'issue_field_values',
+    ['issue_id', 'field_id', 'slot', 'value_id', 'user_id'],
+    inserts.map((r) => [r.issue, r.field, r.slot, r.value, r.user]),
+  );
   if (assignees.size) {
     await tx
       .createQueryBuilder(ProjectAssignee)
