@@ -10,6 +10,12 @@ type Operation = {
 
 /** Procedures whose input is genuinely a document body, not query parameters. */
 const BODY_ROUTES = new Set(['PUT /admin/project']);
+/**
+ * The import routes: PUTs that answer 200 with per-item results instead of creating one
+ * resource (201); their lists (users, issues, links) are the XML document, only their
+ * scalar options (`test`, `assigneeGroup`) are also query parameters.
+ */
+const IMPORT_ROUTES = /^\/import\//;
 
 /**
  * The generated document describes PUT/POST inputs as a JSON body. Legacy clients send
@@ -32,7 +38,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ['put', 'post', 'patch'] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
-      if (method === 'put' && op?.responses?.['200']) {
+      if (method === 'put' && op?.responses?.['200'] && !IMPORT_ROUTES.test(path)) {
         // Every PUT creates (see `created()` in routers/respond.ts): 201 with a Location header.
         const { '200': ok, ...others } = op.responses;
         op.responses = {
@@ -54,7 +60,10 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       op.parameters = [
         ...(op.parameters ?? []),
         ...Object.entries(schema.properties)
-          .filter(([name]) => !existing.has(name))
+          .filter(
+            ([name, property]) =>
+              !existing.has(name) && !(IMPORT_ROUTES.test(path) && property.type === 'array'),
+          )
           .map(([name, propertySchema]) => ({
             name,
             in: 'query',
