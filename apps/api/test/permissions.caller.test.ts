@@ -14,6 +14,7 @@ import {
   deleteProject,
   type Em,
   grantRole,
+  IssueAttachment,
   insertUser,
   type Orm,
   receiveHook,
@@ -219,6 +220,16 @@ const ROWS: Record<string, Row> = {
     input: async (a) => {
       const issue = await createIssue(a.em(), a.root, { project: P, summary: `to delete ${a.key}` });
       return { issue: issue.id };
+    }, expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'attachments.list':             { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'attachments.delete':           { holder: { project: ['READ_ISSUE', 'DELETE_ATTACHMENT_ISSUE'] },
+    input: async (a) => {
+      const [issue] = await a.em().execute<{ id: number }[]>('select id from issues where number_in_project = 1 and project_id = (select id from projects where short_name = ?)', [P]);
+      const attachment = await a.em().insert(IssueAttachment, {
+        issue: Number(issue?.id), name: `f_${a.key}`, contentHash: '0'.repeat(64), size: 0,
+        contentType: 'text/plain', author: a.root.userId, groupName: null, createdAt: new Date(),
+      });
+      return { issue: ISSUE, attachment: Number(attachment) };
     }, expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'projects.all':                 { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.current':         { holder: {}, input: () => ({}), expect: ANY },

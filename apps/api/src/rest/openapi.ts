@@ -73,5 +73,86 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       ];
     }
   }
+  addPlainRoutes(doc.paths as Record<string, Record<string, unknown>>);
   return doc;
+}
+
+const issueParameter = { name: 'issue', in: 'path', required: true, schema: { type: 'string' } };
+const multipartUpload = (summary: string, description: string, extra: Json[] = []) => ({
+  summary,
+  description,
+  tags: ['Attachments'],
+  security: [{ Authorization: [] }, { Basic: [] }],
+  parameters: [issueParameter, ...extra],
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } },
+        },
+      },
+    },
+  },
+  responses: {
+    '201': {
+      description: "Stored; `Location` is the first file's download URL (JSON: the stored files)",
+      headers: { Location: { description: 'Download URL', schema: { type: 'string' } } },
+    },
+    '400': { description: 'Not a multipart form, or no file in it' },
+    '401': { description: 'No or bad credentials' },
+    '403': { description: 'Missing permission' },
+    '404': { description: 'No such (readable) issue' },
+    '413': { description: 'A file is larger than TRACKLINE_MAX_ATTACHMENT_BYTES' },
+    '415': { description: 'Not multipart/form-data' },
+  },
+});
+
+/**
+ * The attachment routes served beside the procedures (`attachments/attachments.route.ts`):
+ * multipart uploads and the download URL, documented here by hand.
+ */
+export const PLAIN_ROUTES = {
+  '/issue/{issue}/attachment': {
+    post: multipartUpload(
+      'Attach files to an issue (CREATE_ATTACHMENT_ISSUE)',
+      'Every file part of the form is stored, whatever its field name.',
+    ),
+  },
+  '/import/{issue}/attachment': {
+    post: multipartUpload(
+      'Import attachments with their author, group and time (IMPORT_DATA)',
+      'An unknown `authorLogin` becomes a system-user reference; `group` is recorded, not enforced.',
+      [
+        { name: 'authorLogin', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'group', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'created', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+      ],
+    ),
+  },
+  '/issue/{issue}/attachment/{attachment}': {
+    get: {
+      summary: 'Download an attachment (readers of the issue only)',
+      tags: ['Attachments'],
+      security: [{ Authorization: [] }, { Basic: [] }],
+      parameters: [
+        issueParameter,
+        { name: 'attachment', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+      ],
+      responses: {
+        '200': {
+          description: 'The file (`Content-Disposition: attachment`)',
+          content: { 'application/octet-stream': {} },
+        },
+        '401': { description: 'No or bad credentials' },
+        '404': { description: 'No such attachment on a readable issue' },
+      },
+    },
+  },
+} as const;
+
+function addPlainRoutes(paths: Record<string, Record<string, unknown>>) {
+  for (const [path, operations] of Object.entries(PLAIN_ROUTES))
+    paths[path] = { ...paths[path], ...operations };
 }

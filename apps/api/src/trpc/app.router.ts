@@ -1,3 +1,4 @@
+import { attachmentsRouter } from '../routers/attachments/attachments.router.js';
 import { commandsRouter } from '../routers/commands/commands.router.js';
 import { foldersRouter } from '../routers/folders/folders.router.js';
 import { importRouter } from '../routers/import/import.router.js';
@@ -24,6 +25,7 @@ export const appRouter = router({
   folders: foldersRouter,
   vcs: vcsRouter,
   import: importRouter,
+  attachments: attachmentsRouter,
   // Last: `/user/{login}` must not shadow the literal `/user/…` routes above.
   userProfiles: userProfilesRouter,
 });

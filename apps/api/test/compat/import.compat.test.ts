@@ -3,11 +3,13 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adminSnapshot,
+  basic,
   expectXml as checkXml,
   expectJson,
   expectXmlError,
   fork,
   JSON_ACCEPT,
+  ROOT_PASSWORD,
   startTestServer,
   type TestServer,
   userWithRole,
@@ -257,6 +259,32 @@ describe('a migration through the import API', () => {
     expect(one.links.map((l) => [l.typeName, l.source, l.target]).sort()).toEqual([
       ['Depend', 'IMP-1', 'IMP-2'],
       ['Duplicate', 'IMP-4', 'IMP-1'],
+    ]);
+  });
+
+  it('imports an attachment (multipart) with its author, group and time; the list and the download URL give it back', async () => {
+    const data = new FormData();
+    data.append('files', new Blob(['PNG bytes of a screenshot'], { type: 'image/png' }), 'screenshot.png');
+    const created = T0 + 123_000;
+    const res = await fetch(
+      `${server.url}/rest/import/IMP-1/attachment?authorLogin=asmith&group=All+Users&created=${created}`,
+      { method: 'POST', headers: { authorization: basic('root', ROOT_PASSWORD) }, body: data },
+    );
+    expect(res.status).toBe(201);
+    const [file] = xmlElements(expectXml(await root('GET', '/rest/issue/IMP-1/attachment'), 200), 'fileUrl');
+    expect(file).toMatchObject({
+      name: 'screenshot.png',
+      authorLogin: 'asmith',
+      group: 'All Users',
+      created: String(created),
+    });
+    const download = await fetch(file?.url as string, {
+      headers: { authorization: basic('root', ROOT_PASSWORD) },
+    });
+    expect([download.status, download.headers.get('content-type'), await download.text()]).toEqual([
+      200,
+      'image/png',
+      'PNG bytes of a screenshot',
     ]);
   });
 
