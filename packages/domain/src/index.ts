@@ -39,6 +39,7 @@ export * from './issues/search/search-issues.js';
 export * from './issues/stars-votes.entity.js';
 export * from './issues/tags/tag.entity.js';
 export * from './issues/work-items/work-item.entity.js';
+export * from './issues/work-items/work-items.js';
 export * from './link-types/link-type.entity.js';
 export * from './link-types/link-types.js';
 export * from './orm/create-orm.js';
