@@ -49,6 +49,8 @@ const world = [
   ['PUT', '/rest/issue?project=FZ&summary=first'],
   ['PUT', '/rest/user/search/fz-search?query=project:%20FZ'],
   ['PUT', '/rest/user/tag/fz-tag'],
+  ['POST', '/rest/issue/FZ-1/timetracking/workitem?duration=30'],
+  ['PUT', '/rest/admin/timetracking/worktype/Developer'],
 ] as const;
 for (const [method, path] of world) {
   const res = await server.request(method, path, { user: 'root' });

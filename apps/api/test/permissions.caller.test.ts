@@ -11,6 +11,8 @@ import {
   createSession,
   createTag,
   createVcsIntegration,
+  createWorkItem,
+  createWorkType,
   deleteProject,
   type Em,
   grantRole,
@@ -231,6 +233,26 @@ const ROWS: Record<string, Row> = {
       });
       return { issue: ISSUE, attachment: Number(attachment) };
     }, expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  // Time tracking: work items need the work item permissions in the issue's project; another
+  // user's item needs UPDATE_NOT_OWN_WORK_ITEM; work types UPDATE_PROJECT globally; the working
+  // time LOW_LEVEL_ADMIN; project settings UPDATE_PROJECT there.
+  'timeTracking.workItems':       { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'timeTracking.createWorkItem':  { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM', 'CREATE_WORK_ITEM'] }, input: () => ({ issue: ISSUE, duration: 15 }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.updateWorkItem':  { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM', 'UPDATE_NOT_OWN_WORK_ITEM'] },
+    input: async (a) => ({ issue: ISSUE, workItem: (await createWorkItem(a.em(), a.root, ISSUE, { duration: 5 })).id, duration: 10 }),
+    expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.deleteWorkItem':  { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM', 'UPDATE_NOT_OWN_WORK_ITEM'] },
+    input: async (a) => ({ issue: ISSUE, workItem: (await createWorkItem(a.em(), a.root, ISSUE, { duration: 5 })).id }),
+    expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.importWorkItems': { holder: { global: ['IMPORT_DATA'], project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, workItems: [{ date: '1300000000000', duration: '30' }] }), expect: HOLDERS },
+  'timeTracking.workTypes':       { holder: {}, input: () => ({}), expect: ANY },
+  'timeTracking.createWorkType':  { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ name: `type_${a.key}` }), expect: HOLDERS },
+  'timeTracking.deleteWorkType':  { holder: { global: ['UPDATE_PROJECT'] },
+    input: async (a) => ({ name: (await createWorkType(a.em(), a.root, `gone_${a.key}`)).name }), expect: HOLDERS },
+  'timeTracking.projectSettings': { holder: { project: ['READ_PROJECT'] }, input: () => ({ projectId: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'timeTracking.setProjectSettings': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: () => ({ projectId: P, enabled: true }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.settings':        { holder: {}, input: () => ({}), expect: ANY },
+  'timeTracking.setSettings':     { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: () => ({ hoursADay: 8 }), expect: HOLDERS },
   'projects.all':                 { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.current':         { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.get':             { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },

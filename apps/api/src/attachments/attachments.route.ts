@@ -36,6 +36,15 @@ export type AttachmentRoute =
   | { kind: 'upload'; mode: 'issue' | 'import'; issue: string }
   | { kind: 'download'; issue: string; id: number };
 
+/** A path segment decoded; a malformed escape is answered like a missing issue. */
+function segment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw DomainError.notFound('Issue', raw);
+  }
+}
+
 /** The attachment route `method path` addresses, or null (the other methods go to the procedures). */
 export function attachmentRoute(method: string | undefined, pathname: string): AttachmentRoute | null {
   if (method === 'POST') {
@@ -44,13 +53,12 @@ export function attachmentRoute(method: string | undefined, pathname: string): A
       return {
         kind: 'upload',
         mode: upload[1] as 'issue' | 'import',
-        issue: decodeURIComponent(upload[2] as string),
+        issue: segment(upload[2] as string),
       };
   }
   if (method === 'GET') {
     const download = DOWNLOAD.exec(pathname);
-    if (download)
-      return { kind: 'download', issue: decodeURIComponent(download[1] as string), id: Number(download[2]) };
+    if (download) return { kind: 'download', issue: segment(download[1] as string), id: Number(download[2]) };
   }
   return null;
 }

@@ -83,4 +83,41 @@ const importLinks: XmlBodyReader = (text) => ({
   })),
 });
 
-export const XML_BODY_READERS: Record<string, XmlBodyReader> = { importUsers, importIssues, importLinks };
+/** A number when the text is one (the REST bridge's coercion does the same for query parameters). */
+const numeric = (value: string | undefined) =>
+  value !== undefined && /^\d{1,16}$/.test(value.trim()) ? Number(value) : value;
+
+/** `<workItem><date/><duration/><description/><worktype><name/></worktype></workItem>` (create, update). */
+const workItem: XmlBodyReader = (text) => {
+  const item = readImportDocument(text, ['workItem']);
+  const worktype = item.children.find((c) => c.name === 'worktype');
+  return defined({
+    date: numeric(textOf(item, 'date')),
+    duration: numeric(textOf(item, 'duration')),
+    description: textOf(item, 'description'),
+    worktype: worktype ? (textOf(worktype, 'name') ?? worktype.text) : undefined,
+  } as Record<string, string | undefined>);
+};
+
+/** `<workItems><workItem>…<author login/></workItem></workItems>` */
+const importWorkItems: XmlBodyReader = (text) => ({
+  workItems: childrenNamed(readImportDocument(text, ['workItems']), 'workItem').map((w) => {
+    const worktype = w.children.find((c) => c.name === 'worktype');
+    const author = w.children.find((c) => c.name === 'author');
+    return defined({
+      date: textOf(w, 'date') ?? '',
+      duration: textOf(w, 'duration') ?? '',
+      description: textOf(w, 'description'),
+      worktype: worktype ? (textOf(worktype, 'name') ?? worktype.text) : undefined,
+      author: author ? (author.attributes.login ?? textOf(author, 'login')) : undefined,
+    });
+  }),
+});
+
+export const XML_BODY_READERS: Record<string, XmlBodyReader> = {
+  importUsers,
+  importIssues,
+  importLinks,
+  workItem,
+  importWorkItems,
+};

@@ -16,6 +16,8 @@ const BODY_ROUTES = new Set(['PUT /admin/project']);
  * scalar options (`test`, `assigneeGroup`) are also query parameters.
  */
 const IMPORT_ROUTES = /^\/import\//;
+/** PUTs that change what exists (settings, a work item): 200 with the new state, not 201. */
+const UPDATING_PUTS = /\/timetracking(\/workitem\/\{workItem\})?$/;
 
 /**
  * The generated document describes PUT/POST inputs as a JSON body. Legacy clients send
@@ -38,7 +40,12 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ['put', 'post', 'patch'] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
-      if (method === 'put' && op?.responses?.['200'] && !IMPORT_ROUTES.test(path)) {
+      if (
+        method === 'put' &&
+        op?.responses?.['200'] &&
+        !IMPORT_ROUTES.test(path) &&
+        !UPDATING_PUTS.test(path)
+      ) {
         // Every PUT creates (see `created()` in routers/respond.ts): 201 with a Location header.
         const { '200': ok, ...others } = op.responses;
         op.responses = {

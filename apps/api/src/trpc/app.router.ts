@@ -6,6 +6,7 @@ import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
+import { timeTrackingRouter } from '../routers/time-tracking/time-tracking.router.js';
 import { userProfilesRouter } from '../routers/users/user-profiles.router.js';
 import { usersRouter } from '../routers/users/users.router.js';
 import { vcsRouter } from '../routers/vcs/vcs.router.js';
@@ -26,6 +27,7 @@ export const appRouter = router({
   vcs: vcsRouter,
   import: importRouter,
   attachments: attachmentsRouter,
+  timeTracking: timeTrackingRouter,
   // Last: `/user/{login}` must not shadow the literal `/user/…` routes above.
   userProfiles: userProfilesRouter,
 });

@@ -288,6 +288,31 @@ describe('a migration through the import API', () => {
     ]);
   });
 
+  it('imports a work item as documented; the time tracking list gives it back', async () => {
+    const date = T0 + 86_400_000;
+    const body =
+      `<workItems><workItem><date>${date}</date><duration>90</duration><description>Fixed the parser</description>` +
+      '<worktype><name>Development</name></worktype><author login="bwayne"/></workItem></workItems>';
+    const items = results(
+      expectXml(await root('PUT', '/rest/import/issue/IMP-1/workitems', body), 200),
+      'importReport',
+    );
+    expect(items).toEqual([{ id: '1', imported: 'true' }]);
+    const xml = expectXml(await root('GET', '/rest/issue/IMP-1/timetracking/workitem'), 200);
+    expect(xml).toMatch(
+      /^<\?xml[^>]*\?><workItems><workItem url="[^"]+\/rest\/issue\/IMP-1\/timetracking\/workitem\/\d+">/,
+    );
+    expect(xml).toContain(
+      `<date>${date}</date><duration>90</duration><description>Fixed the parser</description>` +
+        '<worktype><name>Development</name></worktype><author login="bwayne"',
+    );
+    // Imported again: already there, not added twice.
+    await root('PUT', '/rest/import/issue/IMP-1/workitems', body);
+    expect(
+      xmlElements(expectXml(await root('GET', '/rest/issue/IMP-1/timetracking/workitem'), 200), 'workItem'),
+    ).toHaveLength(1);
+  });
+
   it('a second identical run changes nothing', async () => {
     const before = { issues: await issueSnapshot(server), admin: await adminSnapshot(server.orm) };
     const sources = NUMBERS.map(sourceIssue);

@@ -60,7 +60,8 @@ export const ZImportUsersInput = z.object({
         jabber: loose(500).optional(),
       }),
     )
-    .max(MAX_IMPORT_USERS_PER_REQUEST, `at most ${MAX_IMPORT_USERS_PER_REQUEST} users per request`),
+    .max(MAX_IMPORT_USERS_PER_REQUEST, `at most ${MAX_IMPORT_USERS_PER_REQUEST} users per request`)
+    .default([]),
 });
 
 export const ZImportedIssue = z.object({
@@ -102,7 +103,8 @@ export const ZImportIssuesInput = z.object({
   test,
   issues: z
     .array(ZImportedIssue)
-    .max(MAX_IMPORT_ISSUES_PER_REQUEST, `at most ${MAX_IMPORT_ISSUES_PER_REQUEST} issues per request`),
+    .max(MAX_IMPORT_ISSUES_PER_REQUEST, `at most ${MAX_IMPORT_ISSUES_PER_REQUEST} issues per request`)
+    .default([]),
 });
 
 export const importLinksMeta = {
@@ -122,5 +124,6 @@ export const ZImportLinksInput = z.object({
   test,
   links: z
     .array(z.object({ typeName: loose(200), source: loose(200), target: loose(200) }))
-    .max(MAX_IMPORT_LINKS_PER_REQUEST, `at most ${MAX_IMPORT_LINKS_PER_REQUEST} links per request`),
+    .max(MAX_IMPORT_LINKS_PER_REQUEST, `at most ${MAX_IMPORT_LINKS_PER_REQUEST} links per request`)
+    .default([]),
 });
