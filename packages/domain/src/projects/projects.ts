@@ -112,7 +112,8 @@ export async function purgeProjectRows(em: Em, projectId: number): Promise<boole
       (f) => (f.bundle ? [f.bundle.id] : []),
     );
     await tx.nativeDelete(ProjectField, { project: projectId });
-    await deleteUnusedBundles(tx as Em, bundleIds);
+    const project = await tx.findOne(Project, projectId);
+    if (project) await deleteUnusedBundles(tx as Em, bundleIds, project.shortName);
     await tx.nativeDelete(RoleGrant, { project: projectId });
     await tx.nativeDelete(VcsIntegrationProject, { project: projectId });
     // A concurrent purge may have removed it meanwhile (PostgreSQL runs both at once).

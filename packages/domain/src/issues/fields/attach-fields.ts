@@ -14,7 +14,7 @@ import {
 } from './field.entity.js';
 
 /** A bundle name not taken yet for `kind`: `base`, else `base (2)`, `base (3)`... */
-async function freeBundleName(em: Em, kind: BundleKind, base: string): Promise<string> {
+export async function freeBundleName(em: Em, kind: BundleKind, base: string): Promise<string> {
   const taken = new Set(
     (await em.find(Bundle, { kind, nameKey: { $like: `${nameKey(base).replace(/[%_\\]/g, '')}%` } })).map(
       (b) => b.nameKey,
@@ -83,7 +83,8 @@ export type AttachOptions = {
 /**
  * Attaches a prototype to a project (only `em.create`; the caller flushes). The bundle is the
  * one given, else the prototype's default bundle itself (policy 0) or a copy of it made for
- * this project (policy 1). The default value applies only when the bundle has it.
+ * this project (policy 1), or a new empty one (policy 2). Bundles made for a project are
+ * named `PRJ: Field`; detaching the field or purging the project removes them when unused. The default value applies only when the bundle has it.
  */
 export async function attachPrototype(
   em: Em,
@@ -98,7 +99,11 @@ export async function attachPrototype(
     else if (prototype.attachBundlePolicy === 0 && prototype.defaultBundle)
       bundle = await em.findOneOrFail(Bundle, prototype.defaultBundle.id);
     else {
-      const source = prototype.defaultBundle ? await em.findOne(Bundle, prototype.defaultBundle.id) : null;
+      // Policy 1 copies the default bundle; policy 2 (or no default bundle) starts an empty one.
+      const source =
+        prototype.attachBundlePolicy === 1 && prototype.defaultBundle
+          ? await em.findOne(Bundle, prototype.defaultBundle.id)
+          : null;
       bundle = await copyBundle(
         em,
         kind,

@@ -2,10 +2,19 @@ import type { Em } from '../../orm/em.js';
 import { Bundle, CustomField, ProjectField } from './field.entity.js';
 
 /**
- * Removes those of `bundleIds` no project field uses and no prototype offers as its default
- * (a purged project's own copies); shared bundles stay. Their values and users go with them.
+ * Removes those of `bundleIds` that were made for the project (`PRJ: Field`, see
+ * `attachPrototype`) when no project field uses them and no prototype offers them as its
+ * default; shared bundles always stay. Their values and users go with them.
  */
-export async function deleteUnusedBundles(em: Em, bundleIds: number[]): Promise<void> {
+export async function deleteUnusedBundles(
+  em: Em,
+  bundleIds: number[],
+  projectShortName: string,
+): Promise<void> {
+  const own = `${projectShortName.toLowerCase()}: `;
+  bundleIds = (await em.find(Bundle, { id: { $in: bundleIds } }))
+    .filter((b) => b.nameKey.startsWith(own))
+    .map((b) => b.id);
   if (bundleIds.length === 0) return;
   const used = new Set<number>([
     ...(await em.find(ProjectField, { bundle: { $in: bundleIds } })).flatMap((f) =>
