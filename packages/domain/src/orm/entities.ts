@@ -1,6 +1,7 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { PermanentToken, Session } from '../auth/token.entity.js';
 import { SavedSearch } from '../folders/saved-search.entity.js';
+import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
@@ -30,6 +31,9 @@ export const ENTITIES: EntitySchema[] = [
   Role,
   RoleGrant,
   Project,
+  Group,
+  GroupMember,
+  GroupRoleGrant,
   IssueLinkType,
   Issue,
   IssueLink,

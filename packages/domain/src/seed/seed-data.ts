@@ -93,3 +93,8 @@ export const SYSTEM_ACCOUNTS = [
   { login: 'guest', fullName: 'Guest', type: 'guest' as const },
   { login: 'system_user', fullName: 'Workflow and system user', type: 'workflow' as const },
 ];
+
+/** Created with the first seed: every user joins it (the original's "All Users"). */
+export const SEED_GROUPS = [
+  { name: 'All Users', description: 'Every user of the installation.', autoJoin: true },
+];
