@@ -1,2 +1,3 @@
+export * from './group.contract.js';
 export * from './user.contract.js';
 export * from './user-profile.contract.js';

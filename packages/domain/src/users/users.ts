@@ -1,7 +1,7 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
-import { joinAutoJoinGroups } from '../groups/groups.js';
+import { byRole, joinAutoJoinGroups, type RoleScopes } from '../groups/groups.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
@@ -96,4 +96,12 @@ export async function revokeRole(
   const removed = await em.nativeDelete(RoleGrant, { user, role, scopeKey });
   if (removed === 0)
     throw new DomainError('NOT_FOUND', `User [ ${login} ] does not have role [ ${role.name} ] there.`);
+}
+
+/** The roles granted to the user themselves (not through groups): their own, or anyone's with READ_USER. */
+export async function listUserRoles(em: Em, actor: Actor, login: string): Promise<RoleScopes[]> {
+  if (login.toLowerCase() !== actor.login.toLowerCase()) requirePermission(actor, 'READ_USER');
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (!user) throw DomainError.notFound('User', login);
+  return byRole(await em.find(RoleGrant, { user }, { populate: ['role', 'project'] }));
 }

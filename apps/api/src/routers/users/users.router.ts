@@ -5,6 +5,7 @@ import { clearedSessionCookie } from '../../auth/credentials.js';
 import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { created, restUrl } from '../respond.js';
+import { toUserRoles } from './groups.router.js';
 
 export const toUser = (ctx: Context, u: d.IUser): c.UserDto => ({
   login: u.login,
@@ -116,6 +117,12 @@ export const usersRouter = router({
       await d.revokeRole(ctx.em, ctx.actor, input.login, input.role, input.project);
       return {};
     }),
+
+  roles: authedProcedure
+    .meta(c.listUserRolesMeta)
+    .input(c.ZUserInput)
+    .output(c.ZUserRolesOutput)
+    .query(async ({ ctx, input }) => toUserRoles(ctx, await d.listUserRoles(ctx.em, ctx.actor, input.login))),
 
   createToken: authedProcedure
     .meta(c.createTokenMeta)
