@@ -226,6 +226,10 @@ const ROWS: Record<string, Row> = {
       return { login, group };
     }, expect: HOLDERS },
   'users.roles':                  { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'users.list':                   { holder: { global: ['READ_USER'] }, input: () => ({ q: 'root' }), expect: HOLDERS },
+  'users.update':                 { holder: { global: ['UPDATE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'upd'), fullName: 'Changed' }), expect: HOLDERS },
+  'users.delete':                 { holder: { global: ['DELETE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'gone') }), expect: HOLDERS },
+  'users.merge':                  { holder: { global: ['UPDATE_USER', 'DELETE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'kept'), loginToMerge: await freshUser(a, 'merged') }), expect: HOLDERS },
   'users.createToken':            { holder: {}, input: (a) => ({ name: `token_${a.key}` }), expect: ANY },
   'users.revokeToken':            { holder: {},
     input: async (a) => {

@@ -52,5 +52,6 @@ export * from './roles/role.entity.js';
 export * from './roles/roles.js';
 export * from './seed/seed.js';
 export * from './users/user.entity.js';
+export * from './users/user-admin.js';
 export * from './users/users.js';
 export * from './vcs/index.js';

@@ -12,6 +12,7 @@ export type NewUser = {
   login: string;
   fullName?: string | undefined;
   email?: string | undefined;
+  jabber?: string | undefined;
   password?: string | undefined;
   type?: IUser['type'];
 };
@@ -26,6 +27,7 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
         fullName: input.fullName ?? input.login,
         email: input.email ?? null,
         emailKey: input.email?.toLowerCase() ?? null,
+        jabber: input.jabber ?? null,
         passwordHash: input.password ? await hashPassword(input.password) : null,
         type: input.type ?? 'user',
         contextFolder: null,

@@ -14,6 +14,12 @@ export const toUser = (ctx: Context, u: d.IUser): c.UserDto => ({
   type: u.type,
   url: restUrl(ctx, 'admin', 'user', u.login),
 });
+const toUserDetails = (ctx: Context, u: d.IUser): c.UserDetailsDto => ({
+  ...toUser(ctx, u),
+  jabber: u.jabber ?? '',
+  groupsUrl: `${restUrl(ctx, 'admin', 'user', u.login)}/group`,
+  rolesUrl: `${restUrl(ctx, 'admin', 'user', u.login)}/role`,
+});
 const toToken = (t: d.IPermanentToken) => ({
   name: t.name,
   createdAt: t.createdAt.toISOString(),
@@ -88,8 +94,47 @@ export const usersRouter = router({
   get: authedProcedure
     .meta(c.getUserMeta)
     .input(c.ZGetUserInput)
-    .output(c.ZUser)
-    .query(async ({ ctx, input }) => toUser(ctx, await d.getUser(ctx.em, ctx.actor, input.login))),
+    .output(c.ZUserDetails)
+    .query(async ({ ctx, input }) => toUserDetails(ctx, await d.getUser(ctx.em, ctx.actor, input.login))),
+
+  list: authedProcedure
+    .meta(c.listUsersMeta)
+    .input(c.ZListUsersInput)
+    .output(c.ZUserListOutput)
+    .query(async ({ ctx, input }) =>
+      (await d.listUsers(ctx.em, ctx.actor, input)).map((u) => ({
+        login: u.login,
+        url: restUrl(ctx, 'admin', 'user', u.login),
+        fullName: u.fullName,
+      })),
+    ),
+
+  update: authedProcedure
+    .meta(c.updateUserMeta)
+    .input(c.ZUpdateUserInput)
+    .output(c.ZUserDetails)
+    .mutation(async ({ ctx, input }) => {
+      refuseSecretsInQuery(ctx, ['password']);
+      return toUserDetails(ctx, await d.updateUser(ctx.em, ctx.actor, input.login, input));
+    }),
+
+  delete: authedProcedure
+    .meta(c.deleteUserMeta)
+    .input(c.ZGetUserInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.deleteUser(ctx.em, ctx.actor, input.login);
+      return {};
+    }),
+
+  merge: authedProcedure
+    .meta(c.mergeUsersMeta)
+    .input(c.ZMergeUsersInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.mergeUsers(ctx.em, ctx.actor, input.login, input.loginToMerge);
+      return {};
+    }),
 
   create: authedProcedure
     .meta(c.createUserMeta)
