@@ -1,12 +1,13 @@
 import { PERMISSIONS } from '@trackline/contracts';
 import { randomSecret } from '../auth/secrets.js';
+import { Group } from '../groups/group.entity.js';
 import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { dialectOf, type Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
 import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
 import { User } from '../users/user.entity.js';
 import { insertUser } from '../users/users.js';
-import { SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
+import { SEED_GROUPS, SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
 
@@ -47,6 +48,7 @@ export async function seed(
         permissions: r.permissions.map((key) => em.getReference(Permission, key)),
       }),
     );
+    for (const group of SEED_GROUPS) em.create(Group, { ...group, nameKey: group.name.toLowerCase() });
     await em.flush();
 
     const generatedPassword =
