@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
-import { negotiate } from '../rest/negotiate.js';
 import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
 import { sessionCookie } from './credentials.js';
 import { type RequestGuard, tooManyFailures } from './limits.js';
@@ -41,11 +40,9 @@ export async function handleLogin(
   await throttle?.succeeded(login, ip);
   const session = await createSession(em as never, user.id);
   res.setHeader('Set-Cookie', sessionCookie(session, guard?.isSecure(req) ?? false));
-  // The API-wide negotiation (no Accept header: XML), as for errors of this route.
-  const json = negotiate(req.headers.accept, 'xml') === 'json';
+  // Clients compare the body with exactly `<login>ok</login>`, even those sending
+  // `Accept: application/json`: the same bytes whatever the Accept, no XML declaration.
   res.statusCode = 200;
-  res.setHeader('Content-Type', json ? 'application/json;charset=UTF-8' : 'application/xml;charset=UTF-8');
-  res.end(
-    json ? '{"value":"ok"}' : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><login>ok</login>',
-  );
+  res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
+  res.end('<login>ok</login>');
 }
