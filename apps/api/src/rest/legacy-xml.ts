@@ -16,7 +16,8 @@ function renderIntellisense(data: unknown): string {
       (s) =>
         `<item><match start="${s.ms}" end="${s.me}"/><completion start="${s.cs}" end="${s.ce}"/>` +
         `${el('caret', s.cp)}${el('description', s.d)}${el('prefix', s.pre)}${el('suffix', s.suf)}` +
-        `${el('option', s.o)}${el('separator', String(s.sep))}</item>`,
+        `${el('option', s.o)}${el('separator', String(s.sep))}` +
+        `${s.styleClass ? el('styleClass', s.styleClass) : ''}</item>`,
     )
     .join('');
   const commands = (assist.commands?.command ?? [])

@@ -65,6 +65,7 @@ const XML_FIRST_ROUTES = () => [
   `/rest/issue/byproject/${PRJ}`,
   '/rest/issue/count',
   `/rest/issue/${issueId}/execute/intellisense${q({ command: 'Pri' })}`,
+  `/rest/issue/intellisense${q({ filter: 'Pri' })}`,
   '/rest/user/current',
   '/rest/user/tag',
   '/rest/user/search',
@@ -229,6 +230,63 @@ describe('GET /rest/user/tag', () => {
     const doc = xml.parse(res.text);
     const items = asArray<Record<string, string>>(doc.tags.search);
     expect(items).toContainEqual(expect.objectContaining({ '@name': 'Wired', '@untagOnResolve': 'false' }));
+  });
+});
+
+describe('GET /rest/issue/intellisense?filter&caret (search assist)', () => {
+  type Item = { option: string; styleClass?: string; completion: { '@start': string; '@end': string } };
+  async function assist(filter: string, options: { caret?: number; user?: string } = {}) {
+    const res = await server.request(
+      'GET',
+      `/rest/issue/intellisense${q({ filter, caret: options.caret })}`,
+      {
+        user: options.user ?? 'root',
+      },
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('content-type')).toBe(XML_TYPE);
+    const doc = xml.parse(res.text).IntelliSense;
+    return { doc, items: asArray<Item>(doc.suggest?.item) };
+  }
+
+  it('answers the IntelliSense XML: highlight > range, suggest > item with completion, match, option, styleClass', async () => {
+    const { doc, items } = await assist('Prio');
+    expect(doc).toHaveProperty('highlight');
+    expect(doc).toHaveProperty('suggest');
+    const priority = items.find((i) => i.option === 'Priority');
+    expect(priority).toMatchObject({ styleClass: 'field', completion: { '@start': '0', '@end': '4' } });
+  });
+
+  it('completes field names (several words), values after a colon, # keywords, projects and users', async () => {
+    expect((await assist('Fix v')).items.map((i) => i.option)).toContain('Fix versions');
+    const states = (await assist('State: ')).items;
+    expect(states.map((i) => i.option)).toEqual(expect.arrayContaining(['Submitted', 'Unresolved']));
+    expect(states.every((i) => i.styleClass !== 'field')).toBe(true);
+    expect((await assist('#Unr')).items.map((i) => i.option)).toContain('Unresolved');
+    expect((await assist('project: ')).items.map((i) => i.option)).toContain(PRJ);
+    expect((await assist('for: u_d')).items.map((i) => i.option)).toContain('u_dev');
+    expect((await assist('tag: Wi')).items.map((i) => i.option)).toContain('Wired');
+  });
+
+  it('the caret decides what is completed', async () => {
+    const { items } = await assist('Prio State: Open', { caret: 4 });
+    expect(items.map((i) => i.option)).toContain('Priority');
+  });
+
+  it('offers only what the caller may read: no unreadable project, no other user’s private tag', async () => {
+    const projects = (await assist('project: ', { user: 'u_dev' })).items.map((i) => i.option);
+    expect(projects).toContain(PRJ);
+    expect(projects).not.toContain('SECRET');
+    expect((await assist('tag: ', { user: 'u_dev' })).items.map((i) => i.option)).not.toContain('Wired');
+  });
+
+  it('answers JSON with the command assist keys when JSON is asked for', async () => {
+    const res = await root(server, 'GET', `/rest/issue/intellisense${q({ filter: 'Prio' })}`, {
+      accept: JSON_ACCEPT,
+    });
+    const body = expectJson(res, 200);
+    expect(body.suggest.items[0]).toMatchObject({ o: expect.any(String), cs: 0, ce: 4, styleClass: 'field' });
+    expect(body.underline.ranges).toEqual(expect.any(Array));
   });
 });
 
