@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
-import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
+import { DEFAULT_INPUT_LIMITS } from '../rest/request-body.js';
+import { readRequestInput } from '../rest/request-input.js';
 import { sessionCookie } from './credentials.js';
 import { type RequestGuard, tooManyFailures } from './limits.js';
 
@@ -18,8 +19,7 @@ export async function handleLogin(
 ) {
   if (url.searchParams.has('password'))
     throw DomainError.invalid('password', 'must be sent in the request body, not in the query string');
-  const raw = await readRawBody(req, 64 * 1024);
-  const fields = { ...fromSearchParams(url.searchParams), ...parseBody(raw, req.headers['content-type']) };
+  const fields = await readRequestInput(req, url.searchParams, DEFAULT_INPUT_LIMITS, 64 * 1024);
   const login = typeof fields.login === 'string' ? fields.login : '';
   const password = typeof fields.password === 'string' ? fields.password : '';
   if (!login) throw DomainError.invalid('login', 'is required');

@@ -121,7 +121,12 @@ export const ZSearchIssuesInput = z.object({
   filter: z.string().max(2000, 'must be at most 2000 characters').optional(),
   after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
   /** Larger pages are capped (at `SEARCH_MAX_RESULTS` in the domain), not refused. */
-  max: z.number().int().min(1, 'must be at least 1').max(2_147_483_647).optional(),
+  max: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(2_147_483_647, 'must be at most 2147483647')
+    .optional(),
 });
 export const ZSearchIssuesOutput = z.object({ issue: z.array(ZIssue) });
 
