@@ -289,6 +289,7 @@ const ROWS: Record<string, Row> = {
   'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   // The legacy spellings (issue 12): the same rules as the routes they mirror.
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'issues.searchIntellisense':    { holder: {}, input: () => ({ filter: 'State: ' }), expect: ANY },
   'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },

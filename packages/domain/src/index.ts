@@ -39,6 +39,7 @@ export * from './issues/issue-id.js';
 export * from './issues/issue-lifecycle.js';
 export * from './issues/issue-view.js';
 export * from './issues/search/parse-query.js';
+export * from './issues/search/query-assist.js';
 export * from './issues/search/search-issues.js';
 export * from './issues/stars-votes.entity.js';
 export * from './issues/tags/tag.entity.js';

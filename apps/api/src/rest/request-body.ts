@@ -46,7 +46,7 @@ export const tooManyParameters = (max: number) =>
 
 /** Query or form entries as fields (see `groupFormEntries`), refusing more than `maxParameters` with 400. */
 export function fromSearchParams(
-  params: URLSearchParams,
+  params: Iterable<[string, string]>,
   maxParameters = DEFAULT_INPUT_LIMITS.maxParameters,
   alreadySeen = 0,
 ): Fields {

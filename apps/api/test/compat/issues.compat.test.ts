@@ -83,7 +83,7 @@ describe('route precedence: literal segments win over {issue}', () => {
     );
     expect(res.status, res.text).toBe(200);
     const issue = await getIssueJson(server, id);
-    expect(issue.field.find((f) => f.name === 'Priority')?.value).toBe('Critical');
+    expect(issue.field.find((f) => f.name === 'Priority')?.value).toEqual(['Critical']);
     expect(issue.comment.map((c) => c.text)).toEqual(['from the IDE']);
   });
 
@@ -183,7 +183,7 @@ describe('GET /rest/issue/byproject/{project}', () => {
     expect(issues).toHaveLength(10);
     expect(issues.every((i) => i.id?.startsWith(`${BY}-`))).toBe(true);
     expect(res.text).toMatch(
-      /<issue id="BYP-\d+"[^>]*><field name="projectShortName"><value>BYP<\/value><\/field>/,
+      /<issue id="BYP-\d+"[^>]*><field xsi:type="SingleField" name="projectShortName"><value>BYP<\/value><\/field>/,
     );
   });
 
