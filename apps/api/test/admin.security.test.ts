@@ -67,7 +67,8 @@ const FAMILIES: Record<string, Family> = {
       method: 'PUT',
       path: '/rest/admin/customfield/field/Wire_dev?type=string',
       as: 'developer',
-      message: 'You have no rights to administer custom fields and bundles (UPDATE_PROJECT in every project).',
+      message:
+        'You have no rights to administer custom fields and bundles (UPDATE_PROJECT in every project).',
     },
     allowed: { method: 'PUT', path: '/rest/admin/customfield/field/Wire_adm?type=string', status: 201 },
   },
