@@ -12,12 +12,11 @@ import {
   DEFAULT_INPUT_LIMITS,
   type InputLimits,
   REST_BODY_LIMIT,
-  readInput,
-  readRawBody,
   tooManyParameters,
 } from './request-body.js';
+import { readRequestInput } from './request-input.js';
 import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
-import { createRouteTable } from './route-table.js';
+import { createRouteTable, dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
@@ -62,26 +61,30 @@ export function createRestHandler(options: RestHandlerOptions) {
       const method = req.method ?? 'GET';
       const path = url.pathname.slice('/rest'.length);
       const route = findRoute(method, path);
-      if (route) ctx.response.meta = route;
+      if (route) ctx.response.meta = route.meta;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         // Every REST procedure needs a caller: without one, the body is neither read nor parsed.
         if (route && !ctx.actor)
           throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
         // parameters (and form or XML bodies), so everything is merged into one JSON input.
-        const raw = await readRawBody(req, REST_BODY_LIMIT);
-        (req as IncomingMessage & { body?: unknown }).body = readInput(
+        const input = await readRequestInput(
+          req,
           url.searchParams,
-          raw,
-          req.headers['content-type'],
           limits,
-          route?.xmlBody ? XML_BODY_READERS[route.xmlBody] : undefined,
+          REST_BODY_LIMIT,
+          route?.meta.xmlBody ? XML_BODY_READERS[route.meta.xmlBody] : undefined,
         );
+        (req as IncomingMessage & { body?: unknown }).body = route ? dropEmptyValues(input, route) : input;
         req.headers['content-type'] = 'application/json';
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
         throw tooManyParameters(limits.maxParameters);
       }
-      req.url = url.pathname.slice('/rest'.length) + url.search;
+      const search =
+        route && method !== 'POST' && method !== 'PUT' && method !== 'PATCH'
+          ? dropEmptyQueryValues(url.searchParams, route)
+          : url.search;
+      req.url = url.pathname.slice('/rest'.length) + search;
       const capture = new CaptureResponse();
       const onClose = () => capture.emit('close');
       res.once('close', onClose);

@@ -1,4 +1,3 @@
-import { FieldValue, ProjectField } from '@trackline/domain';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,7 +6,6 @@ import {
   expectXml as checkXml,
   expectJson,
   expectXmlError,
-  fork,
   JSON_ACCEPT,
   ROOT_PASSWORD,
   startTestServer,
@@ -39,6 +37,7 @@ const STATES = ['Submitted', 'Open', 'Fixed', 'In Progress'];
 const PRIORITIES = ['Critical', 'Major', 'Normal', 'Minor'];
 const TYPES = ['Bug', 'Feature', 'Task'];
 const VERSIONS = ['1.0', '1.1', '2.0'];
+const SEVERITIES = ['Blocker', 'Major', 'Minor'];
 /** 200 numbers with gaps (every 5th number from 3 on is missing). */
 const NUMBERS = Array.from({ length: 250 }, (_, i) => i + 1)
   .filter((n) => n % 5 !== 3)
@@ -75,6 +74,7 @@ function sourceIssue(n: number): Source {
       Type: [TYPES[n % TYPES.length] as string],
       Assignee: [(USERS[(n + 1) % 3] as { login: string }).login],
       'Fix versions': n % 2 ? [VERSIONS[n % 3] as string, VERSIONS[(n + 1) % 3] as string] : [],
+      Severity: [SEVERITIES[n % 3] as string],
     },
     comments: [
       { author: 'jdoe', text: `Comment one on ${n}\nwith a second line`, created: T0 + n * 60_000 + 1_000 },
@@ -168,22 +168,40 @@ beforeAll(async () => {
     (await root('PUT', '/rest/admin/project/IMP?projectName=Imported&startingNumber=1&projectLeadLogin=root'))
       .status,
   ).toBe(201);
-  // Version values: the bundle routes are not served yet, so the version bundle is put in place here.
-  const em = fork(server.orm);
-  const versions = await em.findOneOrFail(ProjectField, {
-    project: { shortName: 'IMP' },
-    name: 'Fix versions',
-  });
-  for (const [ordinal, name] of VERSIONS.entries())
-    em.create(FieldValue, {
-      field: versions,
-      name,
-      nameKey: name.toLowerCase(),
-      ordinal,
-      description: '',
-      resolved: false,
-    });
-  await em.flush();
+  // A version bundle with values for the project's Fix versions field, and an extra enum field
+  // Severity with its own bundle, through the custom field routes as an importer makes them.
+  const fix = expectXml(await root('GET', '/rest/admin/project/IMP/customfield/Fix%20versions'), 200);
+  const versionBundle = /<param name="bundle" value="([^"]+)"/.exec(fix)?.[1] as string;
+  for (const version of VERSIONS)
+    expect(
+      (
+        await root(
+          'PUT',
+          `/rest/admin/customfield/versionBundle/${encodeURIComponent(versionBundle)}/${version}`,
+        )
+      ).status,
+    ).toBe(201);
+  expect(
+    (await root('PUT', '/rest/admin/customfield/bundle', '<enumeration name="Severities"/>')).status,
+  ).toBe(201);
+  for (const value of SEVERITIES)
+    expect((await root('PUT', `/rest/admin/customfield/bundle/Severities/${value}`)).status).toBe(201);
+  expect(
+    (
+      await root(
+        'PUT',
+        '/rest/admin/customfield/field/Severity?type=enum%5B1%5D&isPrivate=false&defaultVisibility=true',
+      )
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await root(
+        'PUT',
+        '/rest/admin/project/IMP/customfield/Severity?bundle=Severities&emptyFieldText=No+severity',
+      )
+    ).status,
+  ).toBe(201);
 });
 afterAll(() => server.close());
 
@@ -255,8 +273,10 @@ describe('a migration through the import API', () => {
     const res = await root('PUT', '/rest/import/links', body);
     expect(res.text).toContain('<error fieldName="typeName" value="No such type">');
     expect(res.text).toContain('<error fieldName="target" value="IMP-3">');
-    const one = readIssue(expectXml(await root('GET', '/rest/issue/IMP-1'), 200));
-    expect(one.links.map((l) => [l.typeName, l.source, l.target]).sort()).toEqual([
+    const one = expectJson(await root('GET', '/rest/issue/IMP-1', undefined, JSON_ACCEPT), 200) as {
+      link: { typeName: string; source: string; target: string }[];
+    };
+    expect(one.link.map((l) => [l.typeName, l.source, l.target]).sort()).toEqual([
       ['Depend', 'IMP-1', 'IMP-2'],
       ['Duplicate', 'IMP-4', 'IMP-1'],
     ]);
@@ -335,7 +355,7 @@ describe('a migration through the import API', () => {
 
   it('reports each bad issue of a batch and stores the valid ones', async () => {
     const good = { ...sourceIssue(300), number: 300 };
-    const unknownField = { ...sourceIssue(301), fields: { Severity: ['Major'] } };
+    const unknownField = { ...sourceIssue(301), fields: { Nonexistent: ['Major'] } };
     const unknownValue = { ...sourceIssue(302), fields: { Priority: ['Blocker'] } };
     const duplicate = { ...sourceIssue(300), summary: 'same number again' };
     const res = await root(
@@ -350,7 +370,9 @@ describe('a migration through the import API', () => {
       { id: '302', imported: 'false' },
       { id: '300', imported: 'false' },
     ]);
-    expect(xml).toContain('<error fieldName="Severity">unknown field [ Severity ] in this project</error>');
+    expect(xml).toContain(
+      '<error fieldName="Nonexistent">unknown field [ Nonexistent ] in this project</error>',
+    );
     expect(xml).toContain(
       '<error fieldName="Priority" value="Blocker">unknown value [ Blocker ] of field [ Priority ]</error>',
     );
@@ -375,7 +397,7 @@ describe('a migration through the import API', () => {
       {
         id: '301',
         imported: false,
-        errors: [{ message: 'unknown field [ Severity ] in this project', fieldName: 'Severity' }],
+        errors: [{ message: 'unknown field [ Nonexistent ] in this project', fieldName: 'Nonexistent' }],
       },
     ]);
   });

@@ -99,7 +99,11 @@ type Plan = {
 const first = (values: string[]) => values[0]?.trim() ?? '';
 
 /** Checks one issue against the project's fields without touching the database. */
-function planIssue(issue: ImportedIssue, index: number, catalogue: FieldCatalogue): Plan | ImportProblem[] {
+async function planIssue(
+  issue: ImportedIssue,
+  index: number,
+  catalogue: FieldCatalogue,
+): Promise<Plan | ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const builtIn = new Map<string, string[]>();
   const assignments: FieldAssignment[] = [];
@@ -108,7 +112,7 @@ function planIssue(issue: ImportedIssue, index: number, catalogue: FieldCatalogu
     const key = field.name.trim().toLowerCase();
     if (BUILT_IN.has(key)) builtIn.set(key, [...(builtIn.get(key) ?? []), ...field.values]);
     else if (!READ_ONLY.has(key)) {
-      const resolved = resolveField(catalogue, field.name, field.values);
+      const resolved = await resolveField(catalogue, field.name, field.values);
       if ('message' in resolved) problems.push(resolved);
       else if (!named.has(resolved.fieldId)) {
         named.add(resolved.fieldId);
@@ -244,8 +248,8 @@ export async function importIssues(
   const results: ImportItemResult[] = [];
   const plans: Plan[] = [];
   const numbers = new Set<number>();
-  input.issues.forEach((issue, index) => {
-    const planned = planIssue(issue, index, catalogue);
+  for (const [index, issue] of input.issues.entries()) {
+    const planned = await planIssue(issue, index, catalogue);
     const id = first(
       issue.fields.find((f) => f.name.trim().toLowerCase() === 'numberinproject')?.values ?? [],
     );
@@ -263,7 +267,7 @@ export async function importIssues(
       plans.push(planned);
       results[index] = imported(String(planned.number));
     }
-  });
+  }
   if (plans.length === 0 || input.test) return results;
   try {
     await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans));
@@ -381,7 +385,7 @@ async function writeIssues(
       },
     );
   }
-  await writeFieldValues(tx, projectId, byIssue, userIds, replacing);
+  await writeFieldValues(tx, byIssue, userIds, replacing);
   await writeComments(tx, plans, existing, userId, replacing);
   await writeMarks(tx, plans, existing, userId, replacing);
 }
