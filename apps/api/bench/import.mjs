@@ -7,7 +7,7 @@
 // carries only a summary and a description, so the comparison favours the one-by-one path).
 // Prints JSON. Env: TRACKLINE_BENCH_IMPORT (10000). Needs `pnpm build`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,16 @@ function issueXml(n) {
   );
 }
 
+/** CPU seconds the server process has used (Linux /proc; null elsewhere): contention-proof cost. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-import-'));
 const file = join(dir, 'bench.sqlite');
 let server;
@@ -98,6 +108,7 @@ try {
       `<issues>${Array.from({ length: Math.min(BATCH, ISSUES - first + 1) }, (_, i) => issueXml(first + i)).join('')}</issues>`,
     );
   const headers = { authorization: ROOT, 'content-type': 'application/xml', accept: 'application/xml' };
+  const cpuBefore = cpuSeconds(server.child.pid);
   const started = performance.now();
   let imported = 0;
   for (const body of bodies) {
@@ -108,8 +119,10 @@ try {
     if (imported === 0) throw new Error(`nothing imported: ${text.slice(0, 600)}`);
   }
   const importMs = performance.now() - started;
+  const importCpu = cpuSeconds(server.child.pid);
   if (imported !== ISSUES) throw new Error(`imported ${imported} of ${ISSUES}`);
 
+  const singleCpuBefore = cpuSeconds(server.child.pid);
   const singleStarted = performance.now();
   for (let i = 1; i <= SINGLE; i++) {
     const query = `project=ONE&summary=${encodeURIComponent(`Created issue ${i}`)}&description=${encodeURIComponent(`Steps ${i}`)}`;
@@ -121,6 +134,9 @@ try {
     if (res.status !== 201) throw new Error(`PUT /rest/issue answered ${res.status}`);
   }
   const singleMs = performance.now() - singleStarted;
+  const singleCpu = cpuSeconds(server.child.pid);
+  const perCpuSecond = (n, before, after) =>
+    before === null || after === null || after <= before ? null : Math.round(n / (after - before));
   const importPerSecond = Math.round((ISSUES / importMs) * 1000);
   const singlePerSecond = Math.round((SINGLE / singleMs) * 1000);
   console.log(
@@ -132,7 +148,14 @@ try {
         bodyBytes: Buffer.byteLength(bodies[0]),
         importMs: +importMs.toFixed(1),
         importPerSecond,
-        single: { sample: SINGLE, ms: +singleMs.toFixed(1), perSecond: singlePerSecond },
+        /** Issues per second of the server's own CPU time: what the machine's load does not change. */
+        importPerServerCpuSecond: perCpuSecond(ISSUES, cpuBefore, importCpu),
+        single: {
+          sample: SINGLE,
+          ms: +singleMs.toFixed(1),
+          perSecond: singlePerSecond,
+          perServerCpuSecond: perCpuSecond(SINGLE, singleCpuBefore, singleCpu),
+        },
         singleExtrapolatedMs: Math.round((singleMs / SINGLE) * ISSUES),
         speedup: +(importPerSecond / singlePerSecond).toFixed(1),
       },

@@ -304,7 +304,8 @@ try {
   console.log(
     `  imported in ${imports.importMs} ms: ${imports.importPerSecond} issues/s (target 2,000); one-by-one PUT /rest/issue: ` +
       `${imports.single.perSecond} issues/s (sample of ${imports.single.sample}, extrapolated to ${imports.issues}: ` +
-      `${imports.singleExtrapolatedMs} ms); import is ${imports.speedup}x faster (target 10x)`,
+      `${imports.singleExtrapolatedMs} ms); import is ${imports.speedup}x faster (target 10x); per second of server CPU: ` +
+      `${imports.importPerServerCpuSecond} imported vs ${imports.single.perServerCpuSecond} one by one`,
   );
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const out = {
