@@ -1,5 +1,7 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import { Group, GroupMember } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
@@ -40,7 +42,7 @@ export type ImportedIssue = {
 };
 export type ImportIssuesInput = {
   project: string;
-  /** The original's group imported assignees join; groups are not modelled yet: accepted, unused. */
+  /** A group the users named in user fields join (the original's "group to add assignees to"). */
   assigneeGroup?: string | undefined;
   issues: ImportedIssue[];
   /** The original's dry run: every issue is checked, nothing is stored. */
@@ -245,6 +247,10 @@ export async function importIssues(
   requireImport(actor);
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   const catalogue = await loadFieldCatalogue(em, project.id);
+  const groupName = input.assigneeGroup?.trim();
+  const group = groupName ? await em.findOne(Group, { nameKey: groupName.toLowerCase() }) : null;
+  if (groupName && !group) throw DomainError.notFound('Group', groupName);
+  const groupId = group?.id ?? null;
   const results: ImportItemResult[] = [];
   const plans: Plan[] = [];
   const numbers = new Set<number>();
@@ -270,12 +276,12 @@ export async function importIssues(
   }
   if (plans.length === 0 || input.test) return results;
   try {
-    await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans));
+    await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId));
   } catch {
     // Something only the database could see (a concurrent writer): one transaction per issue.
     for (const plan of plans) {
       try {
-        await em.transactional((tx) => writeIssues(tx, project.id, catalogue, [plan]));
+        await em.transactional((tx) => writeIssues(tx, project.id, catalogue, [plan], groupId));
       } catch (error) {
         results[plan.index] = refused(String(plan.number), [
           {
@@ -299,6 +305,7 @@ async function writeIssues(
   projectId: number,
   catalogue: FieldCatalogue,
   plans: Plan[],
+  groupId: number | null,
 ): Promise<void> {
   const highest = Math.max(...plans.map((p) => p.number));
   // First statement: takes the project row's lock, so normal creation waits for this import
@@ -386,6 +393,16 @@ async function writeIssues(
     );
   }
   await writeFieldValues(tx, byIssue, userIds, replacing);
+  if (groupId !== null) {
+    const assignees = new Set(plans.flatMap((p) => p.assignments.flatMap((a) => a.logins.map(userId))));
+    if (assignees.size)
+      await tx
+        .createQueryBuilder(GroupMember)
+        .insert([...assignees].map((user) => ({ group: groupId, user })))
+        .onConflict(['user', 'group'])
+        .ignore()
+        .execute();
+  }
   await writeComments(tx, plans, existing, userId, replacing);
   await writeMarks(tx, plans, existing, userId, replacing);
 }

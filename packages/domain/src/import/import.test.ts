@@ -1,6 +1,7 @@
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
+import { createGroup, listUserGroups } from '../groups/groups.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
 import type { Orm } from '../orm/create-orm.js';
@@ -187,6 +188,29 @@ describe('import', () => {
     ]);
     expect((await getIssue(fork(orm), root, 'IMP-30')).summary).toBe('ok');
     await expect(getIssue(fork(orm), root, 'IMP-31')).rejects.toThrow(/not found/);
+  });
+
+  it('adds the users of user fields to assigneeGroup; an unknown group refuses the request', async () => {
+    await createGroup(fork(orm), root, 'imported-devs');
+    await importIssues(fork(orm), root, {
+      project: 'IMP',
+      assigneeGroup: 'Imported-Devs',
+      issues: [
+        issue({
+          numberInProject: '40',
+          summary: 'g',
+          created: String(T0),
+          reporterName: 'alice',
+          Assignee: 'group_dev',
+        }),
+      ],
+    });
+    expect((await listUserGroups(fork(orm), root, 'group_dev')).map((g) => g.name)).toEqual([
+      'imported-devs',
+    ]);
+    await expect(
+      importIssues(fork(orm), root, { project: 'IMP', assigneeGroup: 'nope', issues: [] }),
+    ).rejects.toThrow(/Group \[ nope \] not found/);
   });
 
   it('imports links per link, reporting unknown types and issues', async () => {
