@@ -87,6 +87,9 @@ const ROUTES = [
   'DELETE /admin/project/{project}/version/{name}',
   'GET /admin/project/{project}/build',
   'PUT /admin/project/{project}/build/{name}',
+  'GET /admin/project/{project}/assignee',
+  'PUT /admin/project/{project}/assignee/{login}',
+  'DELETE /admin/project/{project}/assignee/{login}',
 ].sort();
 
 let server: TestServer;

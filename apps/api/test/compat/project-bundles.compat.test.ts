@@ -160,5 +160,22 @@ describe('versions and builds', () => {
     ]);
   });
 
+  it('lists, adds and removes assignees (the users of the Assignee bundle)', async () => {
+    const list = await root(server, 'GET', `/rest/admin/project/${P}/assignee`, { accept: XML_ACCEPT });
+    expectXml(list, 200);
+    expect(list.text).toMatch(/<assigneeList><assignee login="root"/);
+    expect(xmlElements(list.text, 'assignee')).toEqual([
+      { login: 'root', fullName: 'root', isFromGroup: 'false' },
+    ]);
+    expect((await root(server, 'DELETE', `/rest/admin/project/${P}/assignee/root`)).status).toBe(200);
+    const json = expectJson(
+      await root(server, 'GET', `/rest/admin/project/${P}/assignee`, { accept: JSON_ACCEPT }),
+      200,
+    );
+    expect(json).toEqual([]);
+    expect((await root(server, 'PUT', `/rest/admin/project/${P}/assignee/root`)).status).toBe(201);
+    expect((await root(server, 'PUT', `/rest/admin/project/${P}/assignee/ghost`)).status).toBe(404);
+  });
+
   it('answers no stack traces', () => expectNoStackTraces(server));
 });

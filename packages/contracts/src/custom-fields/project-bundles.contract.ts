@@ -141,3 +141,32 @@ export const createBuildMeta = {
 } satisfies RouteMeta;
 export const ZCreateBuildInput = ZProjectValueInput.extend({ assembleDate: ZDate.optional() });
 export const ZProjectOnlyInput = z.object({ project: ZProjectShortName });
+
+/** `<assigneeList><assignee login fullName isFromGroup/>…`: the users of the project's Assignee bundle. */
+export const ZAssignee = z.object({ login: z.string(), fullName: z.string(), isFromGroup: z.boolean() });
+export const listAssigneesMeta = {
+  openapi: meta('GET', '/admin/project/{project}/assignee', 'Get project assignees', [401, 404]),
+  xml: list('assigneeList', element('assignee')),
+} satisfies RouteMeta;
+export const addAssigneeMeta = {
+  openapi: meta(
+    'PUT',
+    '/admin/project/{project}/assignee/{login}',
+    'Add a project assignee',
+    [400, 401, 403, 404],
+  ),
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const removeAssigneeMeta = {
+  openapi: meta(
+    'DELETE',
+    '/admin/project/{project}/assignee/{login}',
+    'Remove a project assignee',
+    [401, 403, 404],
+  ),
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZProjectAssigneeInput = z.object({
+  project: ZProjectShortName,
+  login: z.string().trim().min(1).max(100),
+});

@@ -158,4 +158,33 @@ export const projectBundlesRouter = router({
       });
       return created(ctx, `/admin/project/${input.project}/build/${value.name}`, {});
     }),
+
+  assignees: authedProcedure
+    .meta(c.listAssigneesMeta)
+    .input(c.ZProjectOnlyInput)
+    .output(z.array(c.ZAssignee))
+    .query(async ({ ctx, input }) =>
+      (await d.listProjectAssignees(ctx.em, ctx.actor, input.project)).map((u) => ({
+        ...u,
+        isFromGroup: false,
+      })),
+    ),
+
+  addAssignee: authedProcedure
+    .meta(c.addAssigneeMeta)
+    .input(c.ZProjectAssigneeInput)
+    .output(c.ZEmpty)
+    .mutation(async ({ ctx, input }) => {
+      await d.addProjectAssignee(ctx.em, ctx.actor, input.project, input.login);
+      return created(ctx, `/admin/project/${input.project}/assignee/${input.login}`, {});
+    }),
+
+  removeAssignee: authedProcedure
+    .meta(c.removeAssigneeMeta)
+    .input(c.ZProjectAssigneeInput)
+    .output(c.ZEmpty)
+    .mutation(async ({ ctx, input }) => {
+      await d.removeProjectAssignee(ctx.em, ctx.actor, input.project, input.login);
+      return {};
+    }),
 });
