@@ -70,7 +70,7 @@ const FAMILIES: Record<string, Family> = {
       message:
         'You have no rights to administer custom fields and bundles (UPDATE_PROJECT in every project).',
     },
-    allowed: { method: 'PUT', path: '/rest/admin/customfield/field/Wire_adm?type=string', status: 201 },
+    allowed: { method: 'PUT', path: '/rest/admin/customfield/field/Wire_adm?type=enum%5B1%5D', status: 201 },
   },
   group: {
     denied: {

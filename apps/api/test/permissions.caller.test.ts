@@ -2,6 +2,7 @@ import type { PermissionKey } from '@trackline/contracts';
 import {
   type Actor,
   addBundleValue,
+  addFieldValue,
   addRolePermission,
   addUserToGroup,
   attachProjectCustomField,
@@ -143,6 +144,20 @@ async function attachedField(a: Arrange) {
   await attachProjectCustomField(a.em(), a.root, project, name, {});
   return { project, name };
 }
+/** A fresh project whose Subsystem holds `UI` and whose Fix versions hold `1.0`. */
+async function projectWithValues(a: Arrange) {
+  const project = await projectFor(a, 'SV');
+  await addFieldValue(a.em(), a.root, project, 'Subsystem', { name: 'UI' });
+  await addFieldValue(a.em(), a.root, project, 'Fix versions', { name: '1.0' });
+  return project;
+}
+/** A fresh project with a build field attached. */
+async function projectWithBuilds(a: Arrange) {
+  const project = await projectFor(a, 'BL');
+  await createPrototype(a.em(), a.root, { name: `Build_${a.key}`, type: 'build[1]' });
+  await attachProjectCustomField(a.em(), a.root, project, `Build_${a.key}`, {});
+  return project;
+}
 /** A fresh enum bundle `B_<key>` holding the value `v1` (a user bundle: holding root). */
 async function freshBundle(a: Arrange, type: 'bundle' | 'userBundle' = 'bundle') {
   await createBundle(a.em(), a.root, type, {
@@ -164,6 +179,20 @@ const ROWS: Record<string, Row> = {
   'customFields.attachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'CF'), name: await freshPrototype(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.updateProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ ...(await attachedField(a)), emptyFieldText: 'None' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.detachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => attachedField(a), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.subsystems':    { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.subsystem':     { holder: { project: ['READ_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: 'UI' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.createSubsystem': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'SV'), name: 'Core', defaultAssignee: 'root' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.deleteSubsystem': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: 'UI' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.versions':      { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.version':       { holder: { project: ['READ_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: '1.0' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.createVersion': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'SV'), name: '9.0', isReleased: true }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.updateVersion': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: '1.0', isArchived: true }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.deleteVersion': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: '1.0' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.builds':        { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.createBuild':   { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithBuilds(a), name: '101' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.assignees':     { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.addAssignee':   { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'AS'), login: 'reader' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.removeAssignee': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'AS'), login: 'root' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'bundles.list':                 { holder: {}, input: () => ({ bundleType: 'stateBundle' }), expect: ANY },
   'bundles.get':                  { holder: {}, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: ANY },
   'bundles.create':               { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ bundleType: 'versionBundle', name: `V_${a.key}`, values: [{ name: '1.0' }] }), expect: HOLDERS },

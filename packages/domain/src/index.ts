@@ -29,6 +29,7 @@ export * from './issues/fields/default-fields.js';
 export * from './issues/fields/field.entity.js';
 export * from './issues/fields/field-types.js';
 export * from './issues/fields/field-value-texts.js';
+export * from './issues/fields/project-bundle-views.js';
 export * from './issues/fields/project-custom-fields.js';
 export * from './issues/fields/project-fields.js';
 export * from './issues/fields/simple-values.js';
