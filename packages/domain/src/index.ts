@@ -20,6 +20,7 @@ export * from './issues/apply-command.js';
 export * from './issues/build-vocabulary.js';
 export * from './issues/command-context.js';
 export * from './issues/comments/comment.entity.js';
+export * from './issues/comments/comments.js';
 export * from './issues/create-issue.js';
 export * from './issues/execute-command.js';
 export * from './issues/fields/assignees.js';

@@ -73,6 +73,7 @@ export async function persistCommandState(
   actorId: number,
   state: CommandState,
   resolvedAt: Map<number, Date | null>,
+  commentGroupId: number | null = null,
 ): Promise<void> {
   const now = new Date();
   const linked = await persistLinks(em, state, now);
@@ -107,6 +108,8 @@ export async function persistCommandState(
         text: issue.comment,
         createdAt: now,
         updatedAt: now,
+        deleted: false,
+        permittedGroup: commentGroupId,
       });
       changed = true;
     }

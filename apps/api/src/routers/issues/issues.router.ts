@@ -4,6 +4,7 @@ import { authedProcedure, router } from '../../trpc/procedures.js';
 import { assistCommand } from '../commands/assist.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
+import { issueCommentProcedures } from './issue-comments.procedures.js';
 import {
   issueLegacyProcedures,
   issueLiteralProcedures,
@@ -65,4 +66,5 @@ export const issuesRouter = router({
     }),
 
   ...issueLegacyProcedures,
+  ...issueCommentProcedures,
 });
