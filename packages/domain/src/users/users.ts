@@ -14,6 +14,8 @@ export type NewUser = {
   email?: string | undefined;
   jabber?: string | undefined;
   password?: string | undefined;
+  /** A hash already made by `hashPassword` (the test kit's cheap-cost users); wins over `password`. */
+  passwordHash?: string | undefined;
   type?: IUser['type'];
 };
 
@@ -28,7 +30,7 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
         email: input.email ?? null,
         emailKey: input.email?.toLowerCase() ?? null,
         jabber: input.jabber ?? null,
-        passwordHash: input.password ? await hashPassword(input.password) : null,
+        passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         type: input.type ?? 'user',
         contextFolder: null,
       });
