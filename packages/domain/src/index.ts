@@ -32,6 +32,7 @@ export * from './issues/get-issue.js';
 export * from './issues/issue.entity.js';
 export * from './issues/issue-id.js';
 export * from './issues/issue-lifecycle.js';
+export * from './issues/issue-links.js';
 export * from './issues/issue-view.js';
 export * from './issues/search/parse-query.js';
 export * from './issues/search/search-issues.js';

@@ -17,7 +17,7 @@ const toCommentDto = (v: d.CommentView): c.CommentDto => ({
   replies: [],
 });
 
-/** `/issue/{issue}/comment[/{comment}]`: list, edit, delete (soft by default). */
+/** `/issue/{issue}/comment[/{comment}]` (list, edit, delete: soft by default) and `/issue/{issue}/link`. */
 export const issueCommentProcedures = {
   comments: authedProcedure
     .meta(c.listCommentsMeta)
@@ -35,6 +35,12 @@ export const issueCommentProcedures = {
       await d.updateComment(ctx.em, ctx.actor, input.issue, input.comment, input.text);
       return {};
     }),
+
+  links: authedProcedure
+    .meta(c.listIssueLinksMeta)
+    .input(c.ZListIssueLinksInput)
+    .output(c.ZListIssueLinksOutput)
+    .query(({ ctx, input }) => d.listIssueLinks(ctx.em, ctx.actor, input.issue)),
 
   deleteComment: authedProcedure
     .meta(c.deleteCommentMeta)
