@@ -29,6 +29,8 @@ export * from './issues/fields/field.entity.js';
 export * from './issues/fields/project-fields.js';
 export * from './issues/find-issues.js';
 export * from './issues/get-issue.js';
+export * from './issues/history/history.js';
+export * from './issues/history/issue-change.entity.js';
 export * from './issues/issue.entity.js';
 export * from './issues/issue-id.js';
 export * from './issues/issue-lifecycle.js';

@@ -1,4 +1,5 @@
 import type { CommandAssistDto, IssueDto } from '@trackline/contracts';
+import { renderIssueChanges } from './legacy-xml-changes.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
 import { escapeXml as attr, type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
@@ -59,4 +60,5 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,
   projectsAll: renderProjectsAll,
+  issueChanges: renderIssueChanges,
 };

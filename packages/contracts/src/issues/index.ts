@@ -2,4 +2,4 @@ export * from './comment.contract.js';
 export * from './compressed-id.js';
 export * from './issue.contract.js';
 export * from './issue-legacy.contract.js';
-export * from './link.contract.js';
+export * from './links-changes.contract.js';

@@ -4,6 +4,7 @@ import { SavedSearch } from '../folders/saved-search.entity.js';
 import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
+import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
 import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
 import { IssueTag, Tag } from '../issues/tags/tag.entity.js';
@@ -42,6 +43,7 @@ export const ENTITIES: EntitySchema[] = [
   ProjectAssignee,
   IssueFieldValue,
   IssueComment,
+  IssueChange,
   Tag,
   IssueTag,
   IssueStar,

@@ -5,6 +5,7 @@ import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
 import { Group } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
+import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { Project } from '../projects/project.entity.js';
@@ -140,13 +141,14 @@ async function deletedUser(em: Em): Promise<IUser> {
 
 /**
  * What keeps pointing at a user after they go: issues they reported, comments they wrote,
- * projects they lead, field values naming them. Moved to `to` (the kept user of a merge, or
+ * changes they made, projects they lead, field values naming them. Moved to `to` (the kept user of a merge, or
  * the deleted-user account); everything else of theirs (grants, memberships, sessions,
  * tokens, stars, votes, own tags and searches) goes with the account.
  */
 async function reassignAuthorship(em: Em, from: IUser, to: IUser) {
   await em.nativeUpdate(Issue, { reporter: from.id }, { reporter: to.id });
   await em.nativeUpdate(IssueComment, { author: from.id }, { author: to.id });
+  await em.nativeUpdate(IssueChange, { updater: from.id }, { updater: to.id });
   await em.nativeUpdate(Project, { lead: from.id }, { lead: to.id });
   await moveUserRows(em, 'issue_field_values', 'user_id', from.id, to.id, ['issue_id', 'field_id', 'slot']);
 }

@@ -4,12 +4,12 @@ import { authedProcedure, router } from '../../trpc/procedures.js';
 import { assistCommand } from '../commands/assist.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
-import { issueCommentProcedures } from './issue-comments.procedures.js';
 import {
   issueLegacyProcedures,
   issueLiteralProcedures,
   renameQueryToFilter,
 } from './issue-legacy.procedures.js';
+import { issueThreadProcedures } from './issue-threads.procedures.js';
 
 export const issuesRouter = router({
   // First: literal path segments win over `{issue}` (the first matching procedure serves).
@@ -66,5 +66,5 @@ export const issuesRouter = router({
     }),
 
   ...issueLegacyProcedures,
-  ...issueCommentProcedures,
+  ...issueThreadProcedures,
 });

@@ -17,8 +17,11 @@ const toCommentDto = (v: d.CommentView): c.CommentDto => ({
   replies: [],
 });
 
-/** `/issue/{issue}/comment[/{comment}]` (list, edit, delete: soft by default) and `/issue/{issue}/link`. */
-export const issueCommentProcedures = {
+/**
+ * What hangs off one issue: `/issue/{issue}/comment[/{comment}]` (list, edit, delete: soft by
+ * default), `/issue/{issue}/link` and `/issue/{issue}/changes` (its history).
+ */
+export const issueThreadProcedures = {
   comments: authedProcedure
     .meta(c.listCommentsMeta)
     .input(c.ZListCommentsInput)
@@ -41,6 +44,22 @@ export const issueCommentProcedures = {
     .input(c.ZListIssueLinksInput)
     .output(c.ZListIssueLinksOutput)
     .query(({ ctx, input }) => d.listIssueLinks(ctx.em, ctx.actor, input.issue)),
+
+  changes: authedProcedure
+    .meta(c.listIssueChangesMeta)
+    .input(c.ZListIssueChangesInput)
+    .output(c.ZListIssueChangesOutput)
+    .query(async ({ ctx, input }) =>
+      (await d.listIssueChanges(ctx.em, ctx.actor, input.issue)).map(
+        (change): c.IssueChangeDto => ({
+          field: [
+            ...change.fields.map((f) => ({ name: f.name, oldValue: f.oldValues, newValue: f.newValues })),
+            { name: 'updated', value: String(change.updated) },
+            { name: 'updaterName', value: change.updater.login },
+          ],
+        }),
+      ),
+    ),
 
   deleteComment: authedProcedure
     .meta(c.deleteCommentMeta)
