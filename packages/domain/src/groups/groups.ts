@@ -164,7 +164,7 @@ export async function removeUserFromGroup(
     throw new DomainError('NOT_FOUND', `User [ ${user.login} ] is not a member of group [ ${group.name} ].`);
 }
 
-/** Puts a new user into every auto-join group (called wherever users are inserted). */
+/** Puts a new user into every auto-join group (called wherever ordinary users are inserted). */
 export async function joinAutoJoinGroups(em: Em, userId: number): Promise<void> {
   const groups = await em.find(Group, { autoJoin: true }, { fields: ['id'] });
   if (groups.length === 0) return;
