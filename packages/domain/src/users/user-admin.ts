@@ -134,7 +134,7 @@ async function requireRemovable(em: Em, actor: Actor, user: IUser) {
     throw DomainError.forbidden(`remove user [ ${user.login} ]: they hold permissions you do not`);
 }
 
-/** The system account that stands in for deleted users (created on first use on older installations). */
+/** The system account that stands in for deleted users (ensured by the seed at every start). */
 async function deletedUser(em: Em): Promise<IUser> {
   return (await em.findOne(User, { loginKey: DELETED_USER.login })) ?? insertUser(em, DELETED_USER);
 }
@@ -190,7 +190,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
 
 /**
  * `POST /admin/user/{login}/merge/{loginToMerge}`: everything of the second account moves to
- * the first (authorship, grants, group memberships, stars, votes, tags and saved searches
+ * the first (authorship, grants, group memberships, assignee lists, stars, votes, tags and saved searches
  * whose names do not clash), then the second is deleted.
  */
 export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMerge: string): Promise<IUser> {
@@ -204,6 +204,7 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
     await reassignAuthorship(tx, merged, keep);
     await moveUserRows(tx, 'role_grants', 'user_id', merged.id, keep.id, ['role_id', 'scope_key']);
     await moveUserRows(tx, 'group_members', 'user_id', merged.id, keep.id, ['group_id']);
+    await moveUserRows(tx, 'project_assignees', 'user_id', merged.id, keep.id, ['project_id']);
     await moveUserRows(tx, 'issue_stars', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'issue_votes', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'tags', 'owner_id', merged.id, keep.id, ['name_key']);
