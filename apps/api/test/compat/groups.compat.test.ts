@@ -214,9 +214,9 @@ describe('groups: bad input and refusals', () => {
     );
     expect(joins.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     const mine = await root(server, 'GET', `/rest/admin/user/${NO_ROLES}/group`);
-    expect(xmlElements(mine.text, 'userGroup').filter((g) => g.name?.toLowerCase() === 'racers')).toHaveLength(
-      1,
-    );
+    expect(
+      xmlElements(mine.text, 'userGroup').filter((g) => g.name?.toLowerCase() === 'racers'),
+    ).toHaveLength(1);
   });
 
   it('no answer carries a stack trace', () => expectNoStackTraces(server));
