@@ -158,7 +158,7 @@ describe('mutations', () => {
     expect(
       data(
         await mutate('projects.create', {
-          projectId: 'TRPC',
+          project: 'TRPC',
           projectName: 'Over tRPC',
           startingNumber: 5,
           lead: 'dev',
