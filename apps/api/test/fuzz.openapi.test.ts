@@ -43,15 +43,21 @@ const FORMATS = [XML_ACCEPT, JSON_ACCEPT] as const;
 const server = await startTestServer();
 afterAll(() => server.close());
 
-// A small world for the inputs to hit: a project, an issue, a saved search and a tag.
+// A small world for the inputs to hit: a project, an issue, a saved search, a tag, a group and a bundle with a value.
 const world = [
   ['PUT', '/rest/admin/project/FZ?projectName=Fuzz'],
   ['PUT', '/rest/issue?project=FZ&summary=first'],
   ['PUT', '/rest/user/search/fz-search?query=project:%20FZ'],
   ['PUT', '/rest/user/tag/fz-tag'],
+  ['PUT', '/rest/admin/group/fz-group'],
+  ['PUT', '/rest/admin/customfield/bundle', '<enumeration name="fz-bundle"/>'],
+  ['PUT', '/rest/admin/customfield/bundle/fz-bundle/fz-value'],
 ] as const;
-for (const [method, path] of world) {
-  const res = await server.request(method, path, { user: 'root' });
+for (const [method, path, body] of world) {
+  const res = await server.request(method, path, {
+    user: 'root',
+    ...(body ? { body, contentType: 'application/xml' } : {}),
+  });
   if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
 }
 await userWithRole(server.orm, LOW, 'Observer', 'FZ');
@@ -186,6 +192,9 @@ const WORLD = new Set([
   'p-fz',
   'fz-search',
   'fz-tag',
+  'fz-group',
+  'fz-bundle',
+  'fz-value',
   'developer',
   'observer',
   'relates',
@@ -278,8 +287,18 @@ function plausible(op: Operation, name: string): fc.Arbitrary<string> | null {
       return read || op.path.includes('/user/') ? fc.constantFrom('Developer', 'Observer') : freshName;
     case 'permission':
       return fc.constantFrom('READ_ISSUE', 'UPDATE_ISSUE');
+    case 'group':
+      return read || op.path.includes('/user/') ? fc.constant('fz-group') : freshName;
+    case 'bundleType':
+      return fc.constant('bundle');
+    case 'bundle':
+      return read || op.path.endsWith('{value}') ? fc.constant('fz-bundle') : freshName;
+    case 'value':
+      return read ? fc.constant('fz-value') : freshName;
+    case 'loginToMerge':
+      return freshName;
     case 'name':
-      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag') : freshName;
+      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority') : freshName;
     case 'issueFolder':
     case 'folderId':
     case 'folder':

@@ -1,4 +1,5 @@
 import type { CommandAssistDto } from '@trackline/contracts';
+import { FIELD_XML } from './legacy-xml-fields.js';
 import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
 import { type CustomRenderer, escapeTextOneLine as text } from './xml.js';
@@ -36,4 +37,5 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,
   projectsAll: renderProjectsAll,
+  ...FIELD_XML,
 };

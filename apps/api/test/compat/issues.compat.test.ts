@@ -224,6 +224,26 @@ describe('GET /rest/issue/byproject/{project}', () => {
       accept: XML_ACCEPT,
     });
     expect(noneXml.text).toBe(`${XML_DECLARATION}<issues></issues>`);
+    // The last millisecond of year 9999 is the latest time both databases hold; later is a 400, not a 500.
+    const last = await root(
+      server,
+      'GET',
+      `/rest/issue/byproject/${BY}${q({ updatedAfter: 253_402_300_799_999 })}`,
+      {
+        accept: JSON_ACCEPT,
+      },
+    );
+    expect(expectJson(last, 200)).toEqual([]);
+    const beyond = await root(
+      server,
+      'GET',
+      `/rest/issue/byproject/${BY}${q({ updatedAfter: 8_639_999_999_999_999 })}`,
+      {
+        accept: JSON_ACCEPT,
+      },
+    );
+    expect(beyond.status).toBe(400);
+    expect(beyond.json().value).toContain('updatedAfter');
   });
 
   it('a missing or unreadable project is 404 alike', async () => {

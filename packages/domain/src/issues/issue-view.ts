@@ -3,6 +3,7 @@ import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import type { FieldKind } from './fields/field.entity.js';
+import { formatSimpleValue } from './fields/simple-values.js';
 import { formatIssueId } from './issue-id.js';
 
 export type UserRef = { login: string; fullName: string };
@@ -91,6 +92,8 @@ type FieldRow = {
   resolved: unknown;
   login: string | null;
   full_name: string | null;
+  text: string | null;
+  number: unknown;
 };
 
 type CommentRow = {
@@ -148,7 +151,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
 
   const fieldRows = await em.execute<FieldRow[]>(
     'select i.id as issue_id, pf.id as field_id, pf.name, pf.kind, pf.multi, pf.empty_text, ' +
-      'fv.name as value_name, fv.resolved, u.login, u.full_name ' +
+      'fv.name as value_name, fv.resolved, u.login, u.full_name, ifv.text, ifv.number ' +
       'from issues i join project_fields pf on pf.project_id = i.project_id ' +
       'left join issue_field_values ifv on ifv.issue_id = i.id and ifv.field_id = pf.id ' +
       'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ' +
@@ -282,6 +285,8 @@ function toFields(rows: FieldRow[]): IssueFieldView[] {
       );
     } else if (row.login !== null) {
       field.values.push({ name: row.login, fullName: row.full_name ?? row.login });
+    } else if (row.text !== null || (row.number !== null && row.number !== undefined)) {
+      field.values.push({ name: formatSimpleValue(row.kind, row.text, row.number) });
     }
   }
   return [...fields.values()];

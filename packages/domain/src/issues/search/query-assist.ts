@@ -81,7 +81,7 @@ async function fieldValues(
   if (projectIds.length === 0) return [];
   const byName = nameKey === undefined ? '' : ' and pf.name_key = ?';
   return em.execute(
-    'select distinct fv.name, pf.name as field from field_values fv join project_fields pf on pf.id = fv.field_id ' +
+    'select distinct fv.name, pf.name as field from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
       `where pf.project_id in (${placeholders(projectIds)})${byName} limit ${LOOKUP_LIMIT}`,
     nameKey === undefined ? projectIds : [...projectIds, nameKey],
   );
