@@ -250,7 +250,7 @@ const ROWS: Record<string, Row> = {
 
   'projects.list':                { holder: {}, input: () => ({}), expect: ANY },
   'projects.get':                 { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
-  'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ projectId: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
+  'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ project: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
   'projects.createFromBody':      { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ id: `B_${a.key}`.toUpperCase(), name: `B ${a.key}` }), expect: HOLDERS },
   'projects.delete':              { holder: { project: ['READ_PROJECT', 'DELETE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'D') }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   // The trash is administered with a global DELETE_PROJECT: no project grant reaches it.
