@@ -1,4 +1,5 @@
 import type { CommandAssistDto } from '@trackline/contracts';
+import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { IMPORT_XML } from './legacy-xml-import.js';
 import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
@@ -40,4 +41,5 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   projectsAll: renderProjectsAll,
   ...FIELD_XML,
   ...IMPORT_XML,
+  issueChanges: renderIssueChanges,
 };

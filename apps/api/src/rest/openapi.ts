@@ -1,5 +1,7 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { AppRouter } from '../trpc/app.router.js';
+import { GROUPS, groupOf } from './openapi-groups.js';
+import { PLAIN_PATHS, rootPaths, VCS_API_KEY_SCHEME } from './openapi-plain-routes.js';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -37,6 +39,20 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       Basic: { type: 'http', scheme: 'basic' },
     },
   });
+  // Only the hook receivers use the integration key: added after generation, which would
+  // otherwise list it on every operation.
+  const components = (doc.components ?? {}) as { securitySchemes?: Record<string, unknown> };
+  components.securitySchemes = { ...components.securitySchemes, VcsApiKey: VCS_API_KEY_SCHEME };
+  doc.components = components as typeof doc.components;
+  const rootUrl = baseUrl.replace(/\/rest$/, '');
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
+  // Plain routes may share a path with procedures (`/issue/{issue}/attachment`): merged per method.
+  for (const [path, item] of Object.entries({ ...structuredClone(PLAIN_PATHS), ...rootPaths(rootUrl) }))
+    paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
+  // The document itself is also served at the root.
+  (paths['/openapi.json'] as Json).servers = [{ url: baseUrl }, { url: rootUrl }];
+  doc.paths = paths as typeof doc.paths;
+  doc.tags = declaredGroups(paths);
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ['put', 'post', 'patch'] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
@@ -80,86 +96,28 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       ];
     }
   }
-  addPlainRoutes(doc.paths as Record<string, Record<string, unknown>>);
   return doc;
 }
 
-const issueParameter = { name: 'issue', in: 'path', required: true, schema: { type: 'string' } };
-const multipartUpload = (summary: string, description: string, extra: Json[] = []) => ({
-  summary,
-  description,
-  tags: ['Attachments'],
-  security: [{ Authorization: [] }, { Basic: [] }],
-  parameters: [issueParameter, ...extra],
-  requestBody: {
-    required: true,
-    content: {
-      'multipart/form-data': {
-        schema: {
-          type: 'object',
-          properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } },
-        },
-      },
-    },
-  },
-  responses: {
-    '201': {
-      description: "Stored; `Location` is the first file's download URL (JSON: the stored files)",
-      headers: { Location: { description: 'Download URL', schema: { type: 'string' } } },
-    },
-    '400': { description: 'Not a multipart form, or no file in it' },
-    '401': { description: 'No or bad credentials' },
-    '403': { description: 'Missing permission' },
-    '404': { description: 'No such (readable) issue' },
-    '413': { description: 'A file is larger than TRACKLINE_MAX_ATTACHMENT_BYTES' },
-    '415': { description: 'Not multipart/form-data' },
-  },
-});
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/**
- * The attachment routes served beside the procedures (`attachments/attachments.route.ts`):
- * multipart uploads and the download URL, documented here by hand.
- */
-export const PLAIN_ROUTES = {
-  '/issue/{issue}/attachment': {
-    post: multipartUpload(
-      'Attach files to an issue (CREATE_ATTACHMENT_ISSUE)',
-      'Every file part of the form is stored, whatever its field name.',
-    ),
-  },
-  '/import/{issue}/attachment': {
-    post: multipartUpload(
-      'Import attachments with their author, group and time (IMPORT_DATA)',
-      'An unknown `authorLogin` becomes a system-user reference; `group` is recorded, not enforced.',
-      [
-        { name: 'authorLogin', in: 'query', required: false, schema: { type: 'string' } },
-        { name: 'group', in: 'query', required: false, schema: { type: 'string' } },
-        { name: 'created', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
-      ],
-    ),
-  },
-  '/issue/{issue}/attachment/{attachment}': {
-    get: {
-      summary: 'Download an attachment (readers of the issue only)',
-      tags: ['Attachments'],
-      security: [{ Authorization: [] }, { Basic: [] }],
-      parameters: [
-        issueParameter,
-        { name: 'attachment', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
-      ],
-      responses: {
-        '200': {
-          description: 'The file (`Content-Disposition: attachment`)',
-          content: { 'application/octet-stream': {} },
-        },
-        '401': { description: 'No or bad credentials' },
-        '404': { description: 'No such attachment on a readable issue' },
-      },
-    },
-  },
-} as const;
+/** Each operation in one group (as the original's documentation groups it), the groups listed in order. */
+function groupOperations(paths: Record<string, Record<string, unknown>>) {
+  const used = new Set<string>();
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const op = item[method] as { tags?: string[] } | undefined;
+      if (!op) continue;
+      const group = groupOf(path);
+      op.tags = [group];
+      used.add(group);
+    }
+  }
+  return used;
+}
 
-function addPlainRoutes(paths: Record<string, Record<string, unknown>>) {
-  for (const [path, operations] of Object.entries(PLAIN_ROUTES))
-    paths[path] = { ...paths[path], ...operations };
+/** The top-level tag list of the groups in use (linters require every operation tag declared). */
+export function declaredGroups(paths: Record<string, Record<string, unknown>>) {
+  const used = groupOperations(paths);
+  return GROUPS.filter((g) => used.has(g.name)).map((g) => ({ name: g.name, description: g.description }));
 }

@@ -2,6 +2,7 @@ import { attachmentsRouter } from '../routers/attachments/attachments.router.js'
 import { commandsRouter } from '../routers/commands/commands.router.js';
 import { bundlesRouter } from '../routers/custom-fields/bundles.router.js';
 import { customFieldsRouter } from '../routers/custom-fields/custom-fields.router.js';
+import { projectBundlesRouter } from '../routers/custom-fields/project-bundles.router.js';
 import { foldersRouter } from '../routers/folders/folders.router.js';
 import { importRouter } from '../routers/import/import.router.js';
 import { issuesRouter } from '../routers/issues/issues.router.js';
@@ -24,6 +25,7 @@ export const appRouter = router({
   // Before `bundles`: `/admin/customfield/field...` must win over `/admin/customfield/{bundleType}...`.
   customFields: customFieldsRouter,
   bundles: bundlesRouter,
+  projectBundles: projectBundlesRouter,
   roles: rolesRouter,
   projects: projectsRouter,
   users: usersRouter,
