@@ -43,18 +43,34 @@ const FORMATS = [XML_ACCEPT, JSON_ACCEPT] as const;
 const server = await startTestServer();
 afterAll(() => server.close());
 
-// A small world for the inputs to hit: a project, an issue, a saved search and a tag.
+// A small world for the inputs to hit: a project, an issue, a saved search, a tag, a group and a bundle with a value.
 const world = [
   ['PUT', '/rest/admin/project/FZ?projectName=Fuzz'],
   ['PUT', '/rest/issue?project=FZ&summary=first'],
   ['PUT', '/rest/user/search/fz-search?query=project:%20FZ'],
   ['PUT', '/rest/user/tag/fz-tag'],
+  ['PUT', '/rest/admin/group/fz-group'],
+  ['PUT', '/rest/admin/customfield/bundle', '<enumeration name="fz-bundle"/>'],
+  ['PUT', '/rest/admin/customfield/bundle/fz-bundle/fz-value'],
 ] as const;
-for (const [method, path] of world) {
-  const res = await server.request(method, path, { user: 'root' });
+for (const [method, path, body] of world) {
+  const res = await server.request(method, path, {
+    user: 'root',
+    ...(body ? { body, contentType: 'application/xml' } : {}),
+  });
   if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
 }
 await userWithRole(server.orm, LOW, 'Observer', 'FZ');
+// Two comments on FZ-1: one to edit, one to delete (a delete never empties what the edits address).
+const worldComments: string[] = [];
+for (const text of ['fz-edited', 'fz-deleted']) {
+  const res = await server.request('POST', `/rest/issue/FZ-1/execute?comment=${text}`, { user: 'root' });
+  if (res.status !== 200) throw new Error(`comment ${text}: ${res.status} ${res.text}`);
+  const list = (
+    await server.request('GET', '/rest/issue/FZ-1/comment', { user: 'root', accept: JSON_ACCEPT })
+  ).json() as { id: string; text: string }[];
+  worldComments.push(list.find((c) => c.text === text)?.id ?? '0');
+}
 
 const document = (await server.request('GET', '/rest/openapi.json')).json() as {
   paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
@@ -183,6 +199,9 @@ const WORLD = new Set([
   'p-fz',
   'fz-search',
   'fz-tag',
+  'fz-group',
+  'fz-bundle',
+  'fz-value',
   'developer',
   'observer',
   'relates',
@@ -274,8 +293,20 @@ function plausible(op: Operation, name: string): fc.Arbitrary<string> | null {
       return read || op.path.includes('/user/') ? fc.constantFrom('Developer', 'Observer') : freshName;
     case 'permission':
       return fc.constantFrom('READ_ISSUE', 'UPDATE_ISSUE');
+    case 'group':
+      return read || op.path.includes('/user/') ? fc.constant('fz-group') : freshName;
+    case 'bundleType':
+      return fc.constant('bundle');
+    case 'bundle':
+      return read || op.path.endsWith('{value}') ? fc.constant('fz-bundle') : freshName;
+    case 'value':
+      return read ? fc.constant('fz-value') : freshName;
+    case 'loginToMerge':
+      return freshName;
+    case 'comment':
+      return fc.constant((op.method === 'DELETE' ? worldComments[1] : worldComments[0]) ?? '0');
     case 'name':
-      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag') : freshName;
+      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority') : freshName;
     case 'issueFolder':
     case 'folderId':
     case 'folder':

@@ -1,13 +1,17 @@
 import type { PermissionKey } from '@trackline/contracts';
 import {
   type Actor,
+  addBundleValue,
   addRolePermission,
   addUserToGroup,
+  attachProjectCustomField,
+  createBundle,
   createGroup,
   createIssue,
   createLinkType,
   createPermanentToken,
   createProject,
+  createPrototype,
   createRole,
   createSavedSearch,
   createSession,
@@ -135,8 +139,48 @@ async function freshIntegration(a: Arrange) {
   return { name, integration: view.integration };
 }
 
+/** A fresh string field prototype `F_<key>`. */
+async function freshPrototype(a: Arrange) {
+  await createPrototype(a.em(), a.root, { name: `F_${a.key}`, type: 'string' });
+  return `F_${a.key}`;
+}
+/** A fresh project with a fresh prototype attached to it. */
+async function attachedField(a: Arrange) {
+  const project = await projectFor(a, 'CF');
+  const name = await freshPrototype(a);
+  await attachProjectCustomField(a.em(), a.root, project, name, {});
+  return { project, name };
+}
+/** A fresh enum bundle `B_<key>` holding the value `v1` (a user bundle: holding root). */
+async function freshBundle(a: Arrange, type: 'bundle' | 'userBundle' = 'bundle') {
+  await createBundle(a.em(), a.root, type, {
+    name: `B_${a.key}`,
+    users: type === 'userBundle' ? ['root'] : [],
+  });
+  if (type === 'bundle') await addBundleValue(a.em(), a.root, 'bundle', `B_${a.key}`, { name: 'v1' });
+  return `B_${a.key}`;
+}
+
 // biome-ignore format: one row per procedure, aligned for reading
 const ROWS: Record<string, Row> = {
+  'customFields.listPrototypes':  { holder: {}, input: () => ({}), expect: ANY },
+  'customFields.getPrototype':    { holder: {}, input: () => ({ name: 'Priority' }), expect: ANY },
+  'customFields.createPrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ name: `N_${a.key}`, type: 'enum[*]' }), expect: HOLDERS },
+  'customFields.deletePrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshPrototype(a) }), expect: HOLDERS },
+  'customFields.listProjectFields': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'customFields.getProjectField': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P, name: 'State' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'customFields.attachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'CF'), name: await freshPrototype(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'customFields.updateProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ ...(await attachedField(a)), emptyFieldText: 'None' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'customFields.detachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => attachedField(a), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'bundles.list':                 { holder: {}, input: () => ({ bundleType: 'stateBundle' }), expect: ANY },
+  'bundles.get':                  { holder: {}, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: ANY },
+  'bundles.create':               { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ bundleType: 'versionBundle', name: `V_${a.key}`, values: [{ name: '1.0' }] }), expect: HOLDERS },
+  'bundles.delete':               { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a) }), expect: HOLDERS },
+  'bundles.addValue':             { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v2' }), expect: HOLDERS },
+  'bundles.updateValue':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1', colorIndex: 2 }), expect: HOLDERS },
+  'bundles.deleteValue':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1' }), expect: HOLDERS },
+  'bundles.addUser':              { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), login: 'reader' }), expect: HOLDERS },
+  'bundles.removeUser':           { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), login: 'root' }), expect: HOLDERS },
   'linkTypes.list':               { holder: {}, input: () => ({}), expect: ANY },
   'linkTypes.get':                { holder: {}, input: () => ({ name: 'Depend' }), expect: ANY },
   'linkTypes.count':              { holder: {}, input: () => ({ name: 'Depend' }), expect: ANY },
@@ -253,6 +297,7 @@ const ROWS: Record<string, Row> = {
   'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   // The legacy spellings (issue 12): the same rules as the routes they mirror.
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'issues.searchIntellisense':    { holder: {}, input: () => ({ filter: 'State: ' }), expect: ANY },
   'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.comments':              { holder: { project: ['READ_ISSUE', 'READ_COMMENT'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   // Root's comment: the holder needs the not-own permission; Observer reads but may not change it.

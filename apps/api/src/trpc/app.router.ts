@@ -1,4 +1,6 @@
 import { commandsRouter } from '../routers/commands/commands.router.js';
+import { bundlesRouter } from '../routers/custom-fields/bundles.router.js';
+import { customFieldsRouter } from '../routers/custom-fields/custom-fields.router.js';
 import { foldersRouter } from '../routers/folders/folders.router.js';
 import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
@@ -16,6 +18,9 @@ import { router } from './procedures.js';
  */
 export const appRouter = router({
   linkTypes: linkTypesRouter,
+  // Before `bundles`: `/admin/customfield/field...` must win over `/admin/customfield/{bundleType}...`.
+  customFields: customFieldsRouter,
+  bundles: bundlesRouter,
   roles: rolesRouter,
   projects: projectsRouter,
   users: usersRouter,

@@ -6,7 +6,7 @@ import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../com
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import type { FieldKind } from './fields/field.entity.js';
+import { type FieldKind, isBundleKind } from './fields/field.entity.js';
 import { findReadableIssues, projectScope } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 
@@ -24,21 +24,24 @@ type FieldRow = {
   value_name: string | null;
   resolved: unknown;
 };
-type UserRow = { project_id: number | null; login: string; full_name: string };
+type UserRow = { project_id: number | null; field_key: string | null; login: string; full_name: string };
 
 type ProjectFields = Map<string, VocabularyField>;
 
-/** Per project: its fields by lower-cased name, with enum values or (for user fields) assignees. */
+/** Per project: its fields by lower-cased name, with bundle values or (for user fields) the bundle's users. */
 function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number, ProjectFields> {
-  const assignees = new Map<number, VocabularyValue[]>();
+  const bundleUsers = new Map<string, VocabularyValue[]>();
   for (const u of userRows) {
     if (u.project_id === null) continue;
-    const list = assignees.get(Number(u.project_id)) ?? [];
-    list.push({ name: u.login, description: u.full_name });
-    assignees.set(Number(u.project_id), list);
+    entryOf(bundleUsers, `${Number(u.project_id)}:${u.field_key}`, (): VocabularyValue[] => []).push({
+      name: u.login,
+      description: u.full_name,
+    });
   }
   const result = new Map<number, ProjectFields>();
   for (const row of fieldRows) {
+    // Simple (string, integer...) fields take free values the vocabulary cannot list.
+    if (!isBundleKind(row.kind)) continue;
     const projectId = Number(row.project_id);
     const fields = entryOf(result, projectId, () => new Map<string, VocabularyField>());
     let field = fields.get(row.name_key);
@@ -47,7 +50,7 @@ function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number
         name: row.name,
         kind: row.kind,
         multi: toBool(row.multi),
-        values: row.kind === 'user' ? [...(assignees.get(projectId) ?? [])] : [],
+        values: row.kind === 'user' ? [...(bundleUsers.get(`${projectId}:${row.name_key}`) ?? [])] : [],
         canBeEmpty: toBool(row.can_be_empty),
         ...(row.empty_text ? { emptyText: row.empty_text } : {}),
       };
@@ -135,16 +138,17 @@ export async function buildVocabulary(
   const fieldRows = fieldProjects.length
     ? await em.execute<FieldRow[]>(
         'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
-          'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.field_id = pf.id ' +
+          'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id ' +
           `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
         fieldProjects,
       )
     : [];
   const userRows = await em.execute<UserRow[]>(
-    'select null as project_id, login, full_name from users where id = ?' +
+    'select null as project_id, null as field_key, login, full_name from users where id = ?' +
       (fieldProjects.length
-        ? ' union all select pa.project_id, u.login, u.full_name from project_assignees pa ' +
-          `join users u on u.id = pa.user_id where pa.project_id in (${inProjects})`
+        ? ' union all select pf.project_id, pf.name_key as field_key, u.login, u.full_name from project_fields pf ' +
+          'join bundle_users bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ' +
+          `where pf.kind = 'user' and pf.project_id in (${inProjects})`
         : '') +
       ' order by login',
     [actor.userId, ...fieldProjects],

@@ -3,7 +3,14 @@ import { PermanentToken, Session } from '../auth/token.entity.js';
 import { SavedSearch } from '../folders/saved-search.entity.js';
 import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
-import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
+import {
+  Bundle,
+  BundleUser,
+  CustomField,
+  FieldValue,
+  IssueFieldValue,
+  ProjectField,
+} from '../issues/fields/field.entity.js';
 import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
 import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
@@ -38,9 +45,11 @@ export const ENTITIES: EntitySchema[] = [
   IssueLinkType,
   Issue,
   IssueLink,
+  Bundle,
+  CustomField,
   ProjectField,
   FieldValue,
-  ProjectAssignee,
+  BundleUser,
   IssueFieldValue,
   IssueComment,
   IssueChange,

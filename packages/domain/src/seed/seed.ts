@@ -34,6 +34,12 @@ export async function seed(
     for (const [key, { description }] of Object.entries(PERMISSIONS)) {
       if (!known.has(key)) em.create(Permission, { key, description });
     }
+    // Seeded groups appear on upgrade too (a database made before groups existed gets them).
+    const groups = new Set((await em.find(Group, {})).map((g) => g.nameKey));
+    for (const group of SEED_GROUPS) {
+      const nameKey = group.name.toLowerCase();
+      if (!groups.has(nameKey)) em.create(Group, { ...group, nameKey });
+    }
     await em.flush();
     if (!(await em.findOne(User, { loginKey: DELETED_USER.login }))) await insertUser(em, DELETED_USER);
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
@@ -49,7 +55,6 @@ export async function seed(
         permissions: r.permissions.map((key) => em.getReference(Permission, key)),
       }),
     );
-    for (const group of SEED_GROUPS) em.create(Group, { ...group, nameKey: group.name.toLowerCase() });
     await em.flush();
 
     const generatedPassword =

@@ -190,7 +190,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
 
 /**
  * `POST /admin/user/{login}/merge/{loginToMerge}`: everything of the second account moves to
- * the first (authorship, grants, group memberships, assignee lists, stars, votes, tags and saved searches
+ * the first (authorship, grants, group memberships, user bundles (assignees), stars, votes, tags and saved searches
  * whose names do not clash), then the second is deleted.
  */
 export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMerge: string): Promise<IUser> {
@@ -204,7 +204,7 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
     await reassignAuthorship(tx, merged, keep);
     await moveUserRows(tx, 'role_grants', 'user_id', merged.id, keep.id, ['role_id', 'scope_key']);
     await moveUserRows(tx, 'group_members', 'user_id', merged.id, keep.id, ['group_id']);
-    await moveUserRows(tx, 'project_assignees', 'user_id', merged.id, keep.id, ['project_id']);
+    await moveUserRows(tx, 'bundle_users', 'user_id', merged.id, keep.id, ['bundle_id']);
     await moveUserRows(tx, 'issue_stars', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'issue_votes', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'tags', 'owner_id', merged.id, keep.id, ['name_key']);

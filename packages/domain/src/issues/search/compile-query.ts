@@ -205,7 +205,7 @@ class Compiler {
       }
       const fs = this.scoped('pf.project_id');
       const rows = await this.em.execute<{ id: number }[]>(
-        'select fv.id from field_values fv join project_fields pf on pf.id = fv.field_id ' +
+        'select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
           `where pf.name_key = ? and fv.name_key = ?${fs.sql}`,
         [nameKey, key, ...fs.params],
       );
@@ -226,7 +226,7 @@ class Compiler {
     const conditions: SqlCondition[] = [];
     const s = this.scoped('pf.project_id');
     const values = await this.em.execute<{ id: number }[]>(
-      `select fv.id from field_values fv join project_fields pf on pf.id = fv.field_id where fv.name_key = ?${s.sql}`,
+      `select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id where fv.name_key = ?${s.sql}`,
       [key, ...s.params],
     );
     if (values.length) conditions.push(hasValues(values.map((r) => Number(r.id))));
