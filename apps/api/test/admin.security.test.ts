@@ -117,15 +117,6 @@ const FAMILIES: Record<string, Family> = {
     },
     allowed: { method: 'GET', path: '/rest/admin/projectTrash', status: 200 },
   },
-  group: {
-    denied: {
-      method: 'GET',
-      path: '/rest/admin/group',
-      as: 'developer',
-      message: 'You have no rights to read group (READ_USERGROUP).',
-    },
-    allowed: { method: 'PUT', path: '/rest/admin/group/Wire_adm?autoJoin=false', status: 201 },
-  },
   systemuser: {
     denied: {
       method: 'GET',

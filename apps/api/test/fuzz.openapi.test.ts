@@ -65,6 +65,16 @@ for (const [method, path, body] of world) {
   if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
 }
 await userWithRole(server.orm, LOW, 'Observer', 'FZ');
+// Two comments on FZ-1: one to edit, one to delete (a delete never empties what the edits address).
+const worldComments: string[] = [];
+for (const text of ['fz-edited', 'fz-deleted']) {
+  const res = await server.request('POST', `/rest/issue/FZ-1/execute?comment=${text}`, { user: 'root' });
+  if (res.status !== 200) throw new Error(`comment ${text}: ${res.status} ${res.text}`);
+  const list = (
+    await server.request('GET', '/rest/issue/FZ-1/comment', { user: 'root', accept: JSON_ACCEPT })
+  ).json() as { id: string; text: string }[];
+  worldComments.push(list.find((c) => c.text === text)?.id ?? '0');
+}
 
 const document = (await server.request('GET', '/rest/openapi.json')).json() as {
   paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
@@ -306,6 +316,8 @@ function plausible(op: Operation, name: string): fc.Arbitrary<string> | null {
       return read ? fc.constant('fz-value') : freshName;
     case 'loginToMerge':
       return freshName;
+    case 'comment':
+      return fc.constant((op.method === 'DELETE' ? worldComments[1] : worldComments[0]) ?? '0');
     case 'name':
       return read
         ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority', 'fz-sub', 'fz-ver')

@@ -1,4 +1,5 @@
 import type { CommandAssistDto } from '@trackline/contracts';
+import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
 import { renderIssueChanges } from './legacy-xml-changes.js';
@@ -38,6 +39,6 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,
   projectsAll: renderProjectsAll,
-  ...FIELD_XML,
   issueChanges: renderIssueChanges,
+  ...FIELD_XML,
 };

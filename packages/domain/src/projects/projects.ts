@@ -1,5 +1,6 @@
 import { type Actor, can, projectsWith, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { GroupRoleGrant } from '../groups/group.entity.js';
 import { attachDefaultFields } from '../issues/fields/attach-fields.js';
 import { deleteUnusedBundles } from '../issues/fields/bundle-usage.js';
 import { ProjectField } from '../issues/fields/field.entity.js';
@@ -115,6 +116,7 @@ export async function purgeProjectRows(em: Em, projectId: number): Promise<boole
     const project = await tx.findOne(Project, projectId);
     if (project) await deleteUnusedBundles(tx as Em, bundleIds, project.shortName);
     await tx.nativeDelete(RoleGrant, { project: projectId });
+    await tx.nativeDelete(GroupRoleGrant, { project: projectId });
     await tx.nativeDelete(VcsIntegrationProject, { project: projectId });
     // A concurrent purge may have removed it meanwhile (PostgreSQL runs both at once).
     return (await tx.nativeDelete(Project, { id: projectId, deletedAt: { $ne: null } })) > 0;
