@@ -49,6 +49,14 @@ const world = [
   ['PUT', '/rest/issue?project=FZ&summary=first'],
   ['PUT', '/rest/user/search/fz-search?query=project:%20FZ'],
   ['PUT', '/rest/user/tag/fz-tag'],
+  // Custom fields: a bundle named `fz` of every type, a subsystem, a version and a build field in FZ.
+  ...['bundle', 'stateBundle', 'versionBundle', 'buildBundle', 'ownedFieldBundle', 'userBundle'].map(
+    (type) => ['PUT', `/rest/admin/customfield/${type}?name=fz`] as const,
+  ),
+  ['PUT', '/rest/admin/project/FZ/subsystem/fz-sub'],
+  ['PUT', '/rest/admin/project/FZ/version/fz-ver'],
+  ['PUT', '/rest/admin/customfield/field/fz-build?type=build%5B1%5D'],
+  ['PUT', '/rest/admin/project/FZ/customfield/fz-build'],
 ] as const;
 for (const [method, path] of world) {
   const res = await server.request(method, path, { user: 'root' });
@@ -269,13 +277,54 @@ function plausible(op: Operation, name: string): fc.Arbitrary<string> | null {
     case 'projectId':
       return freshName.map((n) => n.toUpperCase());
     case 'login':
-      return read ? fc.constantFrom('root', LOW) : freshName;
+      return read || /\/(assignee|individual)\//.test(op.path) ? fc.constantFrom('root', LOW) : freshName;
     case 'role':
       return read || op.path.includes('/user/') ? fc.constantFrom('Developer', 'Observer') : freshName;
     case 'permission':
       return fc.constantFrom('READ_ISSUE', 'UPDATE_ISSUE');
     case 'name':
-      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag') : freshName;
+      return read
+        ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority', 'State', 'fz-sub', 'fz-ver')
+        : freshName;
+    case 'bundleType':
+      return fc.constantFrom(
+        'bundle',
+        'stateBundle',
+        'versionBundle',
+        'buildBundle',
+        'ownedFieldBundle',
+        'userBundle',
+      );
+    case 'bundle':
+      return read || op.method === 'PUT'
+        ? fc.constantFrom('Priorities', 'States', 'Versions', 'Assignees')
+        : freshName;
+    case 'value':
+      return read ? fc.constantFrom('Normal', 'Open') : freshName;
+    case 'type':
+      return fc.constantFrom('enum[1]', 'string', 'version[*]', 'period');
+    case 'isPrivate':
+    case 'defaultVisibility':
+    case 'autoAttached':
+    case 'canBeEmpty':
+    case 'isDefault':
+    case 'isReleased':
+    case 'isArchived':
+    case 'isResolved':
+    case 'released':
+    case 'archived':
+    case 'showReleased':
+      return fc.constantFrom('true', 'false', 'True');
+    case 'attachBundlePolicy':
+      return fc.constantFrom('0', '1', '2');
+    case 'colorIndex':
+      return fc.integer({ min: 0, max: 30 }).map(String);
+    case 'releaseDate':
+    case 'assembleDate':
+      return fc.constantFrom('1700000000000', '0');
+    case 'defaultAssignee':
+    case 'owner':
+      return fc.constantFrom('root', '');
     case 'issueFolder':
     case 'folderId':
     case 'folder':
