@@ -4,8 +4,10 @@ import {
   addBundleValue,
   addFieldValue,
   addRolePermission,
+  addUserToGroup,
   attachProjectCustomField,
   createBundle,
+  createGroup,
   createIssue,
   createLinkType,
   createPermanentToken,
@@ -18,6 +20,7 @@ import {
   createVcsIntegration,
   deleteProject,
   type Em,
+  grantGroupRole,
   grantRole,
   insertUser,
   type Orm,
@@ -107,6 +110,11 @@ async function freshUser(a: Arrange, prefix: string) {
   const login = `${prefix}_${a.key}`;
   await insertUser(a.em(), { login });
   return login;
+}
+async function freshGroup(a: Arrange, prefix: string) {
+  const name = `${prefix}_${a.key}`;
+  await createGroup(a.em(), a.root, name);
+  return name;
 }
 async function emptyRole(a: Arrange) {
   await createRole(a.em(), a.root, `Empty_${a.key}`);
@@ -266,6 +274,35 @@ const ROWS: Record<string, Row> = {
       await grantRole(a.em(), a.root, login, role);
       return { login, role };
     }, expect: HOLDERS },
+  'groups.list':                  { holder: { global: ['READ_USERGROUP'] }, input: () => ({}), expect: HOLDERS },
+  'groups.get':                   { holder: { global: ['READ_USERGROUP'] }, input: () => ({ group: 'All Users' }), expect: HOLDERS },
+  'groups.create':                { holder: { global: ['CREATE_USERGROUP'] }, input: (a) => ({ group: `New_${a.key}`, autoJoin: false }), expect: HOLDERS },
+  'groups.update':                { holder: { global: ['UPDATE_USERGROUP'] }, input: async (a) => ({ group: await freshGroup(a, 'upd'), description: 'changed' }), expect: HOLDERS },
+  'groups.delete':                { holder: { global: ['DELETE_USERGROUP'] }, input: async (a) => ({ group: await freshGroup(a, 'del') }), expect: HOLDERS },
+  'groups.roles':                 { holder: { global: ['READ_USERGROUP'] }, input: () => ({ group: 'All Users' }), expect: HOLDERS },
+  // Like a user's grants: the role carries nothing, so UPDATE_USERGROUP (global) is all it takes.
+  'groups.grantRole':             { holder: { global: ['UPDATE_USERGROUP'] }, input: async (a) => ({ group: await freshGroup(a, 'gr'), role: await emptyRole(a) }), expect: HOLDERS },
+  'groups.revokeRole':            { holder: { global: ['UPDATE_USERGROUP'] },
+    input: async (a) => {
+      const group = await freshGroup(a, 'rv');
+      const role = await emptyRole(a);
+      await grantGroupRole(a.em(), a.root, group, role);
+      return { group, role };
+    }, expect: HOLDERS },
+  'groups.ofUser':                { holder: { global: ['READ_USERGROUP'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'groups.addUser':               { holder: { global: ['UPDATE_USERGROUP'] }, input: async (a) => ({ login: await freshUser(a, 'joiner'), group: await freshGroup(a, 'add') }), expect: HOLDERS },
+  'groups.removeUser':            { holder: { global: ['UPDATE_USERGROUP'] },
+    input: async (a) => {
+      const login = await freshUser(a, 'leaver');
+      const group = await freshGroup(a, 'rm');
+      await addUserToGroup(a.em(), a.root, login, group);
+      return { login, group };
+    }, expect: HOLDERS },
+  'users.roles':                  { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'users.list':                   { holder: { global: ['READ_USER'] }, input: () => ({ q: 'root' }), expect: HOLDERS },
+  'users.update':                 { holder: { global: ['UPDATE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'upd'), fullName: 'Changed' }), expect: HOLDERS },
+  'users.delete':                 { holder: { global: ['DELETE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'gone') }), expect: HOLDERS },
+  'users.merge':                  { holder: { global: ['UPDATE_USER', 'DELETE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'kept'), loginToMerge: await freshUser(a, 'merged') }), expect: HOLDERS },
   'users.createToken':            { holder: {}, input: (a) => ({ name: `token_${a.key}` }), expect: ANY },
   'users.revokeToken':            { holder: {},
     input: async (a) => {
@@ -281,6 +318,7 @@ const ROWS: Record<string, Row> = {
   'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   // The legacy spellings (issue 12): the same rules as the routes they mirror.
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'issues.searchIntellisense':    { holder: {}, input: () => ({ filter: 'State: ' }), expect: ANY },
   'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },

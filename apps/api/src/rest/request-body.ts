@@ -46,7 +46,7 @@ export const tooManyParameters = (max: number) =>
 
 /** Query or form entries as fields (see `groupFormEntries`), refusing more than `maxParameters` with 400. */
 export function fromSearchParams(
-  params: URLSearchParams,
+  params: Iterable<[string, string]>,
   maxParameters = DEFAULT_INPUT_LIMITS.maxParameters,
   alreadySeen = 0,
 ): Fields {
@@ -103,6 +103,9 @@ function parseXmlBody(text: string): Fields {
   for (const [key, value] of Object.entries(root as Fields)) {
     if (typeof value === 'string') fields[key] = value;
     else if (value && typeof value === 'object' && '#text' in value) fields[key] = (value as Fields)['#text'];
+    // Nested elements (`<projects><projectRef id/></projects>`) are kept as parsed, for the
+    // schemas that read them; elsewhere they fail validation instead of vanishing.
+    else if (value && typeof value === 'object') fields[key] = value;
   }
   const children = childElements(text);
   // A list body (a bundle's `<value colorIndex="1">A</value>`...) as one parameter, however many children.

@@ -7,16 +7,10 @@ import type { Context } from '../trpc/context.js';
 import { CaptureResponse } from './capture-response.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
 import { type Format, negotiate } from './negotiate.js';
-import {
-  DEFAULT_INPUT_LIMITS,
-  type InputLimits,
-  REST_BODY_LIMIT,
-  readInput,
-  readRawBody,
-  tooManyParameters,
-} from './request-body.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits, tooManyParameters } from './request-body.js';
+import { readRequestInput } from './request-input.js';
 import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
-import { createRouteTable } from './route-table.js';
+import { createRouteTable, dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
@@ -61,25 +55,24 @@ export function createRestHandler(options: RestHandlerOptions) {
       const method = req.method ?? 'GET';
       const path = url.pathname.slice('/rest'.length);
       const route = findRoute(method, path);
-      if (route) ctx.response.meta = route;
+      if (route) ctx.response.meta = route.meta;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         // Every REST procedure needs a caller: without one, the body is neither read nor parsed.
         if (route && !ctx.actor)
           throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
         // parameters (and form or XML bodies), so everything is merged into one JSON input.
-        const raw = await readRawBody(req, REST_BODY_LIMIT);
-        (req as IncomingMessage & { body?: unknown }).body = readInput(
-          url.searchParams,
-          raw,
-          req.headers['content-type'],
-          limits,
-        );
+        const input = await readRequestInput(req, url.searchParams, limits);
+        (req as IncomingMessage & { body?: unknown }).body = route ? dropEmptyValues(input, route) : input;
         req.headers['content-type'] = 'application/json';
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
         throw tooManyParameters(limits.maxParameters);
       }
-      req.url = url.pathname.slice('/rest'.length) + url.search;
+      const search =
+        route && method !== 'POST' && method !== 'PUT' && method !== 'PATCH'
+          ? dropEmptyQueryValues(url.searchParams, route)
+          : url.search;
+      req.url = url.pathname.slice('/rest'.length) + search;
       const capture = new CaptureResponse();
       const onClose = () => capture.emit('close');
       res.once('close', onClose);

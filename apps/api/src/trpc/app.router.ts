@@ -7,6 +7,7 @@ import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
+import { groupsRouter } from '../routers/users/groups.router.js';
 import { userProfilesRouter } from '../routers/users/user-profiles.router.js';
 import { usersRouter } from '../routers/users/users.router.js';
 import { vcsRouter } from '../routers/vcs/vcs.router.js';
@@ -25,6 +26,7 @@ export const appRouter = router({
   roles: rolesRouter,
   projects: projectsRouter,
   users: usersRouter,
+  groups: groupsRouter,
   issues: issuesRouter,
   commands: commandsRouter,
   folders: foldersRouter,

@@ -306,7 +306,7 @@ describe('project fields', () => {
     const exec = await root(server, 'POST', `/rest/issue/${id}/execute${q({ command: 'Severity Blocker' })}`);
     expect(exec.status, exec.text).toBe(200);
     const xml = await root(server, 'GET', `/rest/issue/${id}`, { accept: XML_ACCEPT });
-    expect(xml.text).toMatch(/<field name="Severity"><value>Blocker<\/value><\/field>/);
+    expect(xml.text).toMatch(/<field xsi:type="CustomFieldValue" name="Severity"><value>Blocker<\/value>/);
     const json = expectJson(await root(server, 'GET', `/rest/issue/${id}`, { accept: JSON_ACCEPT }), 200);
     const field = json.field.find((f: { name: string }) => f.name === 'Severity');
     expect([field.value].flat()).toEqual(['Blocker']);

@@ -73,7 +73,7 @@ describe('subsystems', () => {
     );
     const id = created.headers.get('location')?.split('/').pop() ?? '';
     const issue = await root(server, 'GET', `/rest/issue/${id}`, { accept: XML_ACCEPT });
-    expect(issue.text).toMatch(/<field name="Subsystem"><value>UI<\/value><\/field>/);
+    expect(issue.text).toMatch(/<field xsi:type="CustomFieldValue" name="Subsystem"><value>UI<\/value>/);
   });
 
   it('refuses to delete a subsystem issues use, deletes an unused one', async () => {

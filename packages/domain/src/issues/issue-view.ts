@@ -45,6 +45,8 @@ export type IssueView = {
   summary: string;
   description: string;
   reporter: UserRef;
+  /** Who changed the issue last, when recorded (the legacy `updaterName`; the reporter otherwise). */
+  updater?: UserRef;
   /** Milliseconds since the epoch. */
   created: number;
   updated: number;
@@ -60,6 +62,8 @@ export type IssueView = {
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
   links: IssueLinkView[];
+  /** Attached files (name and download URL), when the read model carries them. */
+  attachments?: { name: string; url: string }[];
 };
 
 type IssueRow = {

@@ -1,6 +1,7 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { PermanentToken, Session } from '../auth/token.entity.js';
 import { SavedSearch } from '../folders/saved-search.entity.js';
+import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import {
   Bundle,
@@ -37,6 +38,9 @@ export const ENTITIES: EntitySchema[] = [
   Role,
   RoleGrant,
   Project,
+  Group,
+  GroupMember,
+  GroupRoleGrant,
   IssueLinkType,
   Issue,
   IssueLink,

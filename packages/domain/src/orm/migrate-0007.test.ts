@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listProjectAssignees } from '../issues/fields/assignees.js';
 import { listProjectFields } from '../issues/fields/project-fields.js';
 import { getIssue } from '../issues/get-issue.js';
-import { seed } from '../seed/seed.js';
 import { createTestDatabase } from '../testing/test-database.js';
 import { actorFor } from '../testing/test-orm.js';
 import type { Orm } from './create-orm.js';
@@ -23,7 +22,11 @@ describe('migration 0007 (custom fields as data)', () => {
   beforeAll(async () => {
     orm = await createTestDatabase();
     await migrate(orm, { before: '0007' });
-    await seed(orm, { adminPassword: 'secret-password-0007' });
+    // Root as the 0006 schema holds it (today's seed writes tables that later migrations add).
+    await run(
+      "insert into users (login, login_key, full_name, type, created_at) values ('root', 'root', 'root', 'root', ?)",
+      [at],
+    );
     const [root] = await run("select id from users where login = 'root'");
     const rootId = Number(root?.id);
     await run(
@@ -81,7 +84,7 @@ describe('migration 0007 (custom fields as data)', () => {
         "select i.id, pf.id, null, ?, 0 from issues i, project_fields pf where i.project_id = ? and pf.name = 'Assignee'",
       [rootId, projectId],
     );
-    expect(await migrate(orm)).toEqual(['0007_custom_fields.sql']);
+    expect((await migrate(orm))[0]).toBe('0007_custom_fields.sql');
   });
   afterAll(() => orm.close(true));
 
