@@ -107,6 +107,9 @@ const ROUTES = [
   'GET /admin/project/{project}/assignee',
   'PUT /admin/project/{project}/assignee/{login}',
   'DELETE /admin/project/{project}/assignee/{login}',
+  'GET /admin/project/{project}/assignee/group',
+  'PUT /admin/customfield/userBundle/{bundle}/group/{group}',
+  'DELETE /admin/customfield/userBundle/{bundle}/group/{group}',
 ].sort();
 
 let server: TestServer;

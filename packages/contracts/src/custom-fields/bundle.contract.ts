@@ -116,6 +116,7 @@ export const ZCreateBundleInput = z.object({
   name: ZBundleName,
   values: z.array(ZNewBundleValue).max(5000).optional(),
   users: z.array(ZLogin).max(5000).optional(),
+  groups: z.array(name(100)).max(5000).optional(),
   /** Filled by the REST bridge from an XML body: child elements by tag (`value`, `state`, `user`...). */
   xmlChildren: z.record(z.string(), z.array(ZXmlChild).max(5000)).optional(),
 });
@@ -187,6 +188,28 @@ export const addBundleUserMeta = {
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
 export const ZBundleUserInput = z.object({ bundle: ZBundleName, login: ZLogin });
+
+export const addBundleGroupMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/customfield/userBundle/{bundle}/group/{group}',
+    summary: 'Add a group to a user bundle',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const removeBundleGroupMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/customfield/userBundle/{bundle}/group/{group}',
+    summary: 'Remove a group from a user bundle',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZBundleGroupInput = z.object({ bundle: ZBundleName, group: name(100) });
 
 export const removeBundleUserMeta = {
   openapi: {

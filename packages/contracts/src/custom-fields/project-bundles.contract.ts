@@ -170,3 +170,9 @@ export const ZProjectAssigneeInput = z.object({
   project: ZProjectShortName,
   login: z.string().trim().min(1).max(100),
 });
+
+/** `<groups><group name url/>…`: the groups of the project's Assignee bundle. */
+export const listAssigneeGroupsMeta = {
+  openapi: meta('GET', '/admin/project/{project}/assignee/group', 'Get project assignee groups', [401, 404]),
+  xml: list('groups', element('group')),
+} satisfies RouteMeta;

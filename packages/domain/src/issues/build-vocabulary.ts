@@ -6,6 +6,7 @@ import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../com
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { findReadableIssues, projectScope } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
@@ -145,7 +146,7 @@ export async function buildVocabulary(
     'select null as project_id, null as field_key, login, full_name from users where id = ?' +
       (fieldProjects.length
         ? ' union all select pf.project_id, pf.name_key as field_key, u.login, u.full_name from project_fields pf ' +
-          'join bundle_users bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ' +
+          `join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ` +
           `where pf.kind = 'user' and pf.project_id in (${inProjects})`
         : '') +
       ' order by login',

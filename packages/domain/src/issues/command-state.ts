@@ -2,6 +2,7 @@ import { entryOf } from '../collections/map-entry.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
 
@@ -113,7 +114,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
 
   const fieldUsers = new Map<number, Set<number>>();
   for (const row of await em.execute<{ field_id: number; user_id: number }[]>(
-    'select pf.id as field_id, bu.user_id from project_fields pf join bundle_users bu on bu.bundle_id = pf.bundle_id ' +
+    `select pf.id as field_id, bu.user_id from project_fields pf join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id ` +
       `where pf.kind = 'user' and pf.project_id in (${inProjects})`,
     projectIds,
   )) {

@@ -5,6 +5,7 @@ import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import {
   Bundle,
+  BundleGroup,
   BundleUser,
   CustomField,
   FieldValue,
@@ -50,6 +51,7 @@ export const ENTITIES: EntitySchema[] = [
   ProjectField,
   FieldValue,
   BundleUser,
+  BundleGroup,
   IssueFieldValue,
   IssueComment,
   IssueChange,
