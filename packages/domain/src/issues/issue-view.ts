@@ -62,8 +62,8 @@ export type IssueView = {
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
   links: IssueLinkView[];
-  /** Attached files (name and download URL), when the read model carries them. */
-  attachments?: { name: string; url: string }[];
+  /** Attached files (id and file name), when the read model carries them. */
+  attachments?: { id: number; name: string }[];
 };
 
 type IssueRow = {

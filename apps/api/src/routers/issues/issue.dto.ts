@@ -57,7 +57,9 @@ export function toIssueDto(issue: IssueView): IssueDto {
   }
   const attachments = issue.attachments ?? [];
   if (attachments.length > 0) {
-    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: a.url })) });
+    // A path, as the original's (`/_persistent/…`) were: the download route of the attachment.
+    const url = (id: number) => `/rest/issue/${encodeURIComponent(issue.id)}/attachment/${id}`;
+    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: url(a.id) })) });
   }
   return {
     id: issue.id,
