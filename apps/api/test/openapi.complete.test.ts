@@ -103,7 +103,8 @@ describe('the OpenAPI document', () => {
         expect(declared.has(op.tags?.[0] as string), `${method} ${path}: ${op.tags}`).toBe(true);
       }
     }
-    const tagOf = (method: string, path: string) => (doc.paths[path]?.[method] as Operation).tags?.[0];
+    const tagOf = (method: string, path: string) =>
+      (doc.paths[path]?.[method] as Operation | undefined)?.tags?.[0];
     expect(tagOf('post', '/user/login')).toBe('Log in');
     expect(tagOf('get', '/issue/{issue}')).toBe('Issues');
     expect(tagOf('get', '/project/all')).toBe('Projects');

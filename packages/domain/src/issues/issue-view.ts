@@ -15,8 +15,8 @@ export type IssueFieldView = {
   multi: boolean;
   /** The text shown when `values` is empty ('Unassigned'...), null for fields that cannot be empty. */
   emptyText: string | null;
-  /** Value names (for user fields: logins, with the full name). */
-  values: { name: string; fullName?: string; resolved?: boolean }[];
+  /** Value names (for user fields: logins, with the full name; bundle values with their colour index, if any). */
+  values: { name: string; fullName?: string; resolved?: boolean; colorIndex?: number }[];
 };
 
 export type IssueLinkView = {
@@ -63,8 +63,8 @@ export type IssueView = {
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
   links: IssueLinkView[];
-  /** Attached files (name and download URL), when the read model carries them. */
-  attachments?: { name: string; url: string }[];
+  /** Attached files (id and file name), when the read model carries them. */
+  attachments?: { id: number; name: string }[];
 };
 
 type IssueRow = {
@@ -95,6 +95,7 @@ type FieldRow = {
   full_name: string | null;
   text: string | null;
   number: unknown;
+  color_index: unknown;
 };
 
 type CommentRow = {
@@ -152,7 +153,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
 
   const fieldRows = await em.execute<FieldRow[]>(
     'select i.id as issue_id, pf.id as field_id, pf.name, pf.kind, pf.multi, pf.empty_text, ' +
-      'fv.name as value_name, fv.resolved, u.login, u.full_name, ifv.text, ifv.number ' +
+      'fv.name as value_name, fv.resolved, fv.color_index, u.login, u.full_name, ifv.text, ifv.number ' +
       'from issues i join project_fields pf on pf.project_id = i.project_id ' +
       'left join issue_field_values ifv on ifv.issue_id = i.id and ifv.field_id = pf.id ' +
       'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ' +
@@ -282,11 +283,13 @@ function toFields(rows: FieldRow[]): IssueFieldView[] {
       fields.set(id, field);
     }
     if (row.value_name !== null) {
-      field.values.push(
+      const value: IssueFieldView['values'][number] =
         row.kind === 'state'
           ? { name: row.value_name, resolved: toBool(row.resolved) }
-          : { name: row.value_name },
-      );
+          : { name: row.value_name };
+      if (row.color_index !== null && row.color_index !== undefined)
+        value.colorIndex = Number(row.color_index);
+      field.values.push(value);
     } else if (row.login !== null) {
       field.values.push({ name: row.login, fullName: row.full_name ?? row.login });
     } else if (row.text !== null || (row.number !== null && row.number !== undefined)) {
