@@ -15,6 +15,12 @@ import type { Em } from '../orm/em.js';
  */
 
 type Param = string | number | bigint | null | boolean;
+const isParam = (v: unknown): v is Param =>
+  v === null ||
+  typeof v === 'string' ||
+  typeof v === 'number' ||
+  typeof v === 'bigint' ||
+  typeof v === 'boolean';
 
 type SqliteStatement = { all(...params: unknown[]): unknown[] };
 type SqliteDatabase = { prepare(sql: string): SqliteStatement };
@@ -79,16 +85,36 @@ function pgText(sql: string): { name: string; text: string } {
 /** SQLite binds no booleans. */
 const sqliteParam = (p: Param) => (typeof p === 'boolean' ? (p ? 1 : 0) : p);
 
-/** The rows of a read (`?` placeholders). */
-export async function readRows<T>(em: Em, sql: string, params: readonly Param[] = []): Promise<T[]> {
+/**
+ * The rows of a read (`?` placeholders). Parameters other than strings, numbers, booleans and
+ * null (dates, say) take the ORM's path, which knows how each dialect stores them.
+ */
+export async function readRows<T>(em: Em, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  if (!params.every(isParam)) return em.execute<T[]>(sql, [...params]);
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') return sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[];
-  if (em.getTransactionContext()) return em.execute<T[]>(sql, [...params]);
+  if (em.getTransactionContext() || inlineOnly.has(sql)) return em.execute<T[]>(sql, [...params]);
   const { name, text } = pgText(sql);
-  return (await native.pool.query({ name, text, values: [...params] })).rows as T[];
+  try {
+    return (await native.pool.query({ name, text, values: [...params] })).rows as T[];
+  } catch (error) {
+    // A parameter whose type PostgreSQL cannot infer (`? is null`, a bare `select ?`) only works
+    // inlined, as the ORM sends it: remember the text and take that path.
+    if ((error as { code?: string }).code !== INDETERMINATE_TYPE) throw error;
+    inlineOnly.add(sql);
+    return em.execute<T[]>(sql, [...params]);
+  }
 }
 
+const INDETERMINATE_TYPE = '42P18';
+/** SQL texts PostgreSQL could not prepare with untyped parameters. */
+const inlineOnly = new Set<string>();
+
 /** The first row of a read, or undefined. */
-export async function readRow<T>(em: Em, sql: string, params: readonly Param[] = []): Promise<T | undefined> {
+export async function readRow<T>(
+  em: Em,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<T | undefined> {
   return (await readRows<T>(em, sql, params))[0];
 }
