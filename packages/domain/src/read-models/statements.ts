@@ -11,7 +11,8 @@ import type { Em } from '../orm/em.js';
  *     directly changes no isolation (and inside a transaction it reads the transaction's rows).
  *   - PostgreSQL: a named prepared statement (`pg` prepares it once per pooled connection).
  *     Inside a transaction, the statement goes through the ORM on the transaction's connection.
- * Only for reads: writes keep the entities and the unit of work.
+ * For reads; writes keep the entities and the unit of work, except single statements that
+ * must stay one statement (`returningRows`).
  */
 
 type Param = string | number | bigint | null | boolean;
@@ -118,3 +119,9 @@ export async function readRow<T>(
 ): Promise<T | undefined> {
   return (await readRows<T>(em, sql, params))[0];
 }
+
+/**
+ * One write statement with `returning` (an insert-or-nothing, say), its parameters bound like
+ * a read's: a large text parameter is not inlined into the SQL. Its returned rows.
+ */
+export const returningRows = readRows;
