@@ -46,6 +46,7 @@ export * from './projects/project-summaries.js';
 export * from './projects/projects.js';
 export * from './projects/trash.js';
 export * from './read-models/actor.js';
+export * from './read-models/projects.js';
 export * from './read-models/roles.js';
 export * from './read-models/statements.js';
 export * from './roles/role.entity.js';

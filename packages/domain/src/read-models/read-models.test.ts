@@ -5,7 +5,8 @@ import { loadActor } from '../auth/load-actor.js';
 import { PermanentToken, Session } from '../auth/token.entity.js';
 import { createPermanentToken, revokePermanentToken } from '../auth/tokens.js';
 import type { Orm } from '../orm/create-orm.js';
-import { createProject } from '../projects/projects.js';
+import { Project } from '../projects/project.entity.js';
+import { createProject, deleteProject, listAccessibleProjects } from '../projects/projects.js';
 import { Role, RoleGrant } from '../roles/role.entity.js';
 import { getRole, listRoles } from '../roles/roles.js';
 import { User } from '../users/user.entity.js';
@@ -122,5 +123,28 @@ describe('read models', () => {
     });
     await fork(orm).nativeUpdate(Session, { user: user.id }, { expiresAt: new Date(Date.now() - 1000) });
     expect(await authenticateSession(fork(orm), value)).toBeNull();
+  });
+
+  it('projects: the readable list is what the Project entities say, trash and grants included', async () => {
+    const admin = await root();
+    for (const shortName of ['PA', 'PB', 'PC'])
+      await createProject(fork(orm), admin, { shortName, name: `Project ${shortName}` });
+    await grantRole(fork(orm), admin, 'reader', 'Observer', 'PB');
+    const reader = await fork(orm).findOneOrFail(User, { loginKey: 'reader' });
+    const list = async (actor: Awaited<ReturnType<typeof root>>) =>
+      (await listAccessibleProjects(fork(orm), actor)).map((p) => ({
+        id: p.id,
+        shortName: p.shortName,
+        name: p.name,
+      }));
+    const entities = async (where: object) =>
+      (
+        await fork(orm).find(Project, { deletedAt: null, ...where }, { orderBy: { shortNameKey: 'asc' } })
+      ).map((p) => ({ id: p.id, shortName: p.shortName, name: p.name }));
+    expect(await list(await root())).toEqual(await entities({}));
+    expect((await list(await loadActor(fork(orm), reader))).map((p) => p.shortName)).toContain('PB');
+    await deleteProject(fork(orm), admin, 'PA');
+    expect(await list(await root())).toEqual(await entities({}));
+    expect((await list(await root())).map((p) => p.shortName)).not.toContain('PA');
   });
 });
