@@ -1,4 +1,4 @@
-import { type Actor, can, projectsWith, requirePermission } from '../auth/actor.js';
+import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { createDefaultFields } from '../issues/fields/default-fields.js';
 import { FieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
