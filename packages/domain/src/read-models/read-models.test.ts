@@ -49,6 +49,20 @@ describe('read models', () => {
     });
   });
 
+  it('readRows outside a transaction never sees another one’s uncommitted rows', async () => {
+    let outside: Promise<unknown> | undefined;
+    await expect(
+      fork(orm).transactional(async (em) => {
+        em.create(Role, { name: 'Uncommitted', nameKey: 'uncommitted', description: '' });
+        await em.flush();
+        // Not awaited here: on SQLite it waits for the connection until the transaction ends.
+        outside = readRow(fork(orm), 'select name from roles where name_key = ?', ['uncommitted']);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await outside).toBeUndefined();
+  });
+
   it('roles: getRole and listRoles answer what the Role entities hold', async () => {
     const actor = await root();
     const entities = await fork(orm).find(Role, {}, { orderBy: { nameKey: 'asc' } });

@@ -7,8 +7,9 @@ import type { Em } from '../orm/em.js';
  * (better-sqlite3's `prepare` alone was 6% of a computed read). Here the SQL text is fixed
  * (`?` placeholders) and the parameters are bound:
  *   - SQLite: one better-sqlite3 `Statement` per SQL text per database, kept for the process.
- *     The ORM shares that single connection between requests already, so reading from it
- *     directly changes no isolation (and inside a transaction it reads the transaction's rows).
+ *     The ORM's single connection is guarded by a mutex that a transaction holds until it ends;
+ *     the statement runs under that mutex (never in the middle of another request's
+ *     transaction), or directly inside the caller's own transaction, whose rows it then sees.
  *   - PostgreSQL: a named prepared statement (`pg` prepares it once per pooled connection).
  *     Inside a transaction, the statement goes through the ORM on the transaction's connection.
  * For reads; writes keep the entities and the unit of work, except single statements that
@@ -28,7 +29,11 @@ type SqliteDatabase = { prepare(sql: string): SqliteStatement };
 type PgPool = {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 };
-type Native = { kind: 'sqlite'; db: SqliteDatabase } | { kind: 'postgresql'; pool: PgPool };
+/** Kysely's executor: `provideConnection` takes the connection mutex for the consumer's duration. */
+type Executor = { provideConnection<T>(consumer: (connection: unknown) => Promise<T>): Promise<T> };
+type Native =
+  | { kind: 'sqlite'; db: SqliteDatabase; executor: Executor }
+  | { kind: 'postgresql'; pool: PgPool };
 
 /** The most SQL texts kept prepared per database (texts with `in (?, ?, …)` vary with their length). */
 const MAX_STATEMENTS = 500;
@@ -42,11 +47,13 @@ function nativeOf(em: Em): Promise<Native> {
   let native = natives.get(connection);
   if (!native) {
     native = (async () => {
-      const client = (await (
-        connection as unknown as { getNativeClient(): Promise<unknown> }
-      ).getNativeClient()) as SqliteDatabase | PgPool;
+      const orm = connection as unknown as {
+        getNativeClient(): Promise<unknown>;
+        getClient(): { getExecutor(): Executor };
+      };
+      const client = (await orm.getNativeClient()) as SqliteDatabase | PgPool;
       return 'prepare' in client
-        ? { kind: 'sqlite' as const, db: client }
+        ? { kind: 'sqlite' as const, db: client, executor: orm.getClient().getExecutor() }
         : { kind: 'postgresql' as const, pool: client };
     })();
     natives.set(connection, native);
@@ -93,7 +100,10 @@ const sqliteParam = (p: Param) => (typeof p === 'boolean' ? (p ? 1 : 0) : p);
 export async function readRows<T>(em: Em, sql: string, params: readonly unknown[] = []): Promise<T[]> {
   if (!params.every(isParam)) return em.execute<T[]>(sql, [...params]);
   const native = await nativeOf(em);
-  if (native.kind === 'sqlite') return sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[];
+  if (native.kind === 'sqlite') {
+    const run = () => sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[];
+    return em.getTransactionContext() ? run() : native.executor.provideConnection(async () => run());
+  }
   if (em.getTransactionContext() || inlineOnly.has(sql)) return em.execute<T[]>(sql, [...params]);
   const { name, text } = pgText(sql);
   try {
