@@ -1,7 +1,24 @@
+import { globSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const root = source('./');
+
+/** A test file that opens a database names one of these (the test kit's or the ORM's entry points). */
+const OPENS_A_DATABASE =
+  /\b(?:createTestOrm|createTestDatabase|createMigratedTestDatabase|createScratch\w*|createOrm)\(/;
+
+/**
+ * The PostgreSQL pass (`TRACKLINE_TEST_DB=postgres`) runs only the files that open a database:
+ * the others (parser, scanner, pure rules) would repeat the SQLite pass's work exactly.
+ */
+const include =
+  process.env.TRACKLINE_TEST_DB === 'postgres'
+    ? globSync('src/**/*.test.ts', { cwd: root }).filter((file) =>
+        OPENS_A_DATABASE.test(readFileSync(source(`./${file}`), 'utf8')),
+      )
+    : ['src/**/*.test.ts'];
 
 export default defineConfig({
   // The test kit reaches the domain by its package name; here both resolve to the sources.
@@ -11,5 +28,5 @@ export default defineConfig({
       { find: /^@trackline\/domain$/, replacement: source('./src/index.ts') },
     ],
   },
-  test: { include: ['src/**/*.test.ts'], testTimeout: 20_000 },
+  test: { include, testTimeout: 20_000 },
 });

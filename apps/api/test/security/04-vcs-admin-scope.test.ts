@@ -1,4 +1,5 @@
 import { addRolePermission, createRole, grantRole, insertUser } from '@trackline/domain';
+import { kitPasswordHash } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actorFor, basic } from '../harness.js';
 import {
@@ -34,7 +35,7 @@ beforeAll(async () => {
   const root = await actorFor(server.orm, 'root');
   await createRole(fork(server.orm), root, 'VCS admins');
   await addRolePermission(fork(server.orm), root, 'VCS admins', 'ADMIN_VCS_INTEGRATION');
-  await insertUser(fork(server.orm), { login: 'vcsadm', password: 'password-1' });
+  await insertUser(fork(server.orm), { login: 'vcsadm', passwordHash: await kitPasswordHash('password-1') });
   await grantRole(fork(server.orm), root, 'vcsadm', 'VCS admins');
   await grantRole(fork(server.orm), root, 'vcsadm', 'Reporter', 'OT');
 

@@ -1,4 +1,5 @@
 import { insertUser } from '@trackline/domain';
+import { kitPasswordHash } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -17,7 +18,7 @@ const BASE = '/rest/admin/vcsIntegration';
 beforeAll(async () => {
   server = await startVcsServer();
   await setUpScenario(server.orm);
-  await insertUser(fork(server.orm), { login: 'nobody', password: 'password-1' });
+  await insertUser(fork(server.orm), { login: 'nobody', passwordHash: await kitPasswordHash('password-1') });
 });
 afterAll(() => server.close());
 

@@ -8,22 +8,22 @@ const scrypt = promisify(scryptCb) as (
   opts: object,
 ) => Promise<Buffer>;
 
+/** scrypt's cost parameters; a stored hash names its own, so verification follows whatever it was made with. */
+export type PasswordHashCost = { N: number; r: number; p: number };
+
 // N=2^15, r=8: about 32 MiB and tens of milliseconds per hash on these machines.
-const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+export const PASSWORD_HASH_COST: PasswordHashCost = { N: 1 << 15, r: 8, p: 1 };
+const PARAMS = { ...PASSWORD_HASH_COST, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
 /** `scrypt$N$r$p$salt$hash`, base64url parts: self-describing so parameters can change later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(
+  password: string,
+  cost: PasswordHashCost = PASSWORD_HASH_COST,
+): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, KEY_LENGTH, PARAMS);
-  return [
-    'scrypt',
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
-    salt.toString('base64url'),
-    hash.toString('base64url'),
-  ].join('$');
+  const hash = await scrypt(password, salt, KEY_LENGTH, { ...cost, maxmem: PARAMS.maxmem });
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {

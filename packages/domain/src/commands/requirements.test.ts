@@ -1,5 +1,12 @@
 import type { PermissionKey } from '@trackline/contracts';
-import { actorFor, createTestOrm, fork, op, testVocabulary } from '@trackline/domain/testing';
+import {
+  actorFor,
+  createTestOrm,
+  fork,
+  kitPasswordHash,
+  op,
+  testVocabulary,
+} from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { applyCommand } from '../issues/apply-command.js';
@@ -45,7 +52,8 @@ describe('command-operation requirements: one table, three enforcers that agree'
     await createRole(fork(orm), root, role);
     for (const key of COMMAND_PERMISSIONS)
       if (key !== without) await addRolePermission(fork(orm), root, role, key);
-    if (login !== 'guest') await insertUser(fork(orm), { login, password: 'password-1' });
+    if (login !== 'guest')
+      await insertUser(fork(orm), { login, passwordHash: await kitPasswordHash('password-1') });
     await grantRole(fork(orm), root, login, role, 'RQ');
     return actorFor(orm, login);
   }

@@ -17,7 +17,11 @@ export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
  */
 export async function seed(
   orm: Orm,
-  options: { adminPassword?: string | undefined } = {},
+  options: {
+    adminPassword?: string | undefined;
+    /** The root password as a ready hash (`hashPassword`); the test kit's way to skip a full-cost hash. */
+    adminPasswordHash?: string | undefined;
+  } = {},
 ): Promise<SeedResult> {
   return (orm.em.fork() as Em).transactional(async (em) => {
     if (dialectOf(orm) === 'postgresql') {
@@ -45,11 +49,13 @@ export async function seed(
     );
     await em.flush();
 
-    const generatedPassword = options.adminPassword ? undefined : randomSecret(15);
+    const generatedPassword =
+      options.adminPassword || options.adminPasswordHash ? undefined : randomSecret(15);
     const root = await insertUser(em, {
       login: 'root',
       fullName: 'root',
       password: options.adminPassword ?? generatedPassword,
+      passwordHash: options.adminPasswordHash,
       type: 'root',
     });
     for (const account of SYSTEM_ACCOUNTS) await insertUser(em, account);

@@ -1,5 +1,5 @@
 import { createOrm, type Orm } from '@trackline/domain';
-import { createScratchOrm } from './scratch-database.js';
+import { createScratchOrm, ensureMigratedTemplate } from './scratch-database.js';
 
 /**
  * The database the tests run on. `TRACKLINE_TEST_DB=postgres` selects PostgreSQL at
@@ -17,4 +17,15 @@ export async function createTestDatabase(): Promise<Orm> {
   return TEST_DIALECT === 'sqlite'
     ? createOrm({ kind: 'sqlite', file: ':memory:' })
     : createScratchOrm(TEST_PG_URL);
+}
+
+/**
+ * A database with every migration applied: in-memory SQLite (migrated by the caller; it takes
+ * milliseconds), or on PostgreSQL a copy of a template migrated once per set of migration files
+ * (creating and migrating a database there takes a second or more; copying one, a fraction).
+ */
+export async function createMigratedTestDatabase(): Promise<Orm> {
+  return TEST_DIALECT === 'sqlite'
+    ? createOrm({ kind: 'sqlite', file: ':memory:' })
+    : createScratchOrm(TEST_PG_URL, { template: await ensureMigratedTemplate(TEST_PG_URL) });
 }

@@ -1,17 +1,48 @@
-import { type Em, grantRole, insertUser, loadActor, migrate, type Orm, seed, User } from '@trackline/domain';
-import { createTestDatabase } from './test-database.js';
+import {
+  type Em,
+  grantRole,
+  hashPassword,
+  insertUser,
+  loadActor,
+  migrate,
+  type Orm,
+  type PasswordHashCost,
+  seed,
+  User,
+} from '@trackline/domain';
+import { createMigratedTestDatabase } from './test-database.js';
 
 export const ROOT_PASSWORD = 'root-password';
 export const USER_PASSWORD = 'password-1';
+
+/**
+ * The scrypt cost of the kit's users. Stored hashes name their own parameters, so the server
+ * verifies these exactly like full-cost ones; what a test saves is the ~50 ms and 32 MiB a
+ * full-cost hash takes, for each user it creates and each Basic check of that user.
+ * Passwords set through the API (and `hashPassword`'s default) keep the production cost.
+ */
+export const KIT_PASSWORD_COST: PasswordHashCost = { N: 1 << 10, r: 8, p: 1 };
+
+const kitHashes = new Map<string, Promise<string>>();
+
+/** A cheap-cost hash of `password`, computed once per process. */
+export function kitPasswordHash(password: string): Promise<string> {
+  let hash = kitHashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password, KIT_PASSWORD_COST);
+    kitHashes.set(password, hash);
+  }
+  return hash;
+}
 
 /**
  * A fresh, migrated and seeded database for one test file: in-memory SQLite, or a scratch
  * PostgreSQL database under `TRACKLINE_TEST_DB=postgres` (see `test-database.ts`).
  */
 export async function createTestOrm(): Promise<Orm> {
-  const orm = await createTestDatabase();
-  await migrate(orm);
-  await seed(orm, { adminPassword: ROOT_PASSWORD });
+  const orm = await createMigratedTestDatabase();
+  await migrate(orm); // a no-op on PostgreSQL, whose scratch databases are copies of a migrated template
+  await seed(orm, { adminPassword: ROOT_PASSWORD, adminPasswordHash: await kitPasswordHash(ROOT_PASSWORD) });
   return orm;
 }
 
@@ -25,7 +56,11 @@ export async function actorFor(orm: Orm, login: string) {
 
 /** Creates a user (password `USER_PASSWORD`) holding `role` globally, or in `project` when given. */
 export async function userWithRole(orm: Orm, login: string, role?: string, project?: string) {
-  await insertUser(fork(orm), { login, email: `${login}@example.com`, password: USER_PASSWORD });
+  await insertUser(fork(orm), {
+    login,
+    email: `${login}@example.com`,
+    passwordHash: await kitPasswordHash(USER_PASSWORD),
+  });
   if (role) await grantRole(fork(orm), await actorFor(orm, 'root'), login, role, project);
   return actorFor(orm, login);
 }

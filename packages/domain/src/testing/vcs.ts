@@ -12,14 +12,19 @@ import {
   insertUser,
   type Orm,
 } from '@trackline/domain';
-import { actorFor, fork, USER_PASSWORD } from './test-orm.js';
+import { actorFor, fork, kitPasswordHash, USER_PASSWORD } from './test-orm.js';
 
 export const fixtureText = (name: string) =>
   readFileSync(new URL(`../../src/vcs/__fixtures__/${name}.json`, import.meta.url), 'utf8');
 
 /** A user with an e-mail and roles, each `[role]` global or `[role, project]`. */
 export async function committer(orm: Orm, login: string, email: string, roles: [string, string?][]) {
-  await insertUser(fork(orm), { login, email, fullName: login, password: USER_PASSWORD });
+  await insertUser(fork(orm), {
+    login,
+    email,
+    fullName: login,
+    passwordHash: await kitPasswordHash(USER_PASSWORD),
+  });
   const root = await actorFor(orm, 'root');
   for (const [role, project] of roles) await grantRole(fork(orm), root, login, role, project);
 }

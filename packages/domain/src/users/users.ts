@@ -13,6 +13,8 @@ export type NewUser = {
   fullName?: string | undefined;
   email?: string | undefined;
   password?: string | undefined;
+  /** A hash already made by `hashPassword` (the test kit's cheap-cost users); wins over `password`. */
+  passwordHash?: string | undefined;
   type?: IUser['type'];
 };
 
@@ -26,7 +28,7 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
         fullName: input.fullName ?? input.login,
         email: input.email ?? null,
         emailKey: input.email?.toLowerCase() ?? null,
-        passwordHash: input.password ? await hashPassword(input.password) : null,
+        passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         type: input.type ?? 'user',
         contextFolder: null,
       });
