@@ -667,6 +667,13 @@ describe('system users and users', () => {
     const res = await root('GET', '/rest/admin/systemuser');
     expectXml(res, 200);
     expect(xmlElements(res.text, 'user')).toEqual([
+      {
+        login: 'deleted_user',
+        fullName: 'Deleted user',
+        email: '',
+        type: 'system',
+        url: `${base}/rest/admin/user/deleted_user`,
+      },
       { login: 'guest', fullName: 'Guest', email: '', type: 'guest', url: `${base}/rest/admin/user/guest` },
       { login: 'root', fullName: 'root', email: '', type: 'root', url: `${base}/rest/admin/user/root` },
       {
@@ -679,6 +686,7 @@ describe('system users and users', () => {
     ]);
     const json = expectJson(await root('GET', '/rest/admin/systemuser', { accept: JSON_ACCEPT }), 200);
     expect(json.map((u: { login: string; type: string }) => `${u.login}:${u.type}`)).toEqual([
+      'deleted_user:system',
       'guest:guest',
       'root:root',
       'system_user:workflow',

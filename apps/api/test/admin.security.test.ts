@@ -62,6 +62,25 @@ type Family = {
 
 /** One row per route family of `/rest/admin`; the messages are the legacy wording, exactly. */
 const FAMILIES: Record<string, Family> = {
+  customfield: {
+    denied: {
+      method: 'PUT',
+      path: '/rest/admin/customfield/field/Wire_dev?type=string',
+      as: 'developer',
+      message:
+        'You have no rights to administer custom fields and bundles (UPDATE_PROJECT in every project).',
+    },
+    allowed: { method: 'PUT', path: '/rest/admin/customfield/field/Wire_adm?type=string', status: 201 },
+  },
+  group: {
+    denied: {
+      method: 'PUT',
+      path: '/rest/admin/group/Wire_dev',
+      as: 'developer',
+      message: 'You have no rights to create group (CREATE_USERGROUP).',
+    },
+    allowed: { method: 'PUT', path: '/rest/admin/group/Wire_adm', status: 201 },
+  },
   issueLinkType: {
     denied: {
       method: 'PUT',

@@ -369,7 +369,7 @@ for (const [meKey, otherKey] of [
       const issue = (await as(other, 'GET', `/rest/issue/${other.issue}`, { accept: JSON_ACCEPT })).json();
       expect(issue.link).toEqual([]);
       expect(issue.comment).toEqual([]);
-      expect(issue.tag).toEqual([{ value: other.tag }]);
+      expect(issue.tag).toEqual([{ value: other.tag, cssClass: 'c0' }]);
       expect(issue.field).not.toContainEqual({ name: 'Priority', value: 'Critical' });
       const tokens = (await as(other, 'GET', '/rest/user/token', { accept: JSON_ACCEPT })).json() as {
         name: string;
@@ -384,20 +384,20 @@ describe('names are per owner', () => {
     const { a, b } = sides;
     const tagged = (side: Side) =>
       as(side, 'GET', `/rest/issue${q({ filter: `tag: {${b.tag}}` })}`, { accept: JSON_ACCEPT });
-    const before = (await tagged(b)).json().map((i: { id: string }) => i.id);
+    const before = (await tagged(b)).json().issue.map((i: { id: string }) => i.id);
     expect(before).toEqual([b.issue]);
     await expectStatus(
       as(a, 'POST', `/rest/issue/${a.second}/execute${q({ command: `tag ${b.tag}` })}`),
       200,
     );
-    expect((await tagged(b)).json().map((i: { id: string }) => i.id)).toEqual([b.issue]);
-    expect((await tagged(a)).json().map((i: { id: string }) => i.id)).toEqual([a.second]);
+    expect((await tagged(b)).json().issue.map((i: { id: string }) => i.id)).toEqual([b.issue]);
+    expect((await tagged(a)).json().issue.map((i: { id: string }) => i.id)).toEqual([a.second]);
     const own = await as(a, 'GET', `/rest/user/tag/${b.tag}`, { accept: JSON_ACCEPT });
     expect(own.json()).toMatchObject({ name: b.tag, owner: a.login });
     await expectStatus(as(a, 'DELETE', `/rest/user/tag/${b.tag}`), 200);
     const theirs = await as(b, 'GET', `/rest/user/tag/${b.tag}`, { accept: JSON_ACCEPT });
     expect(theirs.json()).toMatchObject({ name: b.tag, owner: b.login });
-    expect((await tagged(b)).json().map((i: { id: string }) => i.id)).toEqual([b.issue]);
+    expect((await tagged(b)).json().issue.map((i: { id: string }) => i.id)).toEqual([b.issue]);
   });
 });
 

@@ -33,6 +33,7 @@ import {
   root,
   SECRET,
   setUpWorld,
+  valuesOf,
 } from './issue-fixtures.js';
 
 let server: TestServer;
@@ -113,7 +114,9 @@ describe('POST /rest/issue/{id}/execute', () => {
   it('tag creates the caller’s tag and untag removes it', async () => {
     const id = await createIssue(server, 'tagging');
     await mustExecute(server, id, 'tag {Needs triage}', 'u_dev');
-    expect((await getIssueJson(server, id, 'u_dev')).tag).toEqual([{ value: 'Needs triage' }]);
+    expect((await getIssueJson(server, id, 'u_dev')).tag).toEqual([
+      { value: 'Needs triage', cssClass: 'c0' },
+    ]);
     // A private tag: root does not see it on the issue.
     expect((await getIssueJson(server, id)).tag).toEqual([]);
     const em = fork(server.orm);
@@ -142,11 +145,11 @@ describe('POST /rest/issue/{id}/execute', () => {
   it('add and remove values of a multi-value field (Fix versions)', async () => {
     const id = await createIssue(server, 'versions');
     await mustExecute(server, id, 'add Fix versions 1.0');
-    expect(fieldOf(await getIssueJson(server, id), 'Fix versions')).toEqual(['1.0']);
+    expect(valuesOf(await getIssueJson(server, id), 'Fix versions')).toEqual(['1.0']);
     await mustExecute(server, id, 'add Fix versions 2.0');
     expect(fieldOf(await getIssueJson(server, id), 'Fix versions')).toEqual(['1.0', '2.0']);
     await mustExecute(server, id, 'remove Fix versions 1.0');
-    expect(fieldOf(await getIssueJson(server, id), 'Fix versions')).toEqual(['2.0']);
+    expect(valuesOf(await getIssueJson(server, id), 'Fix versions')).toEqual(['2.0']);
     await mustExecute(server, id, 'add 1.0');
     expect(fieldOf(await getIssueJson(server, id), 'Fix versions')).toEqual(['1.0', '2.0']);
   });
@@ -223,9 +226,9 @@ describe('POST /rest/issue/{id}/execute', () => {
     expect(fieldOf(issue, 'Type')).toBe('Task');
     expect(fieldOf(issue, 'Assignee')).toBe('u_dev');
     expect(fieldOf(issue, 'State')).toBe('In Progress');
-    expect(fieldOf(issue, 'Fix versions')).toEqual(['2.0']);
+    expect(valuesOf(issue, 'Fix versions')).toEqual(['2.0']);
     expect(fieldOf(issue, 'votes')).toBe('1');
-    expect(issue.tag).toEqual([{ value: 'Multi' }]);
+    expect(issue.tag).toEqual([{ value: 'Multi', cssClass: 'c0' }]);
     expect(issue.link).toEqual([{ typeName: 'Relates', role: 'relates to', source: id, target: other }]);
     expect(issue.comment.map((c) => c.text)).toEqual(['all at once']);
   });

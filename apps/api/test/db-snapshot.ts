@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Orm } from '@trackline/domain';
+import { dialectOf, type Orm } from '@trackline/domain';
 
 /**
  * Every table the ORM maps (entities and pivot tables), as row count and a hash of the rows,
@@ -48,4 +48,20 @@ export function changedTables(before: DbSnapshot, after: DbSnapshot): string[] {
   return [...names].filter(
     (name) => before[name]?.rows !== after[name]?.rows || before[name]?.hash !== after[name]?.hash,
   );
+}
+
+/**
+ * A value that changes whenever any row may have changed, far cheaper than a snapshot: on
+ * SQLite the connection's `total_changes()` (the in-process server writes through this one
+ * connection), on PostgreSQL the next transaction id (every writing transaction takes one).
+ * Equal marks prove nothing was written between them; different marks call for a snapshot.
+ */
+export async function changeMark(orm: Orm): Promise<string> {
+  const connection = orm.em.fork().getConnection();
+  const sql =
+    dialectOf(orm) === 'postgresql'
+      ? 'select pg_snapshot_xmax(pg_current_snapshot())::text as mark'
+      : 'select total_changes() as mark';
+  const [row] = await connection.execute<{ mark: unknown }[]>(sql);
+  return String(row?.mark);
 }

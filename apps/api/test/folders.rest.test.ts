@@ -286,7 +286,7 @@ describe('saved searches: PUT/GET/DELETE /rest/user/search/{name}', () => {
       await as('u_dev', 'GET', `/rest/issue${q({ filter: folder.query, max: 500 })}`),
       200,
     );
-    expect(found.map((i: { id: string }) => i.id)).toContain(id);
+    expect(found.issue.map((i: { id: string }) => i.id)).toContain(id);
   });
 
   it('DELETE removes it (200); again is 404', async () => {
@@ -329,7 +329,9 @@ describe('tags: PUT/GET/DELETE /rest/user/tag/{name}', () => {
     const res = await createTag('u_dev', 'Fix soon', undefined, false);
     expectXml(res, 201);
     expect(res.headers.get('location')).toBe(`${server.url}/rest/user/tag/Fix%20soon`);
-    expect(res.text).toBe(`${XML_DECLARATION}<tag name="Fix soon" owner="u_dev" shared="false"/>`);
+    expect(res.text).toBe(
+      `${XML_DECLARATION}<tag name="Fix soon" owner="u_dev" shared="false" untagOnResolve="false"/>`,
+    );
     expectJsonError(
       await createTag('u_dev', 'fix SOON'),
       409,
@@ -340,27 +342,33 @@ describe('tags: PUT/GET/DELETE /rest/user/tag/{name}', () => {
 
   it('GET lists own then shared tags', async () => {
     expect(expectJson(await as('u_rep', 'GET', '/rest/user/tag'), 200)).toEqual([
-      { name: 'to read', owner: 'u_rep', shared: false },
-      { name: 'team', owner: 'u_dev', shared: true },
+      { name: 'to read', owner: 'u_rep', shared: false, untagOnResolve: false },
+      { name: 'team', owner: 'u_dev', shared: true, untagOnResolve: false },
     ]);
     const xml = await as('u_rep', 'GET', '/rest/user/tag', false);
     expectXml(xml, 200);
     expect(xml.text).toBe(
-      `${XML_DECLARATION}<tags><tag name="to read" owner="u_rep" shared="false"/><tag name="team" owner="u_dev" shared="true"/></tags>`,
+      `${XML_DECLARATION}<tags><search name="to read" owner="u_rep" shared="false" untagOnResolve="false"/>` +
+        '<search name="team" owner="u_dev" shared="true" untagOnResolve="false"/></tags>',
     );
   });
 
   it('GET /rest/user/tag/{name} answers one tag', async () => {
     const res = await as('u_dev', 'GET', '/rest/user/tag/Fix%20soon');
-    expect(expectJson(res, 200)).toEqual({ name: 'Fix soon', owner: 'u_dev', shared: false });
+    expect(expectJson(res, 200)).toEqual({
+      name: 'Fix soon',
+      owner: 'u_dev',
+      shared: false,
+      untagOnResolve: false,
+    });
   });
 
   it('a tag is usable by commands and search, and DELETE removes it from every issue', async () => {
     const id = await createIssue(server, 'tagged then untagged');
     await mustExecute(server, id, 'tag {Fix soon}', 'u_dev');
-    expect((await getIssueJson(server, id, 'u_dev')).tag).toEqual([{ value: 'Fix soon' }]);
+    expect((await getIssueJson(server, id, 'u_dev')).tag).toEqual([{ value: 'Fix soon', cssClass: 'c0' }]);
     const found = expectJson(await as('u_dev', 'GET', `/rest/issue${q({ filter: 'tag: {Fix soon}' })}`), 200);
-    expect(found.map((i: { id: string }) => i.id)).toEqual([id]);
+    expect(found.issue.map((i: { id: string }) => i.id)).toEqual([id]);
     const res = await as('u_dev', 'DELETE', '/rest/user/tag/Fix%20soon', false);
     expect(res.status, res.text).toBe(200);
     expect((await getIssueJson(server, id, 'u_dev')).tag).toEqual([]);
@@ -464,11 +472,13 @@ describe('BOLA: a private saved search or tag of user B is invisible to user A',
   });
 
   it('B’s private tag on an issue is not shown to A, nor matched by A’s search or commands', async () => {
-    expect((await getIssueJson(server, issue, 'u_dev')).tag).toEqual([{ value: 'devsecret' }]);
+    expect((await getIssueJson(server, issue, 'u_dev')).tag).toEqual([
+      { value: 'devsecret', cssClass: 'c0' },
+    ]);
     expect((await getIssueJson(server, issue, 'u_rep')).tag).toEqual([]);
     // A's own tag of that name is empty: searching it finds nothing of B's.
     const found = expectJson(await as('u_rep', 'GET', `/rest/issue${q({ filter: 'tag: devsecret' })}`), 200);
-    expect(found).toEqual([]);
+    expect(found).toEqual({ issue: [] });
     expectJsonError(
       await as('u_obs', 'GET', `/rest/issue${q({ filter: 'tag: devsecret' })}`),
       400,

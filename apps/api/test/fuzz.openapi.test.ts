@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changedTables, dbSnapshot } from './db-snapshot.js';
+import { changedTables, changeMark, dbSnapshot } from './db-snapshot.js';
 import {
   JSON_ACCEPT,
   STACK_TRACE,
@@ -43,15 +43,21 @@ const FORMATS = [XML_ACCEPT, JSON_ACCEPT] as const;
 const server = await startTestServer();
 afterAll(() => server.close());
 
-// A small world for the inputs to hit: a project, an issue, a saved search and a tag.
+// A small world for the inputs to hit: a project, an issue, a saved search, a tag, a group and a bundle with a value.
 const world = [
   ['PUT', '/rest/admin/project/FZ?projectName=Fuzz'],
   ['PUT', '/rest/issue?project=FZ&summary=first'],
   ['PUT', '/rest/user/search/fz-search?query=project:%20FZ'],
   ['PUT', '/rest/user/tag/fz-tag'],
+  ['PUT', '/rest/admin/group/fz-group'],
+  ['PUT', '/rest/admin/customfield/bundle', '<enumeration name="fz-bundle"/>'],
+  ['PUT', '/rest/admin/customfield/bundle/fz-bundle/fz-value'],
 ] as const;
-for (const [method, path] of world) {
-  const res = await server.request(method, path, { user: 'root' });
+for (const [method, path, body] of world) {
+  const res = await server.request(method, path, {
+    user: 'root',
+    ...(body ? { body, contentType: 'application/xml' } : {}),
+  });
   if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
 }
 await userWithRole(server.orm, LOW, 'Observer', 'FZ');
@@ -183,6 +189,9 @@ const WORLD = new Set([
   'p-fz',
   'fz-search',
   'fz-tag',
+  'fz-group',
+  'fz-bundle',
+  'fz-value',
   'developer',
   'observer',
   'relates',
@@ -274,8 +283,18 @@ function plausible(op: Operation, name: string): fc.Arbitrary<string> | null {
       return read || op.path.includes('/user/') ? fc.constantFrom('Developer', 'Observer') : freshName;
     case 'permission':
       return fc.constantFrom('READ_ISSUE', 'UPDATE_ISSUE');
+    case 'group':
+      return read || op.path.includes('/user/') ? fc.constant('fz-group') : freshName;
+    case 'bundleType':
+      return fc.constant('bundle');
+    case 'bundle':
+      return read || op.path.endsWith('{value}') ? fc.constant('fz-bundle') : freshName;
+    case 'value':
+      return read ? fc.constant('fz-value') : freshName;
+    case 'loginToMerge':
+      return freshName;
     case 'name':
-      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag') : freshName;
+      return read ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority') : freshName;
     case 'issueFolder':
     case 'folderId':
     case 'folder':
@@ -370,7 +389,12 @@ const statuses = new Map<string, Map<number, number>>();
 describe('OpenAPI-driven fuzzing', () => {
   it('the snapshot notices a change (so an unchanged one means something)', async () => {
     const before = await dbSnapshot(server.orm);
+    const mark = await changeMark(server.orm);
+    expect(await changeMark(server.orm)).toBe(mark);
+    expect((await server.request('GET', '/rest/user/tag', { user: LOW })).status).toBe(200);
+    expect(await changeMark(server.orm)).toBe(mark);
     expect((await server.request('PUT', '/rest/user/tag/fz-probe', { user: LOW })).status).toBe(201);
+    expect(await changeMark(server.orm)).not.toBe(mark);
     expect(changedTables(before, await dbSnapshot(server.orm))).toEqual(['tags']);
   });
 
@@ -396,9 +420,12 @@ describe('OpenAPI-driven fuzzing', () => {
           const url = urlFor(op, input);
           for (const user of USERS) {
             for (const accept of FORMATS) {
+              const mark = await changeMark(server.orm);
               const res = await server.request(op.method, url, { user, accept });
               seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
               checkResponse(op, url, accept, res);
+              // Nothing written since `before` was taken: it still describes the database.
+              if ((await changeMark(server.orm)) === mark) continue;
               const after = await dbSnapshot(server.orm);
               if (res.status >= 400) {
                 expect(

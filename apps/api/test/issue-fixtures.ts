@@ -111,9 +111,24 @@ export async function createIssue(
 export type IssueJson = {
   id: string;
   entityId: string;
-  field: { name: string; value: string | string[] }[];
-  comment: { id: string; author: string; authorFullName: string; text: string; created: number }[];
-  tag: { value: string }[];
+  field: {
+    name: string;
+    /** Built-ins: a string; custom fields: always an array (users as `{value, fullName}`). */
+    value:
+      | string
+      | (string | { value: string; fullName?: string; type?: string; role?: string; url?: string })[];
+    valueId?: string[];
+    color?: { bg: string; fg: string };
+  }[];
+  comment: {
+    id: string;
+    author: string;
+    authorFullName: string;
+    text: string;
+    created: number;
+    updated: number | null;
+  }[];
+  tag: { value: string; cssClass: string }[];
   link: { typeName: string; role: string; source: string; target: string }[];
 };
 
@@ -125,9 +140,23 @@ export async function getIssueJson(server: TestServer, id: string, user = 'root'
   return expectJson(res, 200) as IssueJson;
 }
 
-/** The value of one field of the JSON issue (undefined when absent, i.e. empty). */
+/** The values of one field of the JSON issue as text (logins for users, ids for links); [] when absent. */
+export function valuesOf(issue: IssueJson, name: string): string[] {
+  const value = issue.field.find((f) => f.name === name)?.value;
+  if (value === undefined) return [];
+  return typeof value === 'string' ? [value] : value.map((v) => (typeof v === 'string' ? v : v.value));
+}
+
+/**
+ * One field of the JSON issue for brief assertions: a built-in's string; a custom field's value
+ * array as text, unwrapped when it holds one value (`valuesOf` keeps the array); undefined when absent.
+ */
 export function fieldOf(issue: IssueJson, name: string): string | string[] | undefined {
-  return issue.field.find((f) => f.name === name)?.value;
+  const field = issue.field.find((f) => f.name === name);
+  if (!field) return undefined;
+  if (typeof field.value === 'string') return field.value;
+  const values = valuesOf(issue, name);
+  return values.length === 1 ? values[0] : values;
 }
 
 /** Runs a command as `user`; returns the response. */

@@ -41,11 +41,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** `[name, values]` of every `<field>` of an XML issue, in document order. */
+/** `[name, values]` of every `<field xsi:type name>` of an XML issue, in document order. */
 function xmlFields(xml: string): [string, string[]][] {
-  return [...xml.matchAll(/<field name="([^"]*)">((?:<value>[^<]*<\/value>)*)<\/field>/g)].map((m) => [
+  return [...xml.matchAll(/<field xsi:type="[^"]*" name="([^"]*)">(.*?)<\/field>/g)].map((m) => [
     m[1] as string,
-    [...(m[2] as string).matchAll(/<value>([^<]*)<\/value>/g)].map((v) => v[1] as string),
+    [...(m[2] as string).matchAll(/<value(?: [^>]*)?>([^<]*)<\/value>/g)].map((v) => v[1] as string),
   ]);
 }
 
@@ -149,10 +149,11 @@ describe('GET /rest/issue/{id}', () => {
     expect(xmlElements(res.text, 'comment')).toEqual([
       expect.objectContaining({ author: 'root', authorFullName: 'root', text: 'A <comment>' }),
     ]);
-    expect(res.text).toContain('<tag>Reading</tag>');
-    expect(xmlElements(res.text, 'link')).toEqual([
-      { typeName: 'Depend', role: 'depends on', source: id, target: other },
-    ]);
+    expect(res.text).toContain('<tag cssClass="c0">Reading</tag>');
+    // Links are the field `links`: values with `type` and `role`, the other issue's id as text.
+    expect(res.text).toContain(
+      `<field xsi:type="LinkField" name="links"><value type="Depend" role="depends on">${other}</value></field>`,
+    );
   });
 
   it('answers the same issue as JSON: {id, entityId, field[], comment[], tag[], link[]}', async () => {
@@ -162,7 +163,11 @@ describe('GET /rest/issue/{id}', () => {
     expect(Object.keys(body).sort()).toEqual(['comment', 'entityId', 'field', 'id', 'link', 'tag']);
     expect(body.id).toBe(id);
     expect(body.entityId).toBe(xmlElements(xml.text, 'issue')[0]?.entityId);
-    for (const f of body.field) expect(Object.keys(f).sort()).toEqual(['name', 'value']);
+    for (const f of body.field) {
+      // Built-ins carry a string; custom fields an array, bundle values with their ids and colour.
+      const keys = typeof f.value === 'string' ? ['name', 'value'] : ['color', 'name', 'value', 'valueId'];
+      expect(Object.keys(f).sort()).toEqual(f.name === 'links' ? ['name', 'value'] : keys);
+    }
     expect(fieldOf(body, 'summary')).toBe('Read <me> & "quote" me');
     expect(fieldOf(body, 'description')).toBe('two\nlines\u0007\tend');
     expect(fieldOf(body, 'Fix versions')).toEqual(['1.0', '2.0']);
@@ -171,11 +176,15 @@ describe('GET /rest/issue/{id}', () => {
         id: expect.any(String),
         author: 'root',
         authorFullName: 'root',
+        issueId: id,
+        deleted: false,
         text: 'A <comment>',
+        shownForIssueAuthor: false,
         created: expect.any(Number),
+        updated: null,
       },
     ]);
-    expect(body.tag).toEqual([{ value: 'Reading' }]);
+    expect(body.tag).toEqual([{ value: 'Reading', cssClass: 'c0' }]);
     expect(body.link).toEqual([{ typeName: 'Depend', role: 'depends on', source: id, target: other }]);
     // Same field names in the same order as the XML.
     expect(body.field.map((f: { name: string }) => f.name)).toEqual(xmlFields(xml.text).map(([n]) => n));
@@ -235,7 +244,7 @@ describe('GET /rest/issue?filter= searches', () => {
       user,
       accept: JSON_ACCEPT,
     });
-    return ids(expectJson(res, 200));
+    return ids(expectJson(res, 200).issue);
   };
 
   beforeAll(async () => {

@@ -159,7 +159,7 @@ describe.each(['xml', 'json'] as const)('permission matrix (%s)', (format) => {
       expect(res.status, res.text).toBe(200);
       const found =
         format === 'json'
-          ? res.json().map((i: { id: string }) => i.id)
+          ? res.json().issue.map((i: { id: string }) => i.id)
           : [...res.text.matchAll(/<issue id="([^"]+)"/g)].map((m) => m[1]);
       expect(found).toEqual(READS_PRJ[caller] ? [target] : []);
     },

@@ -288,7 +288,7 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('two API processes on one Postgre
       for (const view of views) {
         const field = (name: string) => view.field.find((f: { name: string }) => f.name === name)?.value;
         expect(field('Fix versions')).toEqual(['1.0']);
-        expect(field('Priority')).toBe('Major');
+        expect(field('Priority')).toEqual(['Major']);
         expect(field('votes')).toBe('1');
         expect(view.tag.map((t: { value: string }) => t.value)).toEqual(['x']);
         expect(view.comment).toHaveLength(EACH);

@@ -1,11 +1,17 @@
 import type { PermissionKey } from '@trackline/contracts';
 import {
   type Actor,
+  addBundleValue,
   addRolePermission,
+  addUserToGroup,
+  attachProjectCustomField,
+  createBundle,
+  createGroup,
   createIssue,
   createLinkType,
   createPermanentToken,
   createProject,
+  createPrototype,
   createRole,
   createSavedSearch,
   createSession,
@@ -13,6 +19,7 @@ import {
   createVcsIntegration,
   deleteProject,
   type Em,
+  grantGroupRole,
   grantRole,
   insertUser,
   type Orm,
@@ -103,6 +110,11 @@ async function freshUser(a: Arrange, prefix: string) {
   await insertUser(a.em(), { login });
   return login;
 }
+async function freshGroup(a: Arrange, prefix: string) {
+  const name = `${prefix}_${a.key}`;
+  await createGroup(a.em(), a.root, name);
+  return name;
+}
 async function emptyRole(a: Arrange) {
   await createRole(a.em(), a.root, `Empty_${a.key}`);
   return `Empty_${a.key}`;
@@ -119,8 +131,48 @@ async function freshIntegration(a: Arrange) {
   return { name, integration: view.integration };
 }
 
+/** A fresh string field prototype `F_<key>`. */
+async function freshPrototype(a: Arrange) {
+  await createPrototype(a.em(), a.root, { name: `F_${a.key}`, type: 'string' });
+  return `F_${a.key}`;
+}
+/** A fresh project with a fresh prototype attached to it. */
+async function attachedField(a: Arrange) {
+  const project = await projectFor(a, 'CF');
+  const name = await freshPrototype(a);
+  await attachProjectCustomField(a.em(), a.root, project, name, {});
+  return { project, name };
+}
+/** A fresh enum bundle `B_<key>` holding the value `v1` (a user bundle: holding root). */
+async function freshBundle(a: Arrange, type: 'bundle' | 'userBundle' = 'bundle') {
+  await createBundle(a.em(), a.root, type, {
+    name: `B_${a.key}`,
+    users: type === 'userBundle' ? ['root'] : [],
+  });
+  if (type === 'bundle') await addBundleValue(a.em(), a.root, 'bundle', `B_${a.key}`, { name: 'v1' });
+  return `B_${a.key}`;
+}
+
 // biome-ignore format: one row per procedure, aligned for reading
 const ROWS: Record<string, Row> = {
+  'customFields.listPrototypes':  { holder: {}, input: () => ({}), expect: ANY },
+  'customFields.getPrototype':    { holder: {}, input: () => ({ name: 'Priority' }), expect: ANY },
+  'customFields.createPrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ name: `N_${a.key}`, type: 'enum[*]' }), expect: HOLDERS },
+  'customFields.deletePrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshPrototype(a) }), expect: HOLDERS },
+  'customFields.listProjectFields': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'customFields.getProjectField': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P, name: 'State' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'customFields.attachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'CF'), name: await freshPrototype(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'customFields.updateProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ ...(await attachedField(a)), emptyFieldText: 'None' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'customFields.detachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => attachedField(a), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'bundles.list':                 { holder: {}, input: () => ({ bundleType: 'stateBundle' }), expect: ANY },
+  'bundles.get':                  { holder: {}, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: ANY },
+  'bundles.create':               { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ bundleType: 'versionBundle', name: `V_${a.key}`, values: [{ name: '1.0' }] }), expect: HOLDERS },
+  'bundles.delete':               { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a) }), expect: HOLDERS },
+  'bundles.addValue':             { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v2' }), expect: HOLDERS },
+  'bundles.updateValue':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1', colorIndex: 2 }), expect: HOLDERS },
+  'bundles.deleteValue':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1' }), expect: HOLDERS },
+  'bundles.addUser':              { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), login: 'reader' }), expect: HOLDERS },
+  'bundles.removeUser':           { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), login: 'root' }), expect: HOLDERS },
   'linkTypes.list':               { holder: {}, input: () => ({}), expect: ANY },
   'linkTypes.get':                { holder: {}, input: () => ({ name: 'Depend' }), expect: ANY },
   'linkTypes.count':              { holder: {}, input: () => ({ name: 'Depend' }), expect: ANY },
@@ -193,6 +245,35 @@ const ROWS: Record<string, Row> = {
       await grantRole(a.em(), a.root, login, role);
       return { login, role };
     }, expect: HOLDERS },
+  'groups.list':                  { holder: { global: ['READ_USERGROUP'] }, input: () => ({}), expect: HOLDERS },
+  'groups.get':                   { holder: { global: ['READ_USERGROUP'] }, input: () => ({ group: 'All Users' }), expect: HOLDERS },
+  'groups.create':                { holder: { global: ['CREATE_USERGROUP'] }, input: (a) => ({ group: `New_${a.key}`, autoJoin: false }), expect: HOLDERS },
+  'groups.update':                { holder: { global: ['UPDATE_USERGROUP'] }, input: async (a) => ({ group: await freshGroup(a, 'upd'), description: 'changed' }), expect: HOLDERS },
+  'groups.delete':                { holder: { global: ['DELETE_USERGROUP'] }, input: async (a) => ({ group: await freshGroup(a, 'del') }), expect: HOLDERS },
+  'groups.roles':                 { holder: { global: ['READ_USERGROUP'] }, input: () => ({ group: 'All Users' }), expect: HOLDERS },
+  // Like a user's grants: the role carries nothing, so UPDATE_USERGROUP (global) is all it takes.
+  'groups.grantRole':             { holder: { global: ['UPDATE_USERGROUP'] }, input: async (a) => ({ group: await freshGroup(a, 'gr'), role: await emptyRole(a) }), expect: HOLDERS },
+  'groups.revokeRole':            { holder: { global: ['UPDATE_USERGROUP'] },
+    input: async (a) => {
+      const group = await freshGroup(a, 'rv');
+      const role = await emptyRole(a);
+      await grantGroupRole(a.em(), a.root, group, role);
+      return { group, role };
+    }, expect: HOLDERS },
+  'groups.ofUser':                { holder: { global: ['READ_USERGROUP'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'groups.addUser':               { holder: { global: ['UPDATE_USERGROUP'] }, input: async (a) => ({ login: await freshUser(a, 'joiner'), group: await freshGroup(a, 'add') }), expect: HOLDERS },
+  'groups.removeUser':            { holder: { global: ['UPDATE_USERGROUP'] },
+    input: async (a) => {
+      const login = await freshUser(a, 'leaver');
+      const group = await freshGroup(a, 'rm');
+      await addUserToGroup(a.em(), a.root, login, group);
+      return { login, group };
+    }, expect: HOLDERS },
+  'users.roles':                  { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'users.list':                   { holder: { global: ['READ_USER'] }, input: () => ({ q: 'root' }), expect: HOLDERS },
+  'users.update':                 { holder: { global: ['UPDATE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'upd'), fullName: 'Changed' }), expect: HOLDERS },
+  'users.delete':                 { holder: { global: ['DELETE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'gone') }), expect: HOLDERS },
+  'users.merge':                  { holder: { global: ['UPDATE_USER', 'DELETE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'kept'), loginToMerge: await freshUser(a, 'merged') }), expect: HOLDERS },
   'users.createToken':            { holder: {}, input: (a) => ({ name: `token_${a.key}` }), expect: ANY },
   'users.revokeToken':            { holder: {},
     input: async (a) => {
@@ -208,6 +289,7 @@ const ROWS: Record<string, Row> = {
   'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   // The legacy spellings (issue 12): the same rules as the routes they mirror.
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'issues.searchIntellisense':    { holder: {}, input: () => ({ filter: 'State: ' }), expect: ANY },
   'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },

@@ -95,6 +95,7 @@ describe('queries', () => {
 
   it('users.systemUsers', async () => {
     expect(data(await query('users.systemUsers', {})).map((u: { login: string }) => u.login)).toEqual([
+      'deleted_user',
       'guest',
       'root',
       'system_user',

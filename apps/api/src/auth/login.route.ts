@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
-import { negotiate } from '../rest/negotiate.js';
-import { fromSearchParams, parseBody, readRawBody } from '../rest/request-body.js';
+import { DEFAULT_INPUT_LIMITS } from '../rest/request-body.js';
+import { readRequestInput } from '../rest/request-input.js';
 import { sessionCookie } from './credentials.js';
 import { type RequestGuard, tooManyFailures } from './limits.js';
 
@@ -19,8 +19,7 @@ export async function handleLogin(
 ) {
   if (url.searchParams.has('password'))
     throw DomainError.invalid('password', 'must be sent in the request body, not in the query string');
-  const raw = await readRawBody(req, 64 * 1024);
-  const fields = { ...fromSearchParams(url.searchParams), ...parseBody(raw, req.headers['content-type']) };
+  const fields = await readRequestInput(req, url.searchParams, DEFAULT_INPUT_LIMITS, 64 * 1024);
   const login = typeof fields.login === 'string' ? fields.login : '';
   const password = typeof fields.password === 'string' ? fields.password : '';
   if (!login) throw DomainError.invalid('login', 'is required');
@@ -41,11 +40,9 @@ export async function handleLogin(
   await throttle?.succeeded(login, ip);
   const session = await createSession(em as never, user.id);
   res.setHeader('Set-Cookie', sessionCookie(session, guard?.isSecure(req) ?? false));
-  // The API-wide negotiation (no Accept header: XML), as for errors of this route.
-  const json = negotiate(req.headers.accept, 'xml') === 'json';
+  // Clients compare the body with exactly `<login>ok</login>`, even those sending
+  // `Accept: application/json`: the same bytes whatever the Accept, no XML declaration.
   res.statusCode = 200;
-  res.setHeader('Content-Type', json ? 'application/json;charset=UTF-8' : 'application/xml;charset=UTF-8');
-  res.end(
-    json ? '{"value":"ok"}' : '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><login>ok</login>',
-  );
+  res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
+  res.end('<login>ok</login>');
 }

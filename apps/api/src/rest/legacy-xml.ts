@@ -1,34 +1,10 @@
-import type { CommandAssistDto, IssueDto } from '@trackline/contracts';
+import type { CommandAssistDto } from '@trackline/contracts';
+import { FIELD_XML } from './legacy-xml-fields.js';
+import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
-import { escapeXml as attr, type CustomRenderer, escapeTextOneLine as text } from './xml.js';
+import { type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
 const el = (name: string, value: string | number) => `<${name}>${text(String(value))}</${name}>`;
-
-/** `<issue id><field name><value>…</value></field>…<comment …/><tag>…</tag></issue>` */
-function renderIssue(data: unknown): string {
-  const issue = data as IssueDto;
-  const fields = issue.field
-    .map((f) => {
-      const values = Array.isArray(f.value) ? f.value : [f.value];
-      return `<field name="${attr(f.name)}">${values.map((v) => el('value', v)).join('')}</field>`;
-    })
-    .join('');
-  const comments = issue.comment
-    .map(
-      (c) =>
-        `<comment id="${attr(c.id)}" author="${attr(c.author)}" authorFullName="${attr(c.authorFullName)}" ` +
-        `text="${attr(c.text)}" created="${c.created}"/>`,
-    )
-    .join('');
-  const tags = issue.tag.map((t) => el('tag', t.value)).join('');
-  const links = issue.link
-    .map(
-      (l) =>
-        `<link typeName="${attr(l.typeName)}" role="${attr(l.role)}" source="${attr(l.source)}" target="${attr(l.target)}"/>`,
-    )
-    .join('');
-  return `<issue id="${attr(issue.id)}" entityId="${attr(issue.entityId)}">${fields}${comments}${tags}${links}</issue>`;
-}
 
 /** The legacy IntelliSense vocabulary (`/rest/issue/{id}/execute/intellisense`), also used for `/rest/command/*`. */
 function renderIntellisense(data: unknown): string {
@@ -41,7 +17,8 @@ function renderIntellisense(data: unknown): string {
       (s) =>
         `<item><match start="${s.ms}" end="${s.me}"/><completion start="${s.cs}" end="${s.ce}"/>` +
         `${el('caret', s.cp)}${el('description', s.d)}${el('prefix', s.pre)}${el('suffix', s.suf)}` +
-        `${el('option', s.o)}${el('separator', String(s.sep))}</item>`,
+        `${el('option', s.o)}${el('separator', String(s.sep))}` +
+        `${s.styleClass ? el('styleClass', s.styleClass) : ''}</item>`,
     )
     .join('');
   const commands = (assist.commands?.command ?? [])
@@ -56,7 +33,9 @@ function renderIntellisense(data: unknown): string {
 
 export const LEGACY_XML: Record<string, CustomRenderer> = {
   issue: renderIssue,
+  issueCompacts: renderIssueCompacts,
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,
   projectsAll: renderProjectsAll,
+  ...FIELD_XML,
 };

@@ -46,8 +46,11 @@ function match(ranges: Range[], format: Format) {
 }
 
 /**
- * Legacy negotiation: no Accept header gives the route's default (XML for admin routes);
- * a preference for JSON, or a bare wildcard, gives JSON; an XML preference gives XML.
+ * Legacy negotiation. The original's resources were XML-first: no Accept header, a bare
+ * wildcard (`*` over `*`, what curl and python `requests` send) or a range that covers both
+ * formats alike (`application/*`) gives the route's default (XML, JSON for command assist).
+ * JSON only when a JSON type is preferred over XML (by q-value, then by being named exactly,
+ * then by order); XML when an XML type is.
  */
 export function negotiate(accept: string | undefined, fallback: Format): Format {
   if (!accept?.trim()) return fallback;
@@ -59,6 +62,7 @@ export function negotiate(accept: string | undefined, fallback: Format): Format 
   if (!json) return 'xml';
   if (json.q !== xml.q) return json.q > xml.q ? 'json' : 'xml';
   if (json.specificity !== xml.specificity) return json.specificity > xml.specificity ? 'json' : 'xml';
-  if (json.specificity === 0) return 'json';
-  return json.order <= xml.order ? 'json' : 'xml';
+  // One range (a wildcard) accepts both alike: no preference stated.
+  if (json.order === xml.order) return fallback;
+  return json.order < xml.order ? 'json' : 'xml';
 }

@@ -46,7 +46,7 @@ export const tooManyParameters = (max: number) =>
 
 /** Query or form entries as fields (see `groupFormEntries`), refusing more than `maxParameters` with 400. */
 export function fromSearchParams(
-  params: URLSearchParams,
+  params: Iterable<[string, string]>,
   maxParameters = DEFAULT_INPUT_LIMITS.maxParameters,
   alreadySeen = 0,
 ): Fields {
@@ -103,8 +103,48 @@ function parseXmlBody(text: string): Fields {
   for (const [key, value] of Object.entries(root as Fields)) {
     if (typeof value === 'string') fields[key] = value;
     else if (value && typeof value === 'object' && '#text' in value) fields[key] = (value as Fields)['#text'];
+    // Nested elements (`<projects><projectRef id/></projects>`) are kept as parsed, for the
+    // schemas that read them; elsewhere they fail validation instead of vanishing.
+    else if (value && typeof value === 'object') fields[key] = value;
   }
+  const children = childElements(text);
+  // A list body (a bundle's `<value colorIndex="1">A</value>`...) as one parameter, however many children.
+  if (children) fields.xmlChildren = children;
   return fields;
+}
+
+/** Parses attributes apart from child elements (`@_` prefix), to tell `<x a="1"/>` from `<x><a>1</a></x>`. */
+const childParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  ignoreDeclaration: true,
+  processEntities: true,
+  maxNestedTags: DEFAULT_INPUT_LIMITS.maxDepth,
+});
+
+/** The root's child elements by tag, each as its attributes and text (`$text`); null when it has none. */
+function childElements(text: string): Record<string, Record<string, string>[]> | null {
+  const root = Object.values(childParser.parse(text, true) as Fields)[0];
+  if (typeof root !== 'object' || root === null) return null;
+  const children: Record<string, Record<string, string>[]> = {};
+  for (const [key, value] of Object.entries(root as Fields)) {
+    if (key.startsWith('@_') || key === '#text') continue;
+    children[key] = (Array.isArray(value) ? value : [value]).map(childElement);
+  }
+  return Object.keys(children).length ? children : null;
+}
+
+/** `{ attr: 'x', '#text': 'A' }` or `'A'` → `{ attr: 'x', $text: 'A' }` (attributes and text as strings). */
+function childElement(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null) return { $text: String(value ?? '') };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value as Fields)) {
+    if (k === '#text') out.$text = String(v);
+    else if (k.startsWith('@_') && typeof v === 'string') out[k.slice(2)] = v;
+  }
+  return out;
 }
 
 /**

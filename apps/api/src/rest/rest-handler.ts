@@ -8,15 +8,10 @@ import { createProcedureCaller, type Outcome } from './call-procedure.js';
 import { CaptureResponse } from './capture-response.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
 import { type Format, negotiate } from './negotiate.js';
-import {
-  DEFAULT_INPUT_LIMITS,
-  type InputLimits,
-  REST_BODY_LIMIT,
-  readInput,
-  readRawBody,
-  tooManyParameters,
-} from './request-body.js';
+import { DEFAULT_INPUT_LIMITS, type InputLimits, tooManyParameters } from './request-body.js';
+import { readRequestInput } from './request-input.js';
 import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
+import { createRouteTable, dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
@@ -49,6 +44,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     },
   });
   scopeCoercionToRest(options.router);
+  const findRoute = createRouteTable(options.router);
   const procedures = createProcedureCaller(options.router, (error) => {
     if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
   });
@@ -63,23 +59,27 @@ export function createRestHandler(options: RestHandlerOptions) {
       contexts.set(req, ctx);
       const method = req.method ?? 'GET';
       const path = url.pathname.slice('/rest'.length);
-      const matched = procedures.find(method, path);
-      const route = matched?.route.meta ?? null;
-      if (route) ctx.response.meta = route;
+      const route = findRoute(method, path);
+      if (route) ctx.response.meta = route.meta;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         // Every REST procedure needs a caller: without one, the body is neither read nor parsed.
         if (route && !ctx.actor)
           throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
         // parameters (and form or XML bodies), so everything is merged into one JSON input.
-        const raw = await readRawBody(req, REST_BODY_LIMIT);
-        body = readInput(url.searchParams, raw, req.headers['content-type'], limits);
+        const input = await readRequestInput(req, url.searchParams, limits);
+        body = route ? dropEmptyValues(input, route) : input;
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
         throw tooManyParameters(limits.maxParameters);
       }
-      if (matched) {
+      const matched = route ? procedures.find(method, path) : null;
+      if (route && matched) {
+        const query =
+          method !== 'POST' && method !== 'PUT' && method !== 'PATCH'
+            ? new URLSearchParams(dropEmptyQueryValues(url.searchParams, route))
+            : url.searchParams;
         const call = ctx;
-        const outcome = await withRestCoercion(() => procedures.call(call, matched, url.searchParams, body));
+        const outcome = await withRestCoercion(() => procedures.call(call, matched, query, body));
         writeOutcome(req, res, ctx, outcome, options.customXml ?? {});
         return;
       }

@@ -1,9 +1,12 @@
 import { commandsRouter } from '../routers/commands/commands.router.js';
+import { bundlesRouter } from '../routers/custom-fields/bundles.router.js';
+import { customFieldsRouter } from '../routers/custom-fields/custom-fields.router.js';
 import { foldersRouter } from '../routers/folders/folders.router.js';
 import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
+import { groupsRouter } from '../routers/users/groups.router.js';
 import { userProfilesRouter } from '../routers/users/user-profiles.router.js';
 import { usersRouter } from '../routers/users/users.router.js';
 import { vcsRouter } from '../routers/vcs/vcs.router.js';
@@ -15,9 +18,13 @@ import { router } from './procedures.js';
  */
 export const appRouter = router({
   linkTypes: linkTypesRouter,
+  // Before `bundles`: `/admin/customfield/field...` must win over `/admin/customfield/{bundleType}...`.
+  customFields: customFieldsRouter,
+  bundles: bundlesRouter,
   roles: rolesRouter,
   projects: projectsRouter,
   users: usersRouter,
+  groups: groupsRouter,
   issues: issuesRouter,
   commands: commandsRouter,
   folders: foldersRouter,

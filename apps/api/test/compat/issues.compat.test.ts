@@ -83,7 +83,7 @@ describe('route precedence: literal segments win over {issue}', () => {
     );
     expect(res.status, res.text).toBe(200);
     const issue = await getIssueJson(server, id);
-    expect(issue.field.find((f) => f.name === 'Priority')?.value).toBe('Critical');
+    expect(issue.field.find((f) => f.name === 'Priority')?.value).toEqual(['Critical']);
     expect(issue.comment.map((c) => c.text)).toEqual(['from the IDE']);
   });
 
@@ -183,7 +183,7 @@ describe('GET /rest/issue/byproject/{project}', () => {
     expect(issues).toHaveLength(10);
     expect(issues.every((i) => i.id?.startsWith(`${BY}-`))).toBe(true);
     expect(res.text).toMatch(
-      /<issue id="BYP-\d+"[^>]*><field name="projectShortName"><value>BYP<\/value><\/field>/,
+      /<issue id="BYP-\d+"[^>]*><field xsi:type="SingleField" name="projectShortName"><value>BYP<\/value><\/field>/,
     );
   });
 
@@ -224,6 +224,26 @@ describe('GET /rest/issue/byproject/{project}', () => {
       accept: XML_ACCEPT,
     });
     expect(noneXml.text).toBe(`${XML_DECLARATION}<issues></issues>`);
+    // The last millisecond of year 9999 is the latest time both databases hold; later is a 400, not a 500.
+    const last = await root(
+      server,
+      'GET',
+      `/rest/issue/byproject/${BY}${q({ updatedAfter: 253_402_300_799_999 })}`,
+      {
+        accept: JSON_ACCEPT,
+      },
+    );
+    expect(expectJson(last, 200)).toEqual([]);
+    const beyond = await root(
+      server,
+      'GET',
+      `/rest/issue/byproject/${BY}${q({ updatedAfter: 8_639_999_999_999_999 })}`,
+      {
+        accept: JSON_ACCEPT,
+      },
+    );
+    expect(beyond.status).toBe(400);
+    expect(beyond.json().value).toContain('updatedAfter');
   });
 
   it('a missing or unreadable project is 404 alike', async () => {

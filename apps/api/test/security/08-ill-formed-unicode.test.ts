@@ -144,7 +144,7 @@ describe('hardening item 8: input saved but answered with 500', () => {
       accept: JSON_ACCEPT,
     });
     expect(found.status, found.text).toBe(200);
-    expect(found.json().map((i: { id: string }) => i.id)).toEqual([second]);
+    expect(found.json().issue.map((i: { id: string }) => i.id)).toEqual([second]);
     const command = await server.request(
       'POST',
       `/rest/issue/${second}/execute${q({ command: 'comment', comment: 'c' })}`,

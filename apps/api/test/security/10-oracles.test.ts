@@ -43,7 +43,7 @@ describe('hardening item 10: oracles', () => {
     for (const attribute of ['reported by', 'reporter', 'created by', 'for', 'assigned to', 'Assignee']) {
       const existing = await search(`${attribute}: ${OTHER}`, 'u_dev');
       const unknown = await search(`${attribute}: no_such_login`, 'u_dev');
-      expect(expectJson(existing, 200), attribute).toEqual([]);
+      expect(expectJson(existing, 200), attribute).toEqual({ issue: [] });
       expect(unknown.status, `${attribute}: ${unknown.text}`).toBe(existing.status);
       expect(unknown.text, attribute).toBe(existing.text);
     }
@@ -61,7 +61,7 @@ describe('hardening item 10: oracles', () => {
       'filter: unknown user [ no_such_login ] in [ reported by: no_such_login ]',
     );
     const found = expectJson(await search(`reported by: ${OTHER}`, 'root'), 200);
-    expect(found).toHaveLength(1);
+    expect(found.issue).toHaveLength(1);
   });
 
   it('link type usage counts only links whose both issues the caller can read', async () => {

@@ -59,10 +59,12 @@ describe('hardening item 12: data loss on delete', () => {
       expect(projects.map((p: { id: string }) => p.id)).not.toContain('DOOM');
       const folders = await expectJson(await as(user, 'GET', '/rest/issuesFolder'), 200);
       expect(folders.map((f: { id: string }) => f.id)).not.toContain('p-DOOM');
-      expect(await expectJson(await as(user, 'GET', `/rest/issue${q({ filter: 'needle' })}`), 200)).toEqual(
-        [],
-      );
-      expect(await expectJson(await as(user, 'GET', `/rest/issue${q({ filter: doomed })}`), 200)).toEqual([]);
+      expect(await expectJson(await as(user, 'GET', `/rest/issue${q({ filter: 'needle' })}`), 200)).toEqual({
+        issue: [],
+      });
+      expect(await expectJson(await as(user, 'GET', `/rest/issue${q({ filter: doomed })}`), 200)).toEqual({
+        issue: [],
+      });
     }
     // The other project's issue no longer shows the link, and no command can reach the issue.
     expect((await getIssueJson(server, kept)).link).toEqual([]);
@@ -126,8 +128,8 @@ describe('hardening item 12: data loss on delete', () => {
       'PERMISSION_DENIED',
       'You have no rights to delete tag [ team ]: it is on issues you cannot read.',
     );
-    expect((await getIssueJson(server, secret)).tag).toEqual([{ value: 'team' }]);
-    expect((await getIssueJson(server, kept)).tag).toEqual([{ value: 'team' }]);
+    expect((await getIssueJson(server, secret)).tag).toEqual([{ value: 'team', cssClass: 'c0' }]);
+    expect((await getIssueJson(server, kept)).tag).toEqual([{ value: 'team', cssClass: 'c0' }]);
     // Once only readable issues carry it, the owner deletes it.
     expect((await root('POST', `/rest/issue/${secret}/execute${q({ command: 'untag team' })}`)).status).toBe(
       200,

@@ -34,6 +34,8 @@ export const ZSuggestItem = z.object({
   completionEnd: z.number().int(),
   caret: z.number().int(),
   separator: z.boolean(),
+  /** The kind of completion (`field`, `keyword`, `value`); given by the search assist. */
+  styleClass: z.string().optional(),
 });
 export const ZCommandPreview = z.object({ desc: z.string(), description: z.string(), error: z.boolean() });
 

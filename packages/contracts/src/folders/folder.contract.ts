@@ -73,7 +73,13 @@ export const ZSavedSearch = z.object({
   owner: z.string(),
   shared: z.boolean(),
 });
-export const ZTag = z.object({ name: z.string(), owner: z.string(), shared: z.boolean() });
+/** `untagOnResolve`: the original could drop a tag from issues when they are resolved; Trackline never does. */
+export const ZTag = z.object({
+  name: z.string(),
+  owner: z.string(),
+  shared: z.boolean(),
+  untagOnResolve: z.boolean(),
+});
 
 export const listSavedSearchesMeta = {
   openapi: {
@@ -123,7 +129,8 @@ export const ZNamedInput = z.object({ name: name(100) });
 
 export const listTagsMeta = {
   openapi: { method: 'GET', path: '/user/tag', summary: 'Tags visible to the caller', tags: TAGS },
-  xml: list('tags', element('tag')),
+  // The original's element name for a tag in this list is `search` (tags were saved searches).
+  xml: list('tags', element('search')),
 } satisfies RouteMeta;
 export const getTagMeta = {
   openapi: {

@@ -31,6 +31,24 @@ export const countIssuesMeta = {
 export const ZCountIssuesInput = z.object({ filter: ZFilter });
 export const ZCountIssuesOutput = ZCount;
 
+export const searchIntellisenseMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/intellisense',
+    summary: 'Search query IntelliSense: highlighting and completions (legacy XML form)',
+    tags: TAGS,
+    errorResponses: [400, 401],
+  },
+  xml: { kind: 'custom', renderer: 'intellisense' },
+} satisfies RouteMeta;
+export const ZSearchIntellisenseInput = z.object({
+  filter: ZFilter,
+  caret: z.number().int().min(0, 'must be at least 0').max(2000, 'must be at most 2000').optional(),
+  optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+  /** The project the query is typed in; accepted for the original's clients, completions cover every readable project. */
+  project: z.string().max(200, 'must be at most 200 characters').optional(),
+});
+
 export const issueExistsMeta = {
   openapi: {
     method: 'GET',
@@ -60,7 +78,13 @@ export const ZListProjectIssuesInput = z.object({
   /** Larger pages are capped (one legacy client asks for 1000000), not refused. */
   max: z.number().int().min(1, 'must be at least 1').max(2_147_483_647).optional(),
   /** Only issues updated after this time (ms since the epoch). */
-  updatedAfter: z.number().int().min(0, 'must be at least 0').max(8_640_000_000_000_000).optional(),
+  // Up to the last millisecond of year 9999: PostgreSQL's timestamps end there, JavaScript's much later.
+  updatedAfter: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(253_402_300_799_999, 'must be a time before the year 10000')
+    .optional(),
   wikifyDescription: z.string().max(10).optional(),
 });
 export const ZListProjectIssuesOutput = z.array(ZIssue);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QueryBool } from '../common/query-bool.js';
-import { list, type RouteMeta } from '../common/route-meta.js';
+import type { RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
 import { name, optionalText } from '../common/text-fields.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
@@ -19,14 +19,43 @@ export const ISSUE_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]*-\d{1,10}$/;
 /** A readable issue id, `PRJ-12` (case-insensitive). */
 export const ZIssueId = z.string().trim().regex(ISSUE_ID_PATTERN, 'must be an issue id like PRJ-12');
 
-/** One field of the legacy issue representation: `{name, value}`; multi-value fields carry arrays. */
-export const ZIssueField = z.object({ name: z.string(), value: z.union([z.string(), z.array(z.string())]) });
+/** A user value of a field: the login as `value`, with the full name. */
+export const ZIssueUserValue = z.object({ value: z.string(), fullName: z.string() });
+/** A value of the `links` field: the other issue's id, the link type and the phrase seen from this issue. */
+export const ZIssueLinkValue = z.object({ value: z.string(), type: z.string(), role: z.string() });
+/** A value of the `attachments` field: the file name, and where to download it. */
+export const ZIssueAttachmentValue = z.object({ value: z.string(), url: z.string() });
+/** A value's colours (`bg`, `fg`: CSS colours), as the original's colour index gave them. */
+export const ZValueColor = z.object({ bg: z.string(), fg: z.string() });
+export type ValueColor = z.infer<typeof ZValueColor>;
+
+/**
+ * One field of the legacy issue representation, `{name, value}`. Built-in attributes
+ * (`summary`, `reporterName`…) carry a string; custom fields always an array (of names, or of
+ * `{value, fullName}` for users) with, for values from a bundle, `valueId` (one per value) and
+ * the first value's `color`; `links` and `attachments` carry arrays of objects. In XML the
+ * kind of field is its `xsi:type` (SingleField, CustomFieldValue, MultiUserField, LinkField,
+ * AttachmentField).
+ */
+export const ZIssueField = z.object({
+  name: z.string(),
+  value: z.union([
+    z.string(),
+    z.array(z.union([z.string(), ZIssueUserValue, ZIssueLinkValue, ZIssueAttachmentValue])),
+  ]),
+  valueId: z.array(z.string()).optional(),
+  color: ZValueColor.optional(),
+});
 export const ZIssueComment = z.object({
   id: z.string(),
   author: z.string(),
   authorFullName: z.string(),
+  issueId: z.string(),
+  deleted: z.boolean(),
   text: z.string(),
+  shownForIssueAuthor: z.boolean(),
   created: z.number(),
+  updated: z.number().nullable(),
 });
 export const ZIssueLinkView = z.object({
   typeName: z.string(),
@@ -35,12 +64,15 @@ export const ZIssueLinkView = z.object({
   source: z.string(),
   target: z.string(),
 });
+/** A tag on an issue: its name, and the CSS class of its colour (`c0`: no colour). */
+export const ZIssueTag = z.object({ value: z.string(), cssClass: z.string() });
 export const ZIssue = z.object({
   id: z.string(),
   entityId: z.string(),
   field: z.array(ZIssueField),
   comment: z.array(ZIssueComment),
-  tag: z.array(z.object({ value: z.string() })),
+  tag: z.array(ZIssueTag),
+  /** Links in the shape of `GET /issue/{id}/link`; the legacy `links` field holds the same. */
   link: z.array(ZIssueLinkView),
 });
 export type IssueDto = z.infer<typeof ZIssue>;
@@ -82,14 +114,21 @@ export const searchIssuesMeta = {
     tags: TAGS,
     errorResponses: [400, 401],
   },
-  xml: list('issueCompacts', issueXml),
+  // `<issueCompacts><issue…/>…</issueCompacts>`; JSON `{"issue": […]}`.
+  xml: { kind: 'custom', renderer: 'issueCompacts' },
 } satisfies RouteMeta;
 export const ZSearchIssuesInput = z.object({
   filter: z.string().max(2000, 'must be at most 2000 characters').optional(),
   after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
-  max: z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+  /** Larger pages are capped (at `SEARCH_MAX_RESULTS` in the domain), not refused. */
+  max: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(2_147_483_647, 'must be at most 2147483647')
+    .optional(),
 });
-export const ZSearchIssuesOutput = z.array(ZIssue);
+export const ZSearchIssuesOutput = z.object({ issue: z.array(ZIssue) });
 
 export const executeCommandMeta = {
   openapi: {

@@ -36,11 +36,11 @@ export const getUserMeta = {
 } satisfies RouteMeta;
 export const ZGetUserInput = z.object({ login: ZLogin });
 
-const ZPassword = z
+export const ZPassword = z
   .string()
   .min(8, 'must be at least 8 characters')
   .max(200, 'must be at most 200 characters');
-const ZEmail = z
+export const ZEmail = z
   .string()
   .trim()
   .max(200, 'must be at most 200 characters')

@@ -9,6 +9,11 @@ export type Actor = {
   global: ReadonlySet<PermissionKey>;
   byProject: ReadonlyMap<number, ReadonlySet<PermissionKey>>;
   /**
+   * Ids of the groups the user belongs to (their roles are already in `global`/`byProject`);
+   * for what is visible to a group only. Absent means none.
+   */
+  groups?: ReadonlySet<number> | undefined;
+  /**
    * Projects in the trash (and, then, the live ones): no permission holds in a trashed
    * project, so it and its issues answer as missing everywhere. Absent when the trash is empty.
    */
@@ -36,6 +41,9 @@ export function canAnywhere(actor: Actor, permission: PermissionKey): boolean {
   for (const [id, perms] of actor.byProject) if (perms.has(permission) && !trashed(actor, id)) return true;
   return false;
 }
+
+/** Whether the actor belongs to the group (a member of no group, or an actor built without groups: no). */
+export const inGroup = (actor: Actor, groupId: number): boolean => actor.groups?.has(groupId) ?? false;
 
 export function requirePermission(
   actor: Actor,

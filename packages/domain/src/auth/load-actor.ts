@@ -4,7 +4,10 @@ import { grantRows, liveProjectIds, trashedProjectIds } from '../read-models/act
 import type { Actor, ProjectTrash } from './actor.js';
 
 /**
- * Resolves a user's grants with one prepared query (the actor read model: every request pays it).
+ * Resolves a user's grants with one prepared query (the actor read model, `grantRows`: every
+ * request pays it): their own and those of every group they belong to, so that each permission
+ * check (commands, suggestions, search, folders, hooks) sees a group's roles without knowing
+ * about groups.
  *
  * The root account holds every permission globally whatever its grants say: no edit of roles
  * or grants can lock the installation out of administration, because root always has a way
@@ -14,7 +17,10 @@ export async function loadActor(em: Em, user: { id: number; login: string; type:
   const rows = await grantRows(em, user.id);
   const global = new Set<PermissionKey>();
   const byProject = new Map<number, Set<PermissionKey>>();
+  const groups = new Set<number>();
   for (const row of rows) {
+    if (row.group_id !== null) groups.add(Number(row.group_id));
+    if (row.permission_key === null) continue;
     if (row.project_id === null) {
       global.add(row.permission_key);
       continue;
@@ -32,6 +38,7 @@ export async function loadActor(em: Em, user: { id: number; login: string; type:
     type: user.type,
     global,
     byProject,
+    groups,
     ...(trash ? { trash } : {}),
   };
 }

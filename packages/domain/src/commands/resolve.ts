@@ -3,12 +3,12 @@ import type { Lexicon, ValueTarget } from './lexicon.js';
 export type Resolution = { ok: true; target: ValueTarget } | { ok: false; message: string };
 
 /** How strongly a bare value belongs to a field of this kind: state words first, logins last. */
-const KIND_RANK = { state: 0, enum: 1, version: 1, user: 2 } as const;
+const KIND_RANK = { state: 0, enum: 1, version: 1, build: 1, ownedField: 1, user: 2 } as const;
 
 /**
  * Picks the field a value typed without its field name belongs to (`Fixed`, `1.0`, `john.doe`).
  * `add`/`remove` consider only multi-value fields. Among the rest, a state field wins, then
- * enum and version fields, then user fields (preferring Assignee). Anything still tied is
+ * enum, version, build and owned fields, then user fields (preferring Assignee). Anything still tied is
  * ambiguous and must be written with its field name.
  */
 export function resolveBareValue(

@@ -8,7 +8,7 @@ import type { Capability } from './requirements.js';
 export type VocabularyField = {
   /** Canonical name, e.g. 'State', 'Fix versions'. Matched case-insensitively. */
   name: string;
-  kind: 'enum' | 'state' | 'user' | 'version';
+  kind: 'enum' | 'state' | 'user' | 'version' | 'build' | 'ownedField';
   /** Multi-value fields take `add`/`remove`; a bare value adds. */
   multi: boolean;
   values: VocabularyValue[];

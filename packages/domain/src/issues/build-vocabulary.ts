@@ -6,10 +6,10 @@ import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../com
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../read-models/statements.js';
-import type { FieldKind } from './fields/field.entity.js';
+import { type FieldKind, isBundleKind } from './fields/field.entity.js';
 import { findReadableIssues, projectScope } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
+import { readRows } from '../read-models/statements.js';
 
 /** How many readable issue ids the vocabulary offers for link suggestions. */
 export const VOCABULARY_ISSUE_SAMPLE = 50;
@@ -25,21 +25,24 @@ type FieldRow = {
   value_name: string | null;
   resolved: unknown;
 };
-type UserRow = { project_id: number | null; login: string; full_name: string };
+type UserRow = { project_id: number | null; field_key: string | null; login: string; full_name: string };
 
 type ProjectFields = Map<string, VocabularyField>;
 
-/** Per project: its fields by lower-cased name, with enum values or (for user fields) assignees. */
+/** Per project: its fields by lower-cased name, with bundle values or (for user fields) the bundle's users. */
 function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number, ProjectFields> {
-  const assignees = new Map<number, VocabularyValue[]>();
+  const bundleUsers = new Map<string, VocabularyValue[]>();
   for (const u of userRows) {
     if (u.project_id === null) continue;
-    const list = assignees.get(Number(u.project_id)) ?? [];
-    list.push({ name: u.login, description: u.full_name });
-    assignees.set(Number(u.project_id), list);
+    entryOf(bundleUsers, `${Number(u.project_id)}:${u.field_key}`, (): VocabularyValue[] => []).push({
+      name: u.login,
+      description: u.full_name,
+    });
   }
   const result = new Map<number, ProjectFields>();
   for (const row of fieldRows) {
+    // Simple (string, integer...) fields take free values the vocabulary cannot list.
+    if (!isBundleKind(row.kind)) continue;
     const projectId = Number(row.project_id);
     const fields = entryOf(result, projectId, () => new Map<string, VocabularyField>());
     let field = fields.get(row.name_key);
@@ -48,7 +51,7 @@ function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number
         name: row.name,
         kind: row.kind,
         multi: toBool(row.multi),
-        values: row.kind === 'user' ? [...(assignees.get(projectId) ?? [])] : [],
+        values: row.kind === 'user' ? [...(bundleUsers.get(`${projectId}:${row.name_key}`) ?? [])] : [],
         canBeEmpty: toBool(row.can_be_empty),
         ...(row.empty_text ? { emptyText: row.empty_text } : {}),
       };
@@ -134,20 +137,19 @@ export async function buildVocabulary(
   const fieldProjects = allowed.update ? projectIds : [];
   const inProjects = fieldProjects.length ? placeholders(fieldProjects) : '';
   const fieldRows = fieldProjects.length
-    ? await readRows<FieldRow>(
-        em,
+    ? await readRows<FieldRow>(em, 
         'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
-          'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.field_id = pf.id ' +
+          'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id ' +
           `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
         fieldProjects,
       )
     : [];
-  const userRows = await readRows<UserRow>(
-    em,
-    'select null as project_id, login, full_name from users where id = ?' +
+  const userRows = await readRows<UserRow>(em, 
+    'select null as project_id, null as field_key, login, full_name from users where id = ?' +
       (fieldProjects.length
-        ? ' union all select pa.project_id, u.login, u.full_name from project_assignees pa ' +
-          `join users u on u.id = pa.user_id where pa.project_id in (${inProjects})`
+        ? ' union all select pf.project_id, pf.name_key as field_key, u.login, u.full_name from project_fields pf ' +
+          'join bundle_users bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ' +
+          `where pf.kind = 'user' and pf.project_id in (${inProjects})`
         : '') +
       ' order by login',
     [actor.userId, ...fieldProjects],
@@ -160,16 +162,14 @@ export async function buildVocabulary(
   for (const u of userRows) users.set(u.login.toLowerCase(), { login: u.login, fullName: u.full_name });
 
   const tags = allowed.tag
-    ? await readRows<{ name: string }>(
-        em,
+    ? await readRows<{ name: string }>(em, 
         'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
         [actor.userId],
       )
     : [];
   const linkTypes = allowed.link
     ? (
-        await readRows<{ name: string; outward_name: string; inward_name: string; directed: unknown }>(
-          em,
+        await readRows<{ name: string; outward_name: string; inward_name: string; directed: unknown }>(em, 
           'select name, outward_name, inward_name, directed from issue_link_types order by name_key',
         )
       ).map((t) => ({
@@ -183,8 +183,7 @@ export async function buildVocabulary(
   const issueIds =
     allowed.link && scope !== 'none'
       ? (
-          await readRows<{ short_name: string; number_in_project: number }>(
-            em,
+          await readRows<{ short_name: string; number_in_project: number }>(em, 
             'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
               `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
             scope.params,

@@ -12,6 +12,8 @@ import {
   linkKey,
   type SlotValue,
 } from './command-state.js';
+import { isBundleKind } from './fields/field.entity.js';
+import { resolveValueText } from './fields/resolve-value-text.js';
 
 type Ctx = { actor: Actor; state: CommandState; lookups: CommandLookups; comment: string };
 
@@ -61,10 +63,18 @@ async function resolveValue(
   name: string | null,
 ): Promise<{ slot: number; content: SlotValue } | null> {
   if (name === null || (field.emptyText && nameKey(name) === field.emptyText.toLowerCase())) return null;
+  if (!isBundleKind(field.kind)) {
+    try {
+      return await resolveValueText(field, name, { userId: async () => null, allowed: undefined });
+    } catch (error) {
+      if (error instanceof DomainError) throw opError('INVALID_COMMAND', issue, op, error.message);
+      throw error;
+    }
+  }
   if (field.kind === 'user') {
     const userId = await ctx.lookups.userId(name);
     if (userId === null) throw opError('NOT_FOUND', issue, op, `user [ ${name} ] not found`);
-    if (!ctx.state.assignees.get(issue.ref.projectId)?.has(userId)) {
+    if (!ctx.state.fieldUsers.get(field.id)?.has(userId)) {
       throw opError(
         'INVALID_COMMAND',
         issue,
@@ -72,7 +82,10 @@ async function resolveValue(
         `user [ ${name} ] is not an assignee of project [ ${issue.ref.shortName} ]`,
       );
     }
-    return { slot: field.multi ? userId : 0, content: { value: null, user: userId } };
+    return {
+      slot: field.multi ? userId : 0,
+      content: { value: null, user: userId, text: null, number: null },
+    };
   }
   const value = field.values.get(nameKey(name));
   if (!value) {
@@ -83,7 +96,10 @@ async function resolveValue(
       `[ ${name} ] is not a value of field [ ${field.name} ] in project [ ${issue.ref.shortName} ]`,
     );
   }
-  return { slot: field.multi ? value.id : 0, content: { value: value.id, user: null } };
+  return {
+    slot: field.multi ? value.id : 0,
+    content: { value: value.id, user: null, text: null, number: null },
+  };
 }
 
 function clearField(issue: IssueState, op: CommandOp, field: FieldDef) {
@@ -99,7 +115,13 @@ async function applyFieldOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind:
   if (op.kind === 'remove') {
     if (!resolved) return clearField(issue, op, field);
     const present = slots?.get(resolved.slot);
-    if (!present || present.value !== resolved.content.value || present.user !== resolved.content.user)
+    if (
+      !present ||
+      present.value !== resolved.content.value ||
+      present.user !== resolved.content.user ||
+      present.text !== resolved.content.text ||
+      present.number !== resolved.content.number
+    )
       return;
     if (slots && slots.size === 1) return clearField(issue, op, field);
     slots?.delete(resolved.slot);

@@ -1,20 +1,19 @@
 import type { Em } from '../orm/em.js';
-import type { CommandState, FieldSlots, IssueState, LinkKey } from './command-state.js';
+import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
 import { IssueComment } from './comments/comment.entity.js';
 import { IssueFieldValue } from './fields/field.entity.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueStar, IssueVote } from './stars-votes.entity.js';
 import { IssueTag } from './tags/tag.entity.js';
 
-const sameSlot = (a: { value: number | null; user: number | null }, b: typeof a) =>
-  a.value === b.value && a.user === b.user;
+const sameSlot = (a: SlotValue, b: SlotValue) =>
+  a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;
 
 /** Writes the field changes of one issue; whether there were any. */
 async function persistFields(em: Em, state: IssueState): Promise<boolean> {
   const issue = state.ref.id;
   const fieldIds = new Set([...state.initial.keys(), ...state.current.keys()]);
-  const inserts: { issue: number; field: number; slot: number; value: number | null; user: number | null }[] =
-    [];
+  const inserts: ({ issue: number; field: number; slot: number } & SlotValue)[] = [];
   let changed = false;
   for (const field of fieldIds) {
     const before: FieldSlots = state.initial.get(field) ?? new Map();

@@ -2,9 +2,9 @@ import { entryOf } from '../collections/map-entry.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../read-models/statements.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
+import { readRows } from '../read-models/statements.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 
@@ -21,8 +21,13 @@ export type FieldDef = {
   valuesById: Map<number, FieldValueDef>;
 };
 
-/** What occupies one slot of a field on an issue: a value id or a user id. */
-export type SlotValue = { value: number | null; user: number | null };
+/** What occupies one slot of a field on an issue: a value id, a user id, or a simple field's text or number. */
+export type SlotValue = {
+  value: number | null;
+  user: number | null;
+  text: string | null;
+  number: number | null;
+};
 export type FieldSlots = Map<number, SlotValue>;
 
 /** An issue's relations as loaded (`initial`) and as the command leaves them (`current`). */
@@ -44,8 +49,8 @@ export type CommandState = {
   issues: IssueState[];
   /** Fields per project, by lower-cased name. */
   fields: Map<number, Map<string, FieldDef>>;
-  /** Assignee user ids per project. */
-  assignees: Map<number, Set<number>>;
+  /** The users a user field may take, by field id (its bundle's users). */
+  fieldUsers: Map<number, Set<number>>;
   /** Links touching any context issue: key → row id (null for links added by this command). */
   links: { initial: Map<LinkKey, number>; current: Set<LinkKey> };
 };
@@ -60,24 +65,24 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
   const inIssues = placeholders(issueIds);
   const inProjects = placeholders(projectIds);
 
-  const fieldRows = await readRows<{
-    id: number;
-    project_id: number;
-    name: string;
-    name_key: string;
-    kind: FieldKind;
-    multi: unknown;
-    can_be_empty: unknown;
-    empty_text: string | null;
-    value_id: number | null;
-    value_name: string | null;
-    value_key: string | null;
-    resolved: unknown;
-  }>(
-    em,
+  const fieldRows = await readRows<
+    {
+      id: number;
+      project_id: number;
+      name: string;
+      name_key: string;
+      kind: FieldKind;
+      multi: unknown;
+      can_be_empty: unknown;
+      empty_text: string | null;
+      value_id: number | null;
+      value_name: string | null;
+      value_key: string | null;
+      resolved: unknown;
+    }>(em, 
     'select pf.id, pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
       'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
-      `from project_fields pf left join field_values fv on fv.field_id = pf.id where pf.project_id in (${inProjects})`,
+      `from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id in (${inProjects})`,
     projectIds,
   );
   const fields = new Map<number, Map<string, FieldDef>>();
@@ -106,13 +111,13 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     }
   }
 
-  const assignees = new Map<number, Set<number>>(projectIds.map((id) => [id, new Set()]));
-  for (const row of await readRows<{ project_id: number; user_id: number }>(
-    em,
-    `select project_id, user_id from project_assignees where project_id in (${inProjects})`,
+  const fieldUsers = new Map<number, Set<number>>();
+  for (const row of await readRows<{ field_id: number; user_id: number }>(em, 
+    'select pf.id as field_id, bu.user_id from project_fields pf join bundle_users bu on bu.bundle_id = pf.bundle_id ' +
+      `where pf.kind = 'user' and pf.project_id in (${inProjects})`,
     projectIds,
   )) {
-    assignees.get(Number(row.project_id))?.add(Number(row.user_id));
+    entryOf(fieldUsers, Number(row.field_id), () => new Set<number>()).add(Number(row.user_id));
   }
 
   const states = new Map<number, IssueState>(
@@ -129,15 +134,17 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
       },
     ]),
   );
-  for (const row of await readRows<{
-    issue_id: number;
-    field_id: number;
-    slot: number;
-    value_id: number | null;
-    user_id: number | null;
-  }>(
-    em,
-    `select issue_id, field_id, slot, value_id, user_id from issue_field_values where issue_id in (${inIssues})`,
+  for (const row of await readRows<
+    {
+      issue_id: number;
+      field_id: number;
+      slot: number;
+      value_id: number | null;
+      user_id: number | null;
+      text: string | null;
+      number: unknown;
+    }>(em, 
+    `select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values where issue_id in (${inIssues})`,
     issueIds,
   )) {
     const state = states.get(Number(row.issue_id));
@@ -145,6 +152,8 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     entryOf(state.initial, Number(row.field_id), (): FieldSlots => new Map()).set(Number(row.slot), {
       value: row.value_id === null ? null : Number(row.value_id),
       user: row.user_id === null ? null : Number(row.user_id),
+      text: row.text ?? null,
+      number: row.number === null || row.number === undefined ? null : Number(row.number),
     });
   }
   const loadSet = async (
@@ -173,8 +182,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
   }
 
-  const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(
-    em,
+  const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(em, 
     `select id, type_id, source_id, target_id from issue_links where source_id in (${inIssues}) or target_id in (${inIssues})`,
     [...issueIds, ...issueIds],
   );
@@ -184,7 +192,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
   return {
     issues: [...states.values()],
     fields,
-    assignees,
+    fieldUsers,
     links: { initial: initialLinks, current: new Set(initialLinks.keys()) },
   };
 }

@@ -25,7 +25,7 @@ describe('issue creation', () => {
       ['Type', 'enum', false, null],
       ['State', 'state', false, null],
       ['Assignee', 'user', false, 'Unassigned'],
-      ['Subsystem', 'enum', false, 'No subsystem'],
+      ['Subsystem', 'ownedField', false, 'No subsystem'],
       ['Fix versions', 'version', true, 'Unscheduled'],
     ]);
     const state = fields.find((f) => f.name === 'State');

@@ -54,7 +54,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
       }[]
     >(
       'select pf.id as field_id, pf.multi, pf.default_value, fv.id as value_id, fv.name_key, fv.resolved ' +
-        'from project_fields pf join field_values fv on fv.field_id = pf.id ' +
+        'from project_fields pf join field_values fv on fv.bundle_id = pf.bundle_id ' +
         'where pf.project_id = ? and pf.default_value is not null',
       [project.id],
     );

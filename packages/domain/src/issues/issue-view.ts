@@ -4,6 +4,7 @@ import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../read-models/statements.js';
 import type { FieldKind } from './fields/field.entity.js';
+import { formatSimpleValue } from './fields/simple-values.js';
 import { formatIssueId } from './issue-id.js';
 
 export type UserRef = { login: string; fullName: string };
@@ -45,6 +46,8 @@ export type IssueView = {
   summary: string;
   description: string;
   reporter: UserRef;
+  /** Who changed the issue last, when recorded (the legacy `updaterName`; the reporter otherwise). */
+  updater?: UserRef;
   /** Milliseconds since the epoch. */
   created: number;
   updated: number;
@@ -60,6 +63,8 @@ export type IssueView = {
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
   links: IssueLinkView[];
+  /** Attached files (name and download URL), when the read model carries them. */
+  attachments?: { name: string; url: string }[];
 };
 
 type IssueRow = {
@@ -88,6 +93,8 @@ type FieldRow = {
   resolved: unknown;
   login: string | null;
   full_name: string | null;
+  text: string | null;
+  number: unknown;
 };
 
 type CommentRow = {
@@ -147,7 +154,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   const fieldRows = await readRows<FieldRow>(
     em,
     'select i.id as issue_id, pf.id as field_id, pf.name, pf.kind, pf.multi, pf.empty_text, ' +
-      'fv.name as value_name, fv.resolved, u.login, u.full_name ' +
+      'fv.name as value_name, fv.resolved, u.login, u.full_name, ifv.text, ifv.number ' +
       'from issues i join project_fields pf on pf.project_id = i.project_id ' +
       'left join issue_field_values ifv on ifv.issue_id = i.id and ifv.field_id = pf.id ' +
       'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ' +
@@ -285,6 +292,8 @@ function toFields(rows: FieldRow[]): IssueFieldView[] {
       );
     } else if (row.login !== null) {
       field.values.push({ name: row.login, fullName: row.full_name ?? row.login });
+    } else if (row.text !== null || (row.number !== null && row.number !== undefined)) {
+      field.values.push({ name: formatSimpleValue(row.kind, row.text, row.number) });
     }
   }
   return [...fields.values()];

@@ -36,7 +36,7 @@ export async function commandPhrases(em: Em): Promise<Set<string>> {
     .execute<{ phrase: string | null }[]>(
       'select name as phrase from project_fields union select empty_text from project_fields ' +
         'union select name from field_values ' +
-        'union select u.login from project_assignees pa join users u on u.id = pa.user_id',
+        'union select u.login from bundle_users bu join users u on u.id = bu.user_id',
     );
   for (const row of rows) if (row.phrase) phrases.add(row.phrase);
   return new Set([...phrases].map(linkNameKey));

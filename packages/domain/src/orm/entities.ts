@@ -1,8 +1,16 @@
 import type { EntitySchema } from '@mikro-orm/core';
 import { PermanentToken, Session } from '../auth/token.entity.js';
 import { SavedSearch } from '../folders/saved-search.entity.js';
+import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
-import { FieldValue, IssueFieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
+import {
+  Bundle,
+  BundleUser,
+  CustomField,
+  FieldValue,
+  IssueFieldValue,
+  ProjectField,
+} from '../issues/fields/field.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
 import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
 import { IssueTag, Tag } from '../issues/tags/tag.entity.js';
@@ -30,12 +38,17 @@ export const ENTITIES: EntitySchema[] = [
   Role,
   RoleGrant,
   Project,
+  Group,
+  GroupMember,
+  GroupRoleGrant,
   IssueLinkType,
   Issue,
   IssueLink,
+  Bundle,
+  CustomField,
   ProjectField,
   FieldValue,
-  ProjectAssignee,
+  BundleUser,
   IssueFieldValue,
   IssueComment,
   Tag,

@@ -15,11 +15,34 @@ export function splitStatements(sql: string): string[] {
     .filter((s) => s.length > 0 && !/^--[^\n]*$/.test(s));
 }
 
-export async function migrate(orm: Orm): Promise<string[]> {
+/** Applies the migrations not applied yet (`before`: only files whose names sort before it; tests of one migration's data use it). */
+export async function migrate(orm: Orm, options: { before?: string } = {}): Promise<string[]> {
   const dialect = dialectOf(orm);
   const dir = migrationsDir(dialect);
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const files = (await readdir(dir))
+    .filter((f) => f.endsWith('.sql') && (options.before === undefined || f < options.before))
+    .sort();
   const applied: string[] = [];
+  // SQLite alters a table by rebuilding it; with foreign keys on, dropping the old table would
+  // cascade into the rows that reference it. The pragma is a no-op inside a transaction, so it is
+  // set around it, and the keys are checked before the transaction commits.
+  const sqlite = dialect === 'sqlite';
+  if (sqlite) await orm.em.getConnection().execute('pragma foreign_keys = off');
+  try {
+    await migrateInTransaction(orm, dialect, dir, files, applied);
+  } finally {
+    if (sqlite) await orm.em.getConnection().execute('pragma foreign_keys = on');
+  }
+  return applied;
+}
+
+async function migrateInTransaction(
+  orm: Orm,
+  dialect: string,
+  dir: string,
+  files: string[],
+  applied: string[],
+): Promise<void> {
   await (orm.em.fork() as Em).transactional(async (em) => {
     const conn = em.getConnection();
     const ctx = em.getTransactionContext();
@@ -49,6 +72,9 @@ export async function migrate(orm: Orm): Promise<string[]> {
       );
       applied.push(file);
     }
+    if (dialect === 'sqlite' && applied.length > 0) {
+      const broken = await conn.execute<unknown[]>('pragma foreign_key_check', [], 'all', ctx);
+      if (broken.length > 0) throw new Error(`Migration left broken references: ${JSON.stringify(broken)}`);
+    }
   });
-  return applied;
 }

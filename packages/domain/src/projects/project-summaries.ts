@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor.js';
-import { FieldValue, ProjectAssignee } from '../issues/fields/field.entity.js';
 import type { Em } from '../orm/em.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import { listAccessibleProjects } from './projects.js';
 
 export type ProjectSummary = {
@@ -30,15 +30,18 @@ export async function listProjectSummaries(
   if (!verbose || projects.length === 0)
     return projects.map((p) => ({ name: p.name, shortName: p.shortName, description: p.description }));
   const ids = projects.map((p) => p.id);
-  const assignees = await em.find(
-    ProjectAssignee,
-    { project: { $in: ids } },
-    { populate: ['user'], orderBy: { user: { loginKey: 'asc' } } },
+  const inIds = placeholders(ids);
+  // Assignees: the users of each project's Assignee bundle (see `assigneeBundleId`).
+  const assignees = await em.execute<{ project_id: number; login: string; full_name: string }[]>(
+    'select pf.project_id, u.login, u.full_name from project_fields pf ' +
+      'join bundle_users bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ' +
+      `where pf.kind = 'user' and pf.name_key = 'assignee' and pf.project_id in (${inIds}) order by u.login_key`,
+    ids,
   );
-  const subsystems = await em.find(
-    FieldValue,
-    { field: { project: { $in: ids }, nameKey: SUBSYSTEM_FIELD_KEY } },
-    { populate: ['field'], orderBy: { ordinal: 'asc', id: 'asc' } },
+  const subsystems = await em.execute<{ project_id: number; name: string }[]>(
+    'select pf.project_id, fv.name from project_fields pf join field_values fv on fv.bundle_id = pf.bundle_id ' +
+      `where pf.name_key = ? and pf.project_id in (${inIds}) order by fv.ordinal, fv.id`,
+    [SUBSYSTEM_FIELD_KEY, ...ids],
   );
   return projects.map((p) => ({
     name: p.name,
@@ -46,9 +49,9 @@ export async function listProjectSummaries(
     description: p.description,
     details: {
       assignees: assignees
-        .filter((a) => a.project.id === p.id)
-        .map((a) => ({ login: a.user.login, fullName: a.user.fullName })),
-      subsystems: subsystems.filter((v) => v.field.project.id === p.id).map((v) => v.name),
+        .filter((a) => Number(a.project_id) === p.id)
+        .map((a) => ({ login: a.login, fullName: a.full_name })),
+      subsystems: subsystems.filter((v) => Number(v.project_id) === p.id).map((v) => v.name),
     },
   }));
 }

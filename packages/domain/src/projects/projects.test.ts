@@ -128,9 +128,12 @@ describe('projects', () => {
       issue_votes: `select count(*) as n from issue_votes where issue_id in (${issuesOf})`,
       issue_links: `select count(*) as n from issue_links where source_id in (${issuesOf}) or target_id in (${issuesOf})`,
       project_fields: 'select count(*) as n from project_fields where project_id = ?',
+      // The project's own bundles (named after it) go with it; `? > 0` only consumes the id.
+      bundles: "select count(*) as n from bundles where name_key like 'doomed: %' and ? > 0",
       field_values:
-        'select count(*) as n from field_values where field_id in (select id from project_fields where project_id = ?)',
-      project_assignees: 'select count(*) as n from project_assignees where project_id = ?',
+        "select count(*) as n from field_values where bundle_id in (select id from bundles where name_key like 'doomed: %') and ? > 0",
+      bundle_users:
+        "select count(*) as n from bundle_users where bundle_id in (select id from bundles where name_key like 'doomed: %') and ? > 0",
     };
     for (const [table, sql] of Object.entries(dependents)) expect(await count(sql), table).toBeGreaterThan(0);
     await deleteProject(fork(orm), root, 'doomed');

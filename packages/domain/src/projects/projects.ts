@@ -1,7 +1,8 @@
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { createDefaultFields } from '../issues/fields/default-fields.js';
-import { FieldValue, ProjectAssignee, ProjectField } from '../issues/fields/field.entity.js';
+import { attachDefaultFields } from '../issues/fields/attach-fields.js';
+import { deleteUnusedBundles } from '../issues/fields/bundle-usage.js';
+import { ProjectField } from '../issues/fields/field.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import { deleteIssueDependents, issueIdsOfProject } from '../issues/issue-dependents.js';
 import type { Em } from '../orm/em.js';
@@ -69,7 +70,7 @@ export async function createProject(em: Em, actor: Actor, input: NewProject): Pr
         nextNumber: startingNumber,
       });
       // Same flush (one transaction): a project never exists without its fields.
-      createDefaultFields(em, project, lead);
+      await attachDefaultFields(em, project, lead.id);
       await em.flush();
       return project;
     },
@@ -106,10 +107,12 @@ export async function purgeProjectRows(em: Em, projectId: number): Promise<boole
     const issueIds = issueIdsOfProject(tx as Em, projectId);
     await deleteIssueDependents(tx as Em, issueIds);
     await tx.nativeDelete(Issue, { project: projectId });
-    const fieldIds = tx.createQueryBuilder(ProjectField).select('id').where({ project: projectId });
-    await tx.nativeDelete(FieldValue, { field: { $in: fieldIds } });
+    const bundleIds = (await tx.find(ProjectField, { project: projectId, bundle: { $ne: null } })).flatMap(
+      (f) => (f.bundle ? [f.bundle.id] : []),
+    );
     await tx.nativeDelete(ProjectField, { project: projectId });
-    await tx.nativeDelete(ProjectAssignee, { project: projectId });
+    const project = await tx.findOne(Project, projectId);
+    if (project) await deleteUnusedBundles(tx as Em, bundleIds, project.shortName);
     await tx.nativeDelete(RoleGrant, { project: projectId });
     await tx.nativeDelete(VcsIntegrationProject, { project: projectId });
     // A concurrent purge may have removed it meanwhile (PostgreSQL runs both at once).

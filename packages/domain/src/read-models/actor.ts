@@ -55,17 +55,24 @@ export async function findSessionRow(
   return row ? { expiresAt: toMs(row.expires_at), user: toUser(row) } : null;
 }
 
-/** The user's grants: one row per (project or null for global, permission). */
+/**
+ * The user's own grants, then one row per group they belong to with that group's grants (a
+ * group without grants still gives one row, with null permission, so that membership is known).
+ */
+const GRANTS_SQL =
+  'select null as group_id, g.project_id, rp.permission_key from role_grants g ' +
+  'join role_permissions rp on rp.role_id = g.role_id where g.user_id = ? ' +
+  'union all ' +
+  'select m.group_id, g.project_id, rp.permission_key from group_members m ' +
+  'left join group_role_grants g on g.group_id = m.group_id ' +
+  'left join role_permissions rp on rp.role_id = g.role_id where m.user_id = ?';
+
+/** The user's grants, their own and their groups' (see `GRANTS_SQL`). */
 export function grantRows(
   em: Em,
   userId: number,
-): Promise<{ project_id: number | null; permission_key: PermissionKey }[]> {
-  return readRows(
-    em,
-    'select g.project_id, rp.permission_key from role_grants g ' +
-      'join role_permissions rp on rp.role_id = g.role_id where g.user_id = ?',
-    [userId],
-  );
+): Promise<{ group_id: number | null; project_id: number | null; permission_key: PermissionKey | null }[]> {
+  return readRows(em, GRANTS_SQL, [userId, userId]);
 }
 
 /** Ids of the projects in the trash (usually none). */

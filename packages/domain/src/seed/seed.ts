@@ -1,12 +1,13 @@
 import { PERMISSIONS } from '@trackline/contracts';
 import { randomSecret } from '../auth/secrets.js';
+import { Group } from '../groups/group.entity.js';
 import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { dialectOf, type Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
 import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
 import { User } from '../users/user.entity.js';
 import { insertUser } from '../users/users.js';
-import { SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
+import { SEED_GROUPS, SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
 
@@ -32,6 +33,12 @@ export async function seed(
     const known = new Set((await em.find(Permission, {})).map((p) => p.key));
     for (const [key, { description }] of Object.entries(PERMISSIONS)) {
       if (!known.has(key)) em.create(Permission, { key, description });
+    }
+    // Seeded groups appear on upgrade too (a database made before groups existed gets them).
+    const groups = new Set((await em.find(Group, {})).map((g) => g.nameKey));
+    for (const group of SEED_GROUPS) {
+      const nameKey = group.name.toLowerCase();
+      if (!groups.has(nameKey)) em.create(Group, { ...group, nameKey });
     }
     await em.flush();
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };

@@ -13,6 +13,8 @@ export const User = defineEntity({
     email: p.string().length(200).nullable(),
     /** Lower-cased e-mail, indexed for commit-author matching. */
     emailKey: p.string().length(200).nullable().index(),
+    /** Jabber (XMPP) address, kept for the legacy user attributes. */
+    jabber: p.string().length(200).nullable(),
     passwordHash: p.string().length(200).nullable(),
     type: p.enum(USER_TYPES).default('user'),
     /** The user's saved context folder id (`/rest/issuesFolder/setContextFolder`); null means Everything. */

@@ -15,7 +15,8 @@ export type AssistRequest = {
 
 const DEFAULT_OPTIONS = 15;
 
-const toItem = (s: d.Suggestion) => ({
+/** A suggestion with the legacy short keys and the long aliases (shared with the search assist). */
+export const toSuggestItem = (s: d.Suggestion) => ({
   o: s.option,
   d: s.description,
   hd: s.descriptionHtml,
@@ -74,7 +75,7 @@ export async function assistCommand(
   if (req.parts.suggest) {
     const caret = Math.min(req.caret ?? command.length, command.length);
     const limit = req.optionsLimit ?? DEFAULT_OPTIONS;
-    result.suggest = { items: d.suggestCommand(command, caret, vocabulary, limit).map(toItem) };
+    result.suggest = { items: d.suggestCommand(command, caret, vocabulary, limit).map(toSuggestItem) };
   }
   return result;
 }

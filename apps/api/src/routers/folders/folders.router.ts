@@ -17,7 +17,7 @@ const toSearch = (s: d.SavedSearchView) => ({
   owner: s.owner,
   shared: s.shared,
 });
-const toTag = (t: d.TagView) => ({ name: t.name, owner: t.owner, shared: t.shared });
+const toTag = (t: d.TagView) => ({ name: t.name, owner: t.owner, shared: t.shared, untagOnResolve: false });
 
 /** `start` (legacy `after`) and `max`, defaulting to the first 500 entries. */
 const pageOf = (input: c.FolderPageInput): d.Page => ({

@@ -1,6 +1,7 @@
 import * as c from '@trackline/contracts';
 import * as d from '@trackline/domain';
 import { authedProcedure } from '../../trpc/procedures.js';
+import { toSuggestItem } from '../commands/assist.js';
 import { created } from '../respond.js';
 import { toIssueDto } from './issue.dto.js';
 
@@ -24,6 +25,22 @@ export const issueLiteralProcedures = {
     .query(async ({ ctx, input }) => ({
       value: await d.countIssues(ctx.em, ctx.actor, input.filter ?? '').catch(renameQueryToFilter),
     })),
+
+  searchIntellisense: authedProcedure
+    .meta(c.searchIntellisenseMeta)
+    .input(c.ZSearchIntellisenseInput)
+    .output(c.ZCommandAssistOutput)
+    .query(async ({ ctx, input }) => {
+      const assist = await d.assistSearchQuery(ctx.em, ctx.actor, {
+        query: input.filter ?? '',
+        caret: input.caret,
+        optionsLimit: input.optionsLimit,
+      });
+      return {
+        underline: { ranges: assist.ranges.map((r) => ({ ...r, length: r.end - r.start })) },
+        suggest: { items: assist.items.map((s) => ({ ...toSuggestItem(s), styleClass: s.styleClass })) },
+      };
+    }),
 
   byProject: authedProcedure
     .meta(c.listProjectIssuesMeta)

@@ -1,11 +1,34 @@
 import { type IssueDto, issueEntityId } from '@trackline/contracts';
-import type { IssueView } from '@trackline/domain';
+import type { IssueFieldView, IssueView } from '@trackline/domain';
+import { colorOf, cssClassOf } from './value-colors.js';
+
+type Field = IssueDto['field'][number];
+
+/** Values of a custom field: always an array; users as `{value, fullName}`; bundle values with ids and colour. */
+function customField(f: IssueFieldView): Field {
+  if (f.kind === 'user') {
+    return {
+      name: f.name,
+      value: f.values.map((v) => ({ value: v.name, fullName: v.fullName ?? v.name })),
+    };
+  }
+  const first = f.values[0] as (IssueFieldView['values'][number] & { colorIndex?: number }) | undefined;
+  return {
+    name: f.name,
+    value: f.values.map((v) => v.name),
+    // Bundle values are named uniquely within their field: the name is the value's id.
+    valueId: f.values.map((v) => v.name),
+    color: colorOf(first?.colorIndex),
+  };
+}
 
 /**
- * The legacy issue representation: built-in attributes and custom fields as one `field`
- * list of `{name, value}` (multi-value fields carry arrays; empty fields are left out).
+ * The legacy issue representation: built-in attributes (strings) and custom fields (arrays) as
+ * one `field` list, then `links` (and `attachments` when there are some) as fields of their own.
+ * Empty fields are left out.
  */
 export function toIssueDto(issue: IssueView): IssueDto {
+  const updater = issue.updater ?? issue.reporter;
   const builtIn: [string, string | undefined][] = [
     ['projectShortName', issue.project.shortName],
     ['numberInProject', String(issue.numberInProject)],
@@ -13,19 +36,25 @@ export function toIssueDto(issue: IssueView): IssueDto {
     ['description', issue.description || undefined],
     ['created', String(issue.created)],
     ['updated', String(issue.updated)],
+    ['updaterName', updater.login],
+    ['updaterFullName', updater.fullName],
     ['resolved', issue.resolved === null ? undefined : String(issue.resolved)],
     ['reporterName', issue.reporter.login],
     ['reporterFullName', issue.reporter.fullName],
     ['commentsCount', String(issue.comments.length)],
     ['votes', String(issue.votes)],
   ];
-  const field: IssueDto['field'] = builtIn.flatMap(([name, value]) =>
-    value === undefined ? [] : [{ name, value }],
-  );
-  for (const f of issue.fields) {
-    if (f.values.length === 0) continue;
-    const names = f.values.map((v) => v.name);
-    field.push({ name: f.name, value: f.multi ? names : (names[0] as string) });
+  const field: Field[] = builtIn.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
+  for (const f of issue.fields) if (f.values.length > 0) field.push(customField(f));
+  if (issue.links.length > 0) {
+    field.push({
+      name: 'links',
+      value: issue.links.map((l) => ({ value: l.issue.id, type: l.typeName, role: l.role })),
+    });
+  }
+  const attachments = issue.attachments ?? [];
+  if (attachments.length > 0) {
+    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: a.url })) });
   }
   return {
     id: issue.id,
@@ -35,10 +64,14 @@ export function toIssueDto(issue: IssueView): IssueDto {
       id: String(c.id),
       author: c.author.login,
       authorFullName: c.author.fullName,
+      issueId: issue.id,
+      deleted: false,
       text: c.text,
+      shownForIssueAuthor: false,
       created: c.created,
+      updated: c.updated === c.created ? null : c.updated,
     })),
-    tag: issue.tags.map((t) => ({ value: t.name })),
+    tag: issue.tags.map((t) => ({ value: t.name, cssClass: cssClassOf(undefined) })),
     link: issue.links.map((l) => ({
       typeName: l.typeName,
       role: l.role,

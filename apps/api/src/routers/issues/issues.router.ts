@@ -37,7 +37,7 @@ export const issuesRouter = router({
       const found = await d
         .searchIssues(ctx.em, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
         .catch(renameQueryToFilter);
-      return found.map(toIssueDto);
+      return { issue: found.map(toIssueDto) };
     }),
 
   execute: authedProcedure

@@ -5,6 +5,7 @@ import { clearedSessionCookie } from '../../auth/credentials.js';
 import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { created, restUrl } from '../respond.js';
+import { toUserRoles } from './groups.router.js';
 
 export const toUser = (ctx: Context, u: d.IUser): c.UserDto => ({
   login: u.login,
@@ -12,6 +13,12 @@ export const toUser = (ctx: Context, u: d.IUser): c.UserDto => ({
   email: u.email ?? '',
   type: u.type,
   url: restUrl(ctx, 'admin', 'user', u.login),
+});
+const toUserDetails = (ctx: Context, u: d.IUser): c.UserDetailsDto => ({
+  ...toUser(ctx, u),
+  jabber: u.jabber ?? '',
+  groupsUrl: `${restUrl(ctx, 'admin', 'user', u.login)}/group`,
+  rolesUrl: `${restUrl(ctx, 'admin', 'user', u.login)}/role`,
 });
 const toToken = (t: d.IPermanentToken) => ({
   name: t.name,
@@ -87,8 +94,47 @@ export const usersRouter = router({
   get: authedProcedure
     .meta(c.getUserMeta)
     .input(c.ZGetUserInput)
-    .output(c.ZUser)
-    .query(async ({ ctx, input }) => toUser(ctx, await d.getUser(ctx.em, ctx.actor, input.login))),
+    .output(c.ZUserDetails)
+    .query(async ({ ctx, input }) => toUserDetails(ctx, await d.getUser(ctx.em, ctx.actor, input.login))),
+
+  list: authedProcedure
+    .meta(c.listUsersMeta)
+    .input(c.ZListUsersInput)
+    .output(c.ZUserListOutput)
+    .query(async ({ ctx, input }) =>
+      (await d.listUsers(ctx.em, ctx.actor, input)).map((u) => ({
+        login: u.login,
+        url: restUrl(ctx, 'admin', 'user', u.login),
+        fullName: u.fullName,
+      })),
+    ),
+
+  update: authedProcedure
+    .meta(c.updateUserMeta)
+    .input(c.ZUpdateUserInput)
+    .output(c.ZUserDetails)
+    .mutation(async ({ ctx, input }) => {
+      refuseSecretsInQuery(ctx, ['password']);
+      return toUserDetails(ctx, await d.updateUser(ctx.em, ctx.actor, input.login, input));
+    }),
+
+  delete: authedProcedure
+    .meta(c.deleteUserMeta)
+    .input(c.ZGetUserInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.deleteUser(ctx.em, ctx.actor, input.login);
+      return {};
+    }),
+
+  merge: authedProcedure
+    .meta(c.mergeUsersMeta)
+    .input(c.ZMergeUsersInput)
+    .output(z.object({}))
+    .mutation(async ({ ctx, input }) => {
+      await d.mergeUsers(ctx.em, ctx.actor, input.login, input.loginToMerge);
+      return {};
+    }),
 
   create: authedProcedure
     .meta(c.createUserMeta)
@@ -116,6 +162,12 @@ export const usersRouter = router({
       await d.revokeRole(ctx.em, ctx.actor, input.login, input.role, input.project);
       return {};
     }),
+
+  roles: authedProcedure
+    .meta(c.listUserRolesMeta)
+    .input(c.ZUserInput)
+    .output(c.ZUserRolesOutput)
+    .query(async ({ ctx, input }) => toUserRoles(ctx, await d.listUserRoles(ctx.em, ctx.actor, input.login))),
 
   createToken: authedProcedure
     .meta(c.createTokenMeta)

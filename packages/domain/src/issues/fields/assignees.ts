@@ -7,25 +7,48 @@ import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
 import { User } from '../../users/user.entity.js';
 import type { UserRef } from '../issue-view.js';
-import { ProjectAssignee } from './field.entity.js';
+import { BundleUser, ProjectField } from './field.entity.js';
+
+/**
+ * The bundle holding a project's assignees: that of its Assignee field, else of its first user
+ * field; null when the project has no user field.
+ */
+export async function assigneeBundleId(em: Em, projectId: number): Promise<number | null> {
+  const fields = await em.find(
+    ProjectField,
+    { project: projectId, kind: 'user', bundle: { $ne: null } },
+    { orderBy: { ordinal: 'asc', id: 'asc' } },
+  );
+  const field = fields.find((f) => f.nameKey === 'assignee') ?? fields[0];
+  return field?.bundle?.id ?? null;
+}
 
 /** Users issues of the project may be assigned to (READ_PROJECT), by login. */
 export async function listProjectAssignees(em: Em, actor: Actor, shortName: string): Promise<UserRef[]> {
   const project = await getReadableProject(em, actor, shortName);
+  const bundle = await assigneeBundleId(em, project.id);
+  if (bundle === null) return [];
   const rows = await em.find(
-    ProjectAssignee,
-    { project: project.id },
+    BundleUser,
+    { bundle },
     { populate: ['user'], orderBy: { user: { loginKey: 'asc' } } },
   );
   return rows.map((r) => ({ login: r.user.login, fullName: r.user.fullName }));
 }
 
-async function resolve(em: Em, actor: Actor, shortName: string, login: string): Promise<[IProject, number]> {
+async function resolve(
+  em: Em,
+  actor: Actor,
+  shortName: string,
+  login: string,
+): Promise<[IProject, number, number]> {
   const project = await getReadableProject(em, actor, shortName);
   requirePermission(actor, 'UPDATE_PROJECT', project.id, `update project [ ${project.shortName} ]`);
   const user = await em.findOne(User, { loginKey: nameKey(login) });
   if (!user) throw DomainError.notFound('User', login);
-  return [project, user.id];
+  const bundle = await assigneeBundleId(em, project.id);
+  if (bundle === null) throw DomainError.invalid('project', `[ ${project.shortName} ] has no user field`);
+  return [project, user.id, bundle];
 }
 
 /** Adds an assignee (UPDATE_PROJECT); adding one already there succeeds and changes nothing. */
@@ -35,11 +58,11 @@ export async function addProjectAssignee(
   shortName: string,
   login: string,
 ): Promise<void> {
-  const [project, userId] = await resolve(em, actor, shortName, login);
-  if (await em.findOne(ProjectAssignee, { project: project.id, user: userId })) return;
+  const [, userId, bundle] = await resolve(em, actor, shortName, login);
+  if (await em.findOne(BundleUser, { bundle, user: userId })) return;
   await onUniqueViolation(
     async () => {
-      await em.insert(ProjectAssignee, { project: project.id, user: userId });
+      await em.insert(BundleUser, { bundle, user: userId });
     },
     () => undefined,
   );
@@ -55,8 +78,8 @@ export async function removeProjectAssignee(
   shortName: string,
   login: string,
 ): Promise<void> {
-  const [project, userId] = await resolve(em, actor, shortName, login);
-  const removed = await em.nativeDelete(ProjectAssignee, { project: project.id, user: userId });
+  const [project, userId, bundle] = await resolve(em, actor, shortName, login);
+  const removed = await em.nativeDelete(BundleUser, { bundle, user: userId });
   if (removed === 0) {
     throw new DomainError(
       'NOT_FOUND',

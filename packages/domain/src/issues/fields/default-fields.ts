@@ -1,7 +1,4 @@
-import type { Em } from '../../orm/em.js';
-import type { IProject } from '../../projects/project.entity.js';
-import type { IUser } from '../../users/user.entity.js';
-import { type FieldKind, FieldValue, ProjectAssignee, ProjectField } from './field.entity.js';
+import type { FieldKind } from './field.entity.js';
 
 export type DefaultField = {
   name: string;
@@ -15,7 +12,11 @@ export type DefaultField = {
 
 const values = (names: string[]) => names.map((name) => ({ name }));
 
-/** The fields every new project gets (the legacy YouTrack defaults). */
+/**
+ * The fields every new project gets (the legacy YouTrack defaults), as migration 0007 seeds
+ * them into `custom_fields` and their default bundles. Kept here for the phrases a command
+ * may already mean (`link-phrases.ts`); new projects attach what `custom_fields` says.
+ */
 export const DEFAULT_FIELDS: readonly DefaultField[] = [
   {
     name: 'Priority',
@@ -71,7 +72,7 @@ export const DEFAULT_FIELDS: readonly DefaultField[] = [
   },
   {
     name: 'Subsystem',
-    kind: 'enum',
+    kind: 'ownedField',
     multi: false,
     canBeEmpty: true,
     emptyText: 'No subsystem',
@@ -88,34 +89,3 @@ export const DEFAULT_FIELDS: readonly DefaultField[] = [
     values: [],
   },
 ];
-
-/**
- * Adds the default fields, their values and the lead as the first assignee to a new
- * project. Only `em.create`: the caller's flush writes them with the project, atomically.
- */
-export function createDefaultFields(em: Em, project: IProject, lead: IUser): void {
-  DEFAULT_FIELDS.forEach((def, ordinal) => {
-    const field = em.create(ProjectField, {
-      project,
-      name: def.name,
-      nameKey: def.name.toLowerCase(),
-      kind: def.kind,
-      multi: def.multi,
-      canBeEmpty: def.canBeEmpty,
-      emptyText: def.emptyText,
-      defaultValue: def.defaultValue,
-      ordinal,
-    });
-    def.values.forEach((value, index) => {
-      em.create(FieldValue, {
-        field,
-        name: value.name,
-        nameKey: value.name.toLowerCase(),
-        description: '',
-        ordinal: index,
-        resolved: value.resolved ?? false,
-      });
-    });
-  });
-  em.create(ProjectAssignee, { project, user: lead });
-}

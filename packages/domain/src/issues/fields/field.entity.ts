@@ -3,10 +3,80 @@ import { Project } from '../../projects/project.entity.js';
 import { User } from '../../users/user.entity.js';
 import { Issue } from '../issue.entity.js';
 
-export const FIELD_KINDS = ['enum', 'state', 'user', 'version'] as const;
+/**
+ * The original's field types without their cardinality (`enum[*]` is `enum` + multi). The
+ * first six take their values from a bundle; the others hold a typed value of their own.
+ */
+export const FIELD_KINDS = [
+  'enum',
+  'state',
+  'user',
+  'version',
+  'build',
+  'ownedField',
+  'string',
+  'text',
+  'integer',
+  'float',
+  'date',
+  'period',
+] as const;
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
-/** A field of one project (State, Priority, Assignee...). Names are unique per project regardless of case. */
+export const BUNDLE_KINDS = ['enum', 'state', 'user', 'version', 'build', 'ownedField'] as const;
+export type BundleKind = (typeof BUNDLE_KINDS)[number];
+export type SimpleKind = Exclude<FieldKind, BundleKind>;
+
+export const isBundleKind = (kind: FieldKind): kind is BundleKind =>
+  (BUNDLE_KINDS as readonly string[]).includes(kind);
+
+/** A named set of values (enum, state, version, build, owned field) or users, shared by any number of fields. */
+export const Bundle = defineEntity({
+  name: 'Bundle',
+  tableName: 'bundles',
+  uniques: [{ properties: ['kind', 'nameKey'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    kind: p.enum(BUNDLE_KINDS),
+    name: p.string().length(100),
+    nameKey: p.string().length(100),
+  },
+});
+export type IBundle = InferEntity<typeof Bundle>;
+
+/**
+ * A field prototype (the original's "custom field"): its name and type are global; projects
+ * attach it (`ProjectField`) with a bundle of their own or a shared one.
+ */
+export const CustomField = defineEntity({
+  name: 'CustomField',
+  tableName: 'custom_fields',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    name: p.string().length(100),
+    nameKey: p.string().length(100).unique(),
+    kind: p.enum(FIELD_KINDS),
+    multi: p.boolean().default(false),
+    isPrivate: p.boolean().default(false),
+    defaultVisibility: p.boolean().default(true),
+    /** Attached to every new project. */
+    autoAttached: p.boolean().default(false),
+    defaultBundle: () => p.manyToOne(Bundle).nullable().deleteRule('set null').index(),
+    /** 0: projects attach the default bundle itself; 1: each project gets its own copy of it. */
+    attachBundlePolicy: p.integer().default(0),
+    canBeEmpty: p.boolean().default(true),
+    emptyText: p.string().length(100).nullable(),
+    /** Name of the value a new issue gets when the field is attached with its default bundle. */
+    defaultValue: p.string().length(100).nullable(),
+    ordinal: p.integer().default(0),
+  },
+});
+export type ICustomField = InferEntity<typeof CustomField>;
+
+/**
+ * A field attached to one project (State, Priority, Assignee...). `name` and `kind` repeat the
+ * prototype's (read paths join nothing more); names are unique per project regardless of case.
+ */
 export const ProjectField = defineEntity({
   name: 'ProjectField',
   tableName: 'project_fields',
@@ -14,10 +84,13 @@ export const ProjectField = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     project: () => p.manyToOne(Project).deleteRule('cascade'),
+    customField: () => p.manyToOne(CustomField).index(),
     name: p.string().length(100),
     nameKey: p.string().length(100),
     kind: p.enum(FIELD_KINDS),
     multi: p.boolean().default(false),
+    /** Where the values come from; null for simple (string, integer...) fields. */
+    bundle: () => p.manyToOne(Bundle).nullable().index(),
     canBeEmpty: p.boolean().default(true),
     /** The word shown (and typed) for an empty value: 'Unassigned', 'No subsystem'. */
     emptyText: p.string().length(100).nullable(),
@@ -28,41 +101,52 @@ export const ProjectField = defineEntity({
 });
 export type IProjectField = InferEntity<typeof ProjectField>;
 
-/** A value of an enum, state or version field. User fields take their values from `ProjectAssignee`. */
+/** A value of an enum, state, version, build or owned-field bundle. */
 export const FieldValue = defineEntity({
   name: 'FieldValue',
   tableName: 'field_values',
-  uniques: [{ properties: ['field', 'nameKey'] }],
+  uniques: [{ properties: ['bundle', 'nameKey'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    field: () => p.manyToOne(ProjectField).deleteRule('cascade'),
+    bundle: () => p.manyToOne(Bundle).deleteRule('cascade'),
     name: p.string().length(100),
     nameKey: p.string().length(100).index(),
     description: p.string().length(1000).default(''),
     ordinal: p.integer().default(0),
     /** For states: an issue in this state counts as resolved. */
     resolved: p.boolean().default(false),
+    colorIndex: p.integer().nullable(),
+    /** Versions. */
+    released: p.boolean().default(false),
+    archived: p.boolean().default(false),
+    releaseDate: p.datetime().nullable(),
+    /** Builds. */
+    assembleDate: p.datetime().nullable(),
+    /** Owned fields (subsystems). */
+    owner: () => p.manyToOne(User).nullable().deleteRule('set null').index(),
   },
 });
 export type IFieldValue = InferEntity<typeof FieldValue>;
 
-/** The users an issue of the project may be assigned to (values of its user fields). */
-export const ProjectAssignee = defineEntity({
-  name: 'ProjectAssignee',
-  tableName: 'project_assignees',
-  uniques: [{ properties: ['project', 'user'] }],
+/** A user of a user bundle (the values of user fields: a project's assignees). */
+export const BundleUser = defineEntity({
+  name: 'BundleUser',
+  tableName: 'bundle_users',
+  uniques: [{ properties: ['bundle', 'user'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    project: () => p.manyToOne(Project).deleteRule('cascade'),
+    bundle: () => p.manyToOne(Bundle).deleteRule('cascade'),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
   },
 });
-export type IProjectAssignee = InferEntity<typeof ProjectAssignee>;
+export type IBundleUser = InferEntity<typeof BundleUser>;
 
 /**
- * One value of one field of one issue: `value` for enum/state/version fields, `user` for
- * user fields. `slot` is 0 for a single-value field (so the unique index allows one row)
- * and the value's or user's id for a multi-value field. An empty field has no row.
+ * One value of one field of one issue: `value` for bundle fields other than user ones, `user`
+ * for user fields, `text` for string/text fields and `number` for integer, float, date (ms
+ * since the epoch) and period (minutes) fields. `slot` is 0 for a single-value field (so the
+ * unique index allows one row) and the value's or user's id for a multi-value field. An
+ * empty field has no row.
  */
 export const IssueFieldValue = defineEntity({
   name: 'IssueFieldValue',
@@ -75,6 +159,8 @@ export const IssueFieldValue = defineEntity({
     slot: p.integer(),
     value: () => p.manyToOne(FieldValue).nullable().deleteRule('cascade').index(),
     user: () => p.manyToOne(User).nullable().deleteRule('cascade').index(),
+    text: p.text().nullable(),
+    number: p.double().nullable(),
   },
 });
 export type IIssueFieldValue = InferEntity<typeof IssueFieldValue>;

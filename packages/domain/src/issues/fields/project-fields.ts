@@ -4,7 +4,7 @@ import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
-import { type FieldKind, FieldValue, ProjectAssignee, ProjectField } from './field.entity.js';
+import { BundleUser, type FieldKind, FieldValue, ProjectField } from './field.entity.js';
 
 export type FieldValueView = { name: string; description: string; resolved: boolean; fullName?: string };
 
@@ -31,14 +31,15 @@ export async function listProjectFields(
     { project: project.id },
     { orderBy: { ordinal: 'asc', id: 'asc' } },
   );
+  const bundleIds = fields.flatMap((f) => (f.bundle ? [f.bundle.id] : []));
   const values = await em.find(
     FieldValue,
-    { field: { $in: fields.map((f) => f.id) } },
+    { bundle: { $in: bundleIds } },
     { orderBy: { ordinal: 'asc', id: 'asc' } },
   );
-  const assignees = await em.find(
-    ProjectAssignee,
-    { project: project.id },
+  const users = await em.find(
+    BundleUser,
+    { bundle: { $in: bundleIds } },
     { populate: ['user'], orderBy: { user: { loginKey: 'asc' } } },
   );
   return fields.map((f) => ({
@@ -50,14 +51,16 @@ export async function listProjectFields(
     defaultValue: f.defaultValue ?? null,
     values:
       f.kind === 'user'
-        ? assignees.map((a) => ({
-            name: a.user.login,
-            fullName: a.user.fullName,
-            description: '',
-            resolved: false,
-          }))
+        ? users
+            .filter((a) => a.bundle.id === f.bundle?.id)
+            .map((a) => ({
+              name: a.user.login,
+              fullName: a.user.fullName,
+              description: '',
+              resolved: false,
+            }))
         : values
-            .filter((v) => v.field.id === f.id)
+            .filter((v) => v.bundle.id === f.bundle?.id)
             .map((v) => ({ name: v.name, description: v.description, resolved: v.resolved })),
   }));
 }
@@ -87,6 +90,8 @@ export async function addFieldValue(
   if (field.kind === 'user') {
     throw DomainError.invalid('field', `[ ${field.name} ] takes its values from the project's assignees`);
   }
+  const bundle = field.bundle;
+  if (!bundle) throw DomainError.invalid('field', `[ ${field.name} ] has no values to add to`);
   const name = oneLine(input.name).trim();
   if (!name) throw DomainError.invalid('name', 'must not be empty');
   if (name.length > 100) throw DomainError.invalid('name', 'must be at most 100 characters');
@@ -95,12 +100,12 @@ export async function addFieldValue(
   }
   const duplicate = () =>
     new DomainError('ALREADY_EXISTS', `Value [ ${name} ] already exists in field [ ${field.name} ].`);
-  if (await em.findOne(FieldValue, { field: field.id, nameKey: name.toLowerCase() })) throw duplicate();
-  const last = await em.findOne(FieldValue, { field: field.id }, { orderBy: { ordinal: 'desc' } });
+  if (await em.findOne(FieldValue, { bundle: bundle.id, nameKey: name.toLowerCase() })) throw duplicate();
+  const last = await em.findOne(FieldValue, { bundle: bundle.id }, { orderBy: { ordinal: 'desc' } });
   return onUniqueViolation(
     async () => {
       const value = em.create(FieldValue, {
-        field,
+        bundle,
         name,
         nameKey: name.toLowerCase(),
         description: input.description ?? '',

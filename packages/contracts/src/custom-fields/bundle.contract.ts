@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { QueryBool } from '../common/query-bool.js';
+import type { RouteMeta } from '../common/route-meta.js';
+import { name, optionalText } from '../common/text-fields.js';
+import { ZLogin } from '../projects/project.contract.js';
+
+const TAGS = ['Bundles'];
+
+/** The bundle types of `/rest/admin/customfield/{bundleType}`. */
+export const BUNDLE_TYPE_NAMES = [
+  'bundle',
+  'stateBundle',
+  'versionBundle',
+  'buildBundle',
+  'ownedFieldBundle',
+  'userBundle',
+] as const;
+export const ZBundleType = z.enum(BUNDLE_TYPE_NAMES);
+export type BundleTypeName = z.infer<typeof ZBundleType>;
+
+/**
+ * The original's element names per bundle type: the bundle's root, its value elements, and
+ * the element naming it in a list (`enumFieldBundle`...).
+ */
+export const BUNDLE_XML: Record<BundleTypeName, { root: string; value: string; ref: string }> = {
+  bundle: { root: 'enumeration', value: 'value', ref: 'enumFieldBundle' },
+  stateBundle: { root: 'stateBundle', value: 'state', ref: 'stateFieldBundle' },
+  versionBundle: { root: 'versions', value: 'version', ref: 'versionFieldBundle' },
+  buildBundle: { root: 'buildBundle', value: 'build', ref: 'buildFieldBundle' },
+  ownedFieldBundle: { root: 'ownedFieldBundle', value: 'ownedField', ref: 'ownedFieldFieldBundle' },
+  userBundle: { root: 'userBundle', value: 'user', ref: 'userFieldBundle' },
+};
+
+export const ZBundleName = name(100);
+
+/** A value with the attributes its type has; the text of the XML element is `name`. */
+export const ZBundleValue = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  colorIndex: z.number().int().optional(),
+  isResolved: z.boolean().optional(),
+  released: z.boolean().optional(),
+  archived: z.boolean().optional(),
+  releaseDate: z.number().optional(),
+  assembleDate: z.number().optional(),
+  owner: z.string().optional(),
+});
+export type BundleValueDto = z.infer<typeof ZBundleValue>;
+
+export const ZBundle = z.object({
+  type: ZBundleType,
+  name: z.string(),
+  values: z.array(ZBundleValue),
+  /** User bundles: `user login url`. */
+  users: z.array(z.object({ login: z.string(), url: z.string() })),
+  /** User bundles: `userGroup name url`. */
+  groups: z.array(z.object({ name: z.string(), url: z.string() })),
+});
+export type BundleDto = z.infer<typeof ZBundle>;
+
+export const listBundlesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/customfield/{bundleType}',
+    summary: 'Get all bundles of a type',
+    tags: TAGS,
+    errorResponses: [400, 401],
+  },
+  xml: { kind: 'custom', renderer: 'bundleRefs' },
+} satisfies RouteMeta;
+export const ZBundleTypeInput = z.object({ bundleType: ZBundleType });
+export const ZListBundlesOutput = z.array(z.object({ name: z.string(), url: z.string() }));
+
+export const getBundleMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/customfield/{bundleType}/{bundle}',
+    summary: 'Get a bundle with its values',
+    tags: TAGS,
+    errorResponses: [400, 401, 404],
+  },
+  xml: { kind: 'custom', renderer: 'bundle' },
+} satisfies RouteMeta;
+export const ZBundleInput = z.object({ bundleType: ZBundleType, bundle: ZBundleName });
+
+const ZDate = z.coerce.number().int().min(-8.64e15).max(8.64e15);
+const valueAttributes = {
+  description: optionalText(1000),
+  colorIndex: z.coerce.number().int().min(0).max(1000).optional(),
+  isResolved: QueryBool.optional(),
+  released: QueryBool.optional(),
+  archived: QueryBool.optional(),
+  releaseDate: ZDate.optional(),
+  assembleDate: ZDate.optional(),
+  owner: optionalText(100),
+};
+
+export const createBundleMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/customfield/{bundleType}',
+    summary: 'Create a bundle',
+    description:
+      'Body: the bundle as the original writes it, e.g. `<enumeration name="Severities"><value colorIndex="3">Blocker</value></enumeration>`, or JSON `{"name", "values": [{"name", …}], "users": ["login"]}`.',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+/** A child element of an XML body: its attributes and its text (`$text`). */
+export const ZXmlChild = z.record(z.string(), z.string());
+/** A value given when creating a bundle (JSON, or an XML child read by the API). */
+export const ZNewBundleValue = z.object({ name: name(100), ...valueAttributes });
+export const ZCreateBundleInput = z.object({
+  bundleType: ZBundleType,
+  name: ZBundleName,
+  values: z.array(ZNewBundleValue).max(5000).optional(),
+  users: z.array(ZLogin).max(5000).optional(),
+  /** Filled by the REST bridge from an XML body: child elements by tag (`value`, `state`, `user`...). */
+  xmlChildren: z.record(z.string(), z.array(ZXmlChild).max(5000)).optional(),
+});
+
+export const deleteBundleMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/customfield/{bundleType}/{bundle}',
+    summary: 'Delete a bundle',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+
+export const addBundleValueMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/customfield/{bundleType}/{bundle}/{value}',
+    summary: 'Add a value to a bundle',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZBundleValueInput = z.object({
+  bundleType: ZBundleType,
+  bundle: ZBundleName,
+  value: name(100),
+  ...valueAttributes,
+});
+
+export const updateBundleValueMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/admin/customfield/{bundleType}/{bundle}/{value}',
+    summary: 'Update a bundle value',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZUpdateBundleValueInput = ZBundleValueInput.extend({ newName: optionalText(100) });
+
+export const deleteBundleValueMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/customfield/{bundleType}/{bundle}/{value}',
+    summary: 'Remove a bundle value (refused while issues hold it)',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZDeleteBundleValueInput = z.object({
+  bundleType: ZBundleType,
+  bundle: ZBundleName,
+  value: name(100),
+});
+
+export const addBundleUserMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/customfield/userBundle/{bundle}/individual/{login}',
+    summary: 'Add a user to a user bundle',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZBundleUserInput = z.object({ bundle: ZBundleName, login: ZLogin });
+
+export const removeBundleUserMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/customfield/userBundle/{bundle}/individual/{login}',
+    summary: 'Remove a user from a user bundle',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;

@@ -1,0 +1,2 @@
+export * from './bundle.contract.js';
+export * from './custom-field.contract.js';

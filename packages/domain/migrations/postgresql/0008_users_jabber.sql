@@ -1,0 +1,1 @@
+alter table "users" add column "jabber" varchar(200) null;

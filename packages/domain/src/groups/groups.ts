@@ -1,0 +1,254 @@
+import type { PermissionKey } from '@trackline/contracts';
+import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import type { Em } from '../orm/em.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { resolveGrant } from '../roles/grant-rules.js';
+import { User } from '../users/user.entity.js';
+import { Group, GroupMember, GroupRoleGrant, type IGroup } from './group.entity.js';
+
+export type GroupChanges = {
+  newName?: string | undefined;
+  description?: string | undefined;
+  autoJoin?: boolean | undefined;
+};
+
+async function findGroup(em: Em, name: string): Promise<IGroup> {
+  const group = await em.findOne(Group, { nameKey: name.toLowerCase() });
+  if (!group) throw DomainError.notFound('Group', name);
+  return group;
+}
+
+async function findUser(em: Em, login: string) {
+  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+  if (!user) throw DomainError.notFound('User', login);
+  return user;
+}
+
+export function listGroups(em: Em, actor: Actor): Promise<IGroup[]> {
+  requirePermission(actor, 'READ_USERGROUP');
+  return em.find(Group, {}, { orderBy: { nameKey: 'asc' } });
+}
+
+export function getGroup(em: Em, actor: Actor, name: string): Promise<IGroup> {
+  requirePermission(actor, 'READ_USERGROUP');
+  return findGroup(em, name);
+}
+
+export async function createGroup(
+  em: Em,
+  actor: Actor,
+  name: string,
+  input: Omit<GroupChanges, 'newName'> = {},
+): Promise<IGroup> {
+  requirePermission(actor, 'CREATE_USERGROUP');
+  if (await em.findOne(Group, { nameKey: name.toLowerCase() }))
+    throw DomainError.alreadyExists('Group', name);
+  return onUniqueViolation(
+    async () => {
+      const group = em.create(Group, {
+        name,
+        nameKey: name.toLowerCase(),
+        description: input.description ?? '',
+        autoJoin: input.autoJoin ?? false,
+      });
+      await em.flush();
+      return group;
+    },
+    rejectWith(() => DomainError.alreadyExists('Group', name)),
+  );
+}
+
+export async function updateGroup(
+  em: Em,
+  actor: Actor,
+  name: string,
+  changes: GroupChanges,
+): Promise<IGroup> {
+  requirePermission(actor, 'UPDATE_USERGROUP');
+  const group = await findGroup(em, name);
+  const newName = changes.newName;
+  if (newName && newName.toLowerCase() !== group.nameKey) {
+    if (await em.findOne(Group, { nameKey: newName.toLowerCase() }))
+      throw DomainError.alreadyExists('Group', newName);
+  }
+  if (newName) Object.assign(group, { name: newName, nameKey: newName.toLowerCase() });
+  if (changes.description !== undefined) group.description = changes.description;
+  if (changes.autoJoin !== undefined) group.autoJoin = changes.autoJoin;
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => DomainError.alreadyExists('Group', newName ?? name)),
+  );
+  return group;
+}
+
+/**
+ * Joining or leaving a group hands out or takes away each of its roles: the caller must hold
+ * every permission they carry, in each grant's scope (as for a direct grant, `requireHoldsRole`).
+ */
+async function requireHoldsGroupRoles(em: Em, actor: Actor, group: IGroup) {
+  const grants = await em.find(GroupRoleGrant, { group }, { populate: ['role.permissions', 'project'] });
+  for (const grant of grants) {
+    const keys = grant.role.permissions.getItems().map((p) => p.key as PermissionKey);
+    const missing = firstNotHeld(actor, keys, grant.project?.id);
+    if (missing !== undefined) {
+      throw DomainError.forbidden(
+        `change the members of group [ ${group.name} ]: its role [ ${grant.role.name} ] carries ${missing}, which you do not hold there`,
+      );
+    }
+  }
+}
+
+export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<void> {
+  requirePermission(actor, 'DELETE_USERGROUP');
+  const group = await findGroup(em, name);
+  // Deleting takes its roles from every member.
+  await requireHoldsGroupRoles(em, actor, group);
+  await em.nativeDelete(Group, { id: group.id });
+}
+
+/** The groups a user belongs to: their own, or anyone's with READ_USERGROUP. */
+export async function listUserGroups(em: Em, actor: Actor, login: string): Promise<IGroup[]> {
+  if (login.toLowerCase() !== actor.login.toLowerCase()) requirePermission(actor, 'READ_USERGROUP');
+  const user = await findUser(em, login);
+  const rows = await em.find(GroupMember, { user }, { populate: ['group'] });
+  return rows.map((r) => r.group).sort((a, b) => a.nameKey.localeCompare(b.nameKey));
+}
+
+/** Adds a user to a group; adding a member again changes nothing and succeeds. */
+export async function addUserToGroup(em: Em, actor: Actor, login: string, groupName: string): Promise<void> {
+  requirePermission(actor, 'UPDATE_USERGROUP');
+  const user = await findUser(em, login);
+  const group = await findGroup(em, groupName);
+  await requireHoldsGroupRoles(em, actor, group);
+  if (await em.findOne(GroupMember, { user, group })) return;
+  // A concurrent add of the same member won the insert: same outcome, so success.
+  await onUniqueViolation(
+    async () => {
+      em.create(GroupMember, { user, group });
+      await em.flush();
+    },
+    () => undefined,
+  );
+}
+
+export async function removeUserFromGroup(
+  em: Em,
+  actor: Actor,
+  login: string,
+  groupName: string,
+): Promise<void> {
+  requirePermission(actor, 'UPDATE_USERGROUP');
+  const user = await findUser(em, login);
+  const group = await findGroup(em, groupName);
+  await requireHoldsGroupRoles(em, actor, group);
+  const removed = await em.nativeDelete(GroupMember, { user, group });
+  if (removed === 0)
+    throw new DomainError('NOT_FOUND', `User [ ${user.login} ] is not a member of group [ ${group.name} ].`);
+}
+
+/** Puts a new user into every auto-join group (called wherever users are inserted). */
+export async function joinAutoJoinGroups(em: Em, userId: number): Promise<void> {
+  const groups = await em.find(Group, { autoJoin: true }, { fields: ['id'] });
+  if (groups.length === 0) return;
+  await em.insertMany(
+    GroupMember,
+    groups.map((g) => ({ user: userId, group: g.id })),
+  );
+}
+
+const resolveGroupGrant = (em: Em, actor: Actor, groupName: string, roleName: string, projectName?: string) =>
+  resolveGrant(em, actor, { roleName, projectName, globalPermission: 'UPDATE_USERGROUP' }, () =>
+    findGroup(em, groupName),
+  );
+
+/** Grants a role to a group, globally or in each named project; granting it again changes nothing. */
+export async function grantGroupRole(
+  em: Em,
+  actor: Actor,
+  groupName: string,
+  roleName: string,
+  projectNames: readonly string[] = [],
+): Promise<void> {
+  const scopes = projectNames.length ? projectNames : [undefined];
+  // Every scope is checked before anything is written: all or nothing.
+  const grants = [];
+  for (const projectName of scopes)
+    grants.push(await resolveGroupGrant(em, actor, groupName, roleName, projectName));
+  for (const { grantee: group, role, project, scopeKey } of grants) {
+    if (await em.findOne(GroupRoleGrant, { group, role, scopeKey })) continue;
+    await onUniqueViolation(
+      async () => {
+        em.create(GroupRoleGrant, { group, role, project, scopeKey });
+        await em.flush();
+      },
+      () => undefined,
+    );
+  }
+}
+
+/**
+ * Revokes a group's role: in one project, or (no project) everywhere the group holds it,
+ * each of those grants needing the same rights as granting it.
+ */
+export async function revokeGroupRole(
+  em: Em,
+  actor: Actor,
+  groupName: string,
+  roleName: string,
+  projectName?: string,
+): Promise<void> {
+  if (projectName) {
+    const {
+      grantee: group,
+      role,
+      scopeKey,
+    } = await resolveGroupGrant(em, actor, groupName, roleName, projectName);
+    const removed = await em.nativeDelete(GroupRoleGrant, { group, role, scopeKey });
+    if (removed === 0) throw notHeld(group.name, role.name);
+    return;
+  }
+  requirePermission(actor, 'UPDATE_USERGROUP');
+  const group = await findGroup(em, groupName);
+  const grants = await em.find(
+    GroupRoleGrant,
+    { group, role: { nameKey: roleName.toLowerCase() } },
+    { populate: ['role', 'project'] },
+  );
+  if (grants.length === 0) throw notHeld(group.name, roleName);
+  for (const grant of grants) {
+    await resolveGroupGrant(em, actor, groupName, roleName, grant.project?.shortName);
+  }
+  await em.nativeDelete(GroupRoleGrant, { id: { $in: grants.map((g) => g.id) } });
+}
+
+const notHeld = (group: string, role: string) =>
+  new DomainError('NOT_FOUND', `Group [ ${group} ] does not have role [ ${role} ].`);
+
+/** A role and the projects it is granted in (empty: granted globally). */
+export type RoleScopes = { role: string; projects: string[] };
+
+/**
+ * Grants (role, project or null for global) by role, roles by name, projects by short name;
+ * a role also granted globally lists no projects (it holds everywhere).
+ */
+export function byRole(
+  grants: { role: { name: string }; project?: { shortName: string } | null | undefined }[],
+): RoleScopes[] {
+  const map = new Map<string, Set<string> | 'global'>();
+  for (const g of grants) {
+    const seen = map.get(g.role.name) ?? new Set<string>();
+    if (seen === 'global') continue;
+    if (g.project) seen.add(g.project.shortName);
+    map.set(g.role.name, g.project ? seen : 'global');
+  }
+  return [...map]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([role, projects]) => ({ role, projects: projects === 'global' ? [] : [...projects].sort() }));
+}
+
+export async function listGroupRoles(em: Em, actor: Actor, groupName: string): Promise<RoleScopes[]> {
+  requirePermission(actor, 'READ_USERGROUP');
+  const group = await findGroup(em, groupName);
+  return byRole(await em.find(GroupRoleGrant, { group }, { populate: ['role', 'project'] }));
+}

@@ -1,0 +1,137 @@
+import { type Actor, requirePermission } from '../../auth/actor.js';
+import { DomainError } from '../../errors.js';
+import type { Em } from '../../orm/em.js';
+import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { nameKey, oneLine } from '../../text/user-text.js';
+import { freeBundleName } from './attach-fields.js';
+import { Bundle, CustomField, type ICustomField, isBundleKind, ProjectField } from './field.entity.js';
+import { formatFieldType, parseFieldType } from './field-types.js';
+
+/**
+ * Field prototypes and bundles are global: changing them needs UPDATE_PROJECT granted
+ * globally (the administrator's grant), as they change every project that uses them.
+ * Reading them needs only a login (like issue link types: catalogues, not project data).
+ */
+export const FIELDS_ADMIN = 'administer custom fields and bundles (UPDATE_PROJECT in every project)';
+export const requireFieldsAdmin = (actor: Actor) =>
+  requirePermission(actor, 'UPDATE_PROJECT', undefined, FIELDS_ADMIN);
+
+export type PrototypeView = {
+  name: string;
+  type: string;
+  isPrivate: boolean;
+  visibleByDefault: boolean;
+  autoAttached: boolean;
+  defaultBundle: string | null;
+  attachBundlePolicy: number;
+};
+
+async function toView(em: Em, f: ICustomField): Promise<PrototypeView> {
+  const bundle = f.defaultBundle ? await em.findOne(Bundle, f.defaultBundle.id) : null;
+  return {
+    name: f.name,
+    type: formatFieldType(f.kind, f.multi),
+    isPrivate: f.isPrivate,
+    visibleByDefault: f.defaultVisibility,
+    autoAttached: f.autoAttached,
+    defaultBundle: bundle?.name ?? null,
+    attachBundlePolicy: f.attachBundlePolicy,
+  };
+}
+
+export async function listPrototypes(em: Em): Promise<PrototypeView[]> {
+  const fields = await em.find(CustomField, {}, { orderBy: { ordinal: 'asc', id: 'asc' } });
+  return Promise.all(fields.map((f) => toView(em, f)));
+}
+
+export async function findPrototype(em: Em, name: string): Promise<ICustomField> {
+  const field = await em.findOne(CustomField, { nameKey: nameKey(name) });
+  if (!field) throw DomainError.notFound('Custom field', name);
+  return field;
+}
+
+export async function getPrototype(em: Em, name: string): Promise<PrototypeView> {
+  return toView(em, await findPrototype(em, name));
+}
+
+export type NewPrototype = {
+  name: string;
+  type: string;
+  isPrivate?: boolean | undefined;
+  defaultVisibility?: boolean | undefined;
+  autoAttached?: boolean | undefined;
+  defaultBundle?: string | undefined;
+  attachBundlePolicy?: number | undefined;
+  emptyFieldText?: string | undefined;
+  canBeEmpty?: boolean | undefined;
+};
+
+/** A valid field or value name: one line, trimmed, 1–100 characters (400 naming `field`). */
+export function validName(text: string, field: string): string {
+  const name = oneLine(text).trim();
+  if (!name) throw DomainError.invalid(field, 'must not be empty');
+  if (name.length > 100) throw DomainError.invalid(field, 'must be at most 100 characters');
+  return name;
+}
+
+/**
+ * Creates a field prototype (fields admin). A bundle type without `defaultBundle` gets a new
+ * empty default bundle named after the field. 409 when the name is taken (any case).
+ */
+export async function createPrototype(em: Em, actor: Actor, input: NewPrototype): Promise<PrototypeView> {
+  requireFieldsAdmin(actor);
+  const name = validName(input.name, 'name');
+  const { kind, multi } = parseFieldType(input.type);
+  const policy = input.attachBundlePolicy ?? 0;
+  if (![0, 1, 2].includes(policy)) throw DomainError.invalid('attachBundlePolicy', 'must be 0, 1 or 2');
+  const duplicate = () => DomainError.alreadyExists('Custom field', name);
+  if (await em.findOne(CustomField, { nameKey: nameKey(name) })) throw duplicate();
+  let defaultBundle = null;
+  if (isBundleKind(kind)) {
+    if (input.defaultBundle?.trim()) {
+      defaultBundle = await em.findOne(Bundle, { kind, nameKey: nameKey(input.defaultBundle) });
+      if (!defaultBundle)
+        throw DomainError.invalid('defaultBundle', `no ${kind} bundle [ ${input.defaultBundle} ]`);
+    } else {
+      const bundleName = await freeBundleName(em, kind, name);
+      defaultBundle = em.create(Bundle, { kind, name: bundleName, nameKey: nameKey(bundleName) });
+    }
+  }
+  const [last] = await em.find(CustomField, {}, { orderBy: { ordinal: 'desc' }, limit: 1 });
+  return onUniqueViolation(
+    async () => {
+      const field = em.create(CustomField, {
+        name,
+        nameKey: nameKey(name),
+        kind,
+        multi,
+        isPrivate: input.isPrivate ?? false,
+        defaultVisibility: input.defaultVisibility ?? true,
+        autoAttached: input.autoAttached ?? false,
+        defaultBundle,
+        attachBundlePolicy: policy,
+        canBeEmpty: input.canBeEmpty ?? true,
+        emptyText: input.emptyFieldText?.trim() ? validName(input.emptyFieldText, 'emptyFieldText') : null,
+        defaultValue: null,
+        ordinal: (last?.ordinal ?? -1) + 1,
+      });
+      await em.flush();
+      return toView(em, field);
+    },
+    rejectWith(() => duplicate()),
+  );
+}
+
+/** Deletes a prototype (fields admin); 409 while projects use it (detach it first). */
+export async function deletePrototype(em: Em, actor: Actor, name: string): Promise<void> {
+  requireFieldsAdmin(actor);
+  const field = await findPrototype(em, name);
+  const used = await em.find(ProjectField, { customField: field.id }, { populate: ['project'], limit: 10 });
+  if (used.length > 0) {
+    throw new DomainError(
+      'CONFLICT',
+      `Custom field [ ${field.name} ] is used in projects [ ${used.map((f) => f.project.shortName).join(', ')} ]: detach it first.`,
+    );
+  }
+  await em.nativeDelete(CustomField, { id: field.id });
+}

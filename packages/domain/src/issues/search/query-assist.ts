@@ -1,0 +1,266 @@
+import { type Actor, can, projectsWith } from '../../auth/actor.js';
+import { escapeHtml } from '../../commands/candidates.js';
+import type { Suggestion } from '../../commands/result.js';
+import type { Em } from '../../orm/em.js';
+import { placeholders } from '../../orm/sql-fragments.js';
+import { SORT_ATTRIBUTES } from './parse-query.js';
+
+/**
+ * Completion for the search language (the legacy `GET /rest/issue/intellisense`): what could
+ * stand at the caret, from the vocabulary the caller may read (fields and values of readable
+ * projects, their short names, visible tags, users), plus the highlighting of the query.
+ * Reads only; nothing about unreadable projects or private tags of others is offered.
+ */
+export type QuerySuggestion = Suggestion & { styleClass: 'field' | 'keyword' | 'value' };
+export type QueryRange = { start: number; end: number; style: string };
+export type QueryAssist = { ranges: QueryRange[]; items: QuerySuggestion[] };
+
+const ASSIGNEE = ['for', 'assigned to'];
+const REPORTER = ['reported by', 'reporter', 'created by', 'submitted by'];
+const USER_ATTRIBUTES = [...ASSIGNEE, ...REPORTER];
+const BUILTIN_ATTRIBUTES = ['project', ...USER_ATTRIBUTES, 'tag', 'issue id', 'summary', 'description'];
+const SORT_KEYS = ['created', 'updated', 'resolved date', 'votes', 'summary', 'issue id'];
+const KEYWORDS = ['Resolved', 'Unresolved'];
+/** Candidates read per kind: completion needs the first few, not every name. */
+const LOOKUP_LIMIT = 200;
+
+type Candidate = { option: string; description: string; styleClass: QuerySuggestion['styleClass'] };
+
+/** Where the caret stands: the word being typed, and the attribute it is a value of (if any). */
+function caretContext(query: string, caret: number) {
+  let start = caret;
+  while (start > 0 && !/[\s:,#{]/.test(query.charAt(start - 1))) start--;
+  const typed = query.slice(start, caret);
+  let before = start - 1;
+  while (before >= 0 && query.charAt(before) === ' ') before--;
+  const mark = query.charAt(before);
+  if (query.charAt(start - 1) === '{' && query.charAt(start - 2) === '#')
+    return { start: start - 2, typed, hash: true };
+  if (mark === '#' && before === start - 1) return { start: start - 1, typed, hash: true };
+  if (mark === ':' || mark === ',') {
+    // The attribute: the words before the colon of this term.
+    const colon = mark === ':' ? before : query.lastIndexOf(':', before);
+    const head = query.slice(0, Math.max(0, colon)).trimEnd();
+    const words = head.split(/\s+/).slice(-3);
+    return { start, typed, attributeWords: words };
+  }
+  // A term start: the typed text may continue a multi-word attribute name (`Fix v`).
+  const words = query.slice(0, start).trimEnd().split(/\s+/).filter(Boolean).slice(-2);
+  return { start, typed, precedingWords: words };
+}
+
+async function readableProjects(
+  em: Em,
+  actor: Actor,
+): Promise<{ id: number; short_name: string; name: string }[]> {
+  const scope = projectsWith(actor, 'READ_ISSUE');
+  if (scope !== 'all' && scope.length === 0) return [];
+  const where = scope === 'all' ? '' : ` where id in (${placeholders(scope)})`;
+  return em.execute(
+    `select id, short_name, name from projects${where} order by short_name_key`,
+    scope === 'all' ? [] : scope,
+  );
+}
+
+async function fieldNames(
+  em: Em,
+  projectIds: number[],
+): Promise<{ name: string; name_key: string; kind: string; empty_text: string | null }[]> {
+  if (projectIds.length === 0) return [];
+  return em.execute(
+    `select distinct name, name_key, kind, empty_text from project_fields where project_id in (${placeholders(projectIds)})`,
+    projectIds,
+  );
+}
+
+async function fieldValues(
+  em: Em,
+  projectIds: number[],
+  nameKey?: string,
+): Promise<{ name: string; field: string }[]> {
+  if (projectIds.length === 0) return [];
+  const byName = nameKey === undefined ? '' : ' and pf.name_key = ?';
+  return em.execute(
+    'select distinct fv.name, pf.name as field from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
+      `where pf.project_id in (${placeholders(projectIds)})${byName} limit ${LOOKUP_LIMIT}`,
+    nameKey === undefined ? projectIds : [...projectIds, nameKey],
+  );
+}
+
+/** Users the caller may name: everyone with READ_USER, else reporters and assignees of readable issues. */
+async function users(
+  em: Em,
+  actor: Actor,
+  projectIds: number[],
+): Promise<{ login: string; full_name: string }[]> {
+  if (can(actor, 'READ_USER'))
+    return em.execute(`select login, full_name from users order by login_key limit ${LOOKUP_LIMIT}`);
+  if (projectIds.length === 0) return [];
+  const inProjects = placeholders(projectIds);
+  return em.execute(
+    'select login, full_name from users u where u.id = ? or exists (select 1 from issues i where i.reporter_id = u.id ' +
+      `and i.project_id in (${inProjects})) or exists (select 1 from issue_field_values v join issues vi on vi.id = v.issue_id ` +
+      `where v.user_id = u.id and vi.project_id in (${inProjects})) order by login_key limit ${LOOKUP_LIMIT}`,
+    [actor.userId, ...projectIds, ...projectIds],
+  );
+}
+
+async function tags(em: Em, actor: Actor): Promise<{ name: string }[]> {
+  return em.execute(
+    `select distinct name from tags where owner_id = ? or shared = true order by name limit ${LOOKUP_LIMIT}`,
+    [actor.userId],
+  );
+}
+
+/** Values of one attribute (`project:`, `for:`, `tag:`, `State:`…). */
+async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candidate[]> {
+  const projects = await readableProjects(em, actor);
+  const ids = projects.map((p) => p.id);
+  const value = (option: string, description: string): Candidate => ({
+    option,
+    description,
+    styleClass: 'value',
+  });
+  if (attribute === 'project') return projects.map((p) => value(p.short_name, p.name));
+  if (USER_ATTRIBUTES.includes(attribute) || attribute === 'assignee') {
+    const found = (await users(em, actor, ids)).map((u) => value(u.login, u.full_name));
+    return [value('me', 'Current user'), ...found];
+  }
+  if (attribute === 'tag') return (await tags(em, actor)).map((t) => value(t.name, 'tag'));
+  if (SORT_ATTRIBUTES.includes(attribute)) return SORT_KEYS.map((k) => value(k, 'sort key'));
+  const fields = (await fieldNames(em, ids)).filter((f) => f.name_key === attribute);
+  if (fields.length === 0) return [];
+  const candidates: Candidate[] = [];
+  for (const f of fields) if (f.empty_text) candidates.push(value(f.empty_text, f.name));
+  if (fields.some((f) => f.kind === 'state')) candidates.push(...KEYWORDS.map((k) => value(k, 'State')));
+  if (fields.some((f) => f.kind === 'user')) {
+    candidates.push(
+      value('me', 'Current user'),
+      ...(await users(em, actor, ids)).map((u) => value(u.login, u.full_name)),
+    );
+  }
+  candidates.push(...(await fieldValues(em, ids, attribute)).map((v) => value(v.name, v.field)));
+  return candidates;
+}
+
+/** What may start a term: attribute names (with `: `) and `#` keywords and values. */
+async function termStarts(em: Em, actor: Actor): Promise<Candidate[]> {
+  const ids = (await readableProjects(em, actor)).map((p) => p.id);
+  const names = [
+    ...BUILTIN_ATTRIBUTES,
+    ...SORT_ATTRIBUTES.slice(0, 1),
+    ...(await fieldNames(em, ids)).map((f) => f.name),
+  ];
+  const seen = new Set<string>();
+  const attributes = names.filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
+  return [
+    ...attributes.map((name): Candidate => ({ option: name, description: 'attribute', styleClass: 'field' })),
+    ...KEYWORDS.map((k): Candidate => ({ option: `#${k}`, description: 'keyword', styleClass: 'keyword' })),
+  ];
+}
+
+/** `#` values: keywords and every readable field value. */
+async function hashValues(em: Em, actor: Actor): Promise<Candidate[]> {
+  const ids = (await readableProjects(em, actor)).map((p) => p.id);
+  return [
+    ...KEYWORDS.map((k): Candidate => ({ option: k, description: 'keyword', styleClass: 'keyword' })),
+    ...(await fieldValues(em, ids)).map(
+      (v): Candidate => ({ option: v.name, description: v.field, styleClass: 'value' }),
+    ),
+  ];
+}
+
+const needsBraces = (option: string) => /[\s:,#{}"]/.test(option);
+
+/** The query's words before a colon as fields, `#` terms as keywords, the rest as plain text. */
+function highlight(query: string): QueryRange[] {
+  const ranges: QueryRange[] = [];
+  for (const term of query.matchAll(/#\{[^}]*\}?|#[^\s:,{}"]+|[^\s:,#]+(?:\s+[^\s:,#]+){0,3}\s*:/g)) {
+    const text = term[0];
+    const start = term.index ?? 0;
+    if (text.startsWith('#')) ranges.push({ start, end: start + text.length, style: 'keyword' });
+    else ranges.push({ start, end: start + text.replace(/\s*:$/, '').length, style: 'field' });
+  }
+  return ranges;
+}
+
+export async function assistSearchQuery(
+  em: Em,
+  actor: Actor,
+  input: { query: string; caret?: number | undefined; optionsLimit?: number | undefined },
+): Promise<QueryAssist> {
+  const query = input.query;
+  const caret = Math.max(0, Math.min(input.caret ?? query.length, query.length));
+  const limit = input.optionsLimit ?? 15;
+  const context = caretContext(query, caret);
+  let candidates: Candidate[];
+  let start = context.start;
+  let typed = context.typed;
+  if ('hash' in context) {
+    candidates = await hashValues(em, actor);
+  } else if ('attributeWords' in context && context.attributeWords) {
+    // The longest run of words before the colon that names an attribute.
+    const words = context.attributeWords;
+    const known = new Set(
+      (await termStarts(em, actor))
+        .filter((c) => c.styleClass === 'field')
+        .map((c) => c.option.toLowerCase()),
+    );
+    let attribute = '';
+    for (let n = words.length; n >= 1 && !attribute; n--) {
+      const name = words.slice(-n).join(' ').toLowerCase();
+      if (known.has(name) || name === 'order by' || name === 'assignee') attribute = name;
+    }
+    candidates = attribute ? await valuesOf(em, actor, attribute) : [];
+  } else {
+    candidates = await termStarts(em, actor);
+    // `Fix v` completes `Fix versions`: try the preceding words as the start of the phrase.
+    const words = 'precedingWords' in context ? (context.precedingWords ?? []) : [];
+    for (let n = words.length; n >= 1; n--) {
+      const phrase = `${words.slice(-n).join(' ')} ${typed}`;
+      if (
+        candidates.some(
+          (c) => c.styleClass === 'field' && c.option.toLowerCase().startsWith(phrase.toLowerCase()),
+        )
+      ) {
+        start = query.lastIndexOf(words[words.length - n] as string, start - 1);
+        typed = query.slice(start, caret);
+        break;
+      }
+    }
+  }
+  const key = typed.toLowerCase();
+  const seen = new Set<string>();
+  const items: QuerySuggestion[] = [];
+  // The end of the word at the caret is replaced too.
+  let end = caret;
+  while (end < query.length && !/[\s:,]/.test(query.charAt(end))) end++;
+  for (const c of candidates) {
+    if (items.length >= limit) break;
+    const lower = c.option.toLowerCase();
+    const at = lower.indexOf(key);
+    if (key && at !== 0 && !(at > 0 && c.styleClass !== 'field')) continue;
+    if (seen.has(`${c.styleClass}|${lower}`)) continue;
+    seen.add(`${c.styleClass}|${lower}`);
+    const braced = needsBraces(c.option) && c.styleClass !== 'field';
+    const prefix = braced ? '{' : '';
+    const suffix = c.styleClass === 'field' ? ': ' : braced ? '} ' : ' ';
+    const option = c.option;
+    const inserted = ('hash' in context ? '#' : '') + prefix + option + suffix;
+    items.push({
+      option,
+      description: c.description,
+      descriptionHtml: escapeHtml(c.description),
+      prefix: ('hash' in context ? '#' : '') + prefix,
+      suffix,
+      matchStart: Math.max(0, at),
+      matchEnd: Math.max(0, at) + (key ? key.length : 0),
+      completionStart: start,
+      completionEnd: end,
+      caret: start + inserted.length,
+      separator: false,
+      styleClass: c.styleClass,
+    });
+  }
+  return { ranges: highlight(query), items };
+}
