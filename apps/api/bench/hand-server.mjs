@@ -30,7 +30,7 @@ const issueRow = db.prepare(
     'join users u on u.id = i.reporter_id where p.short_name_key = ? and i.number_in_project = ?',
 );
 const fieldRows = db.prepare(
-  'select pf.id as field_id, pf.name, pf.multi, fv.name as value_name, u.login ' +
+  'select pf.id as field_id, pf.name, pf.multi, fv.name as value_name, u.login, ifv.text, ifv.number ' +
     'from issues i join project_fields pf on pf.project_id = i.project_id ' +
     'left join issue_field_values ifv on ifv.issue_id = i.id and ifv.field_id = pf.id ' +
     'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ' +
@@ -108,7 +108,7 @@ function issueDto(actor, key) {
   field.push({ name: 'votes', value: String(voteCount.get(row.id).n) });
   const custom = new Map();
   for (const f of fieldRows.all(row.id)) {
-    const value = f.value_name ?? f.login;
+    const value = f.value_name ?? f.login ?? f.text ?? (f.number === null ? null : String(f.number));
     let entry = custom.get(f.field_id);
     if (!entry) {
       entry = { name: f.name, multi: !!f.multi, values: [] };

@@ -2,9 +2,9 @@ import { entryOf } from '../collections/map-entry.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../read-models/statements.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
-import { readRows } from '../read-models/statements.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 
@@ -65,21 +65,21 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
   const inIssues = placeholders(issueIds);
   const inProjects = placeholders(projectIds);
 
-  const fieldRows = await readRows<
-    {
-      id: number;
-      project_id: number;
-      name: string;
-      name_key: string;
-      kind: FieldKind;
-      multi: unknown;
-      can_be_empty: unknown;
-      empty_text: string | null;
-      value_id: number | null;
-      value_name: string | null;
-      value_key: string | null;
-      resolved: unknown;
-    }>(em, 
+  const fieldRows = await readRows<{
+    id: number;
+    project_id: number;
+    name: string;
+    name_key: string;
+    kind: FieldKind;
+    multi: unknown;
+    can_be_empty: unknown;
+    empty_text: string | null;
+    value_id: number | null;
+    value_name: string | null;
+    value_key: string | null;
+    resolved: unknown;
+  }>(
+    em,
     'select pf.id, pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
       'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
       `from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id in (${inProjects})`,
@@ -112,7 +112,8 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
   }
 
   const fieldUsers = new Map<number, Set<number>>();
-  for (const row of await readRows<{ field_id: number; user_id: number }>(em, 
+  for (const row of await readRows<{ field_id: number; user_id: number }>(
+    em,
     'select pf.id as field_id, bu.user_id from project_fields pf join bundle_users bu on bu.bundle_id = pf.bundle_id ' +
       `where pf.kind = 'user' and pf.project_id in (${inProjects})`,
     projectIds,
@@ -134,16 +135,16 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
       },
     ]),
   );
-  for (const row of await readRows<
-    {
-      issue_id: number;
-      field_id: number;
-      slot: number;
-      value_id: number | null;
-      user_id: number | null;
-      text: string | null;
-      number: unknown;
-    }>(em, 
+  for (const row of await readRows<{
+    issue_id: number;
+    field_id: number;
+    slot: number;
+    value_id: number | null;
+    user_id: number | null;
+    text: string | null;
+    number: unknown;
+  }>(
+    em,
     `select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values where issue_id in (${inIssues})`,
     issueIds,
   )) {
@@ -182,7 +183,8 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
   }
 
-  const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(em, 
+  const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(
+    em,
     `select id, type_id, source_id, target_id from issue_links where source_id in (${inIssues}) or target_id in (${inIssues})`,
     [...issueIds, ...issueIds],
   );

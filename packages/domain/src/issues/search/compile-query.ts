@@ -2,10 +2,10 @@ import { type Actor, can } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import { containsPattern, placeholders } from '../../orm/sql-fragments.js';
+import { readRows } from '../../read-models/statements.js';
 import type { FieldKind } from '../fields/field.entity.js';
 import { parseIssueId } from '../issue-id.js';
 import { parseSearchQuery, type QueryTerm, type QueryValue, SORT_ATTRIBUTES } from './parse-query.js';
-import { readRows } from '../../read-models/statements.js';
 
 export type SqlCondition = { sql: string; params: unknown[] };
 export type SortKey = { sql: string; direction: 'asc' | 'desc' };
@@ -88,7 +88,8 @@ class Compiler {
 
   async attributes(): Promise<Set<string>> {
     const s = this.scoped('project_id');
-    const rows = await readRows<{ name_key: string }>(this.em, 
+    const rows = await readRows<{ name_key: string }>(
+      this.em,
       `select distinct name_key from project_fields where 1 = 1${s.sql}`,
       s.params,
     );
@@ -97,7 +98,8 @@ class Compiler {
 
   private async projectIds(value: string): Promise<number[]> {
     const s = this.scoped('id');
-    const rows = await readRows<{ id: number }>(this.em, 
+    const rows = await readRows<{ id: number }>(
+      this.em,
       `select id from projects where (short_name_key = ? or name_key = ?)${s.sql}`,
       [value.trim().toUpperCase(), value.trim().toLowerCase(), ...s.params],
     );
@@ -121,7 +123,8 @@ class Compiler {
   }
 
   private async tagIds(name: string): Promise<number[]> {
-    const rows = await readRows<{ id: number }>(this.em, 
+    const rows = await readRows<{ id: number }>(
+      this.em,
       'select id from tags where name_key = ? and (owner_id = ? or shared = true)',
       [name.trim().toLowerCase(), this.actor.userId],
     );
@@ -181,7 +184,8 @@ class Compiler {
   /** `<Field>: v1, v2` (also `for:`): values, the field's empty text, `me`, `Resolved`/`Unresolved` for states. */
   private async field(term: QueryTerm, nameKey: string, values: QueryValue[]): Promise<SqlCondition> {
     const s = this.scoped('project_id');
-    const fields = await readRows<{ name: string; kind: FieldKind; empty_text: string | null }>(this.em, 
+    const fields = await readRows<{ name: string; kind: FieldKind; empty_text: string | null }>(
+      this.em,
       `select name, kind, empty_text from project_fields where name_key = ?${s.sql}`,
       [nameKey, ...s.params],
     );
@@ -205,7 +209,8 @@ class Compiler {
         continue;
       }
       const fs = this.scoped('pf.project_id');
-      const rows = await readRows<{ id: number }>(this.em, 
+      const rows = await readRows<{ id: number }>(
+        this.em,
         'select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
           `where pf.name_key = ? and fv.name_key = ?${fs.sql}`,
         [nameKey, key, ...fs.params],
@@ -226,12 +231,14 @@ class Compiler {
     if (key === 'me') return hasUsers('assignee', [this.actor.userId]);
     const conditions: SqlCondition[] = [];
     const s = this.scoped('pf.project_id');
-    const values = await readRows<{ id: number }>(this.em, 
+    const values = await readRows<{ id: number }>(
+      this.em,
       `select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id where fv.name_key = ?${s.sql}`,
       [key, ...s.params],
     );
     if (values.length) conditions.push(hasValues(values.map((r) => Number(r.id))));
-    const empties = await readRows<{ name_key: string }>(this.em, 
+    const empties = await readRows<{ name_key: string }>(
+      this.em,
       `select distinct pf.name_key from project_fields pf where lower(pf.empty_text) = ?${s.sql}`,
       [key, ...s.params],
     );
