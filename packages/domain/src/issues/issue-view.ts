@@ -2,6 +2,7 @@ import { type Actor, can } from '../auth/actor.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../read-models/statements.js';
 import { visibleCommentsSql } from './comments/comments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { formatSimpleValue } from './fields/simple-values.js';
@@ -142,7 +143,8 @@ const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
 export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[]): Promise<IssueView[]> {
   if (ids.length === 0) return [];
   const inIds = placeholders(ids);
-  const issues = await em.execute<IssueRow[]>(
+  const issues = await readRows<IssueRow>(
+    em,
     'select i.id, i.project_id, i.number_in_project, i.summary, i.description, i.created_at, i.updated_at, ' +
       'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
@@ -151,7 +153,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   );
   if (issues.length === 0) return [];
 
-  const fieldRows = await em.execute<FieldRow[]>(
+  const fieldRows = await readRows<FieldRow>(
+    em,
     'select i.id as issue_id, pf.id as field_id, pf.name, pf.kind, pf.multi, pf.empty_text, ' +
       'fv.name as value_name, fv.resolved, fv.color_index, u.login, u.full_name, ifv.text, ifv.number ' +
       'from issues i join project_fields pf on pf.project_id = i.project_id ' +
@@ -160,7 +163,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
       `where i.id in (${inIds}) order by pf.ordinal, pf.id, fv.ordinal, fv.id, u.login`,
     [...ids],
   );
-  const tagRows = await em.execute<{ issue_id: number; name: string; login: string; shared: unknown }[]>(
+  const tagRows = await readRows<{ issue_id: number; name: string; login: string; shared: unknown }>(
+    em,
     'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
       'join users u on u.id = t.owner_id ' +
       `where it.issue_id in (${inIds}) and (t.owner_id = ? or t.shared = true) order by t.name_key, t.id`,
@@ -169,7 +173,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   const counts = async (table: string) =>
     new Map(
       (
-        await em.execute<{ issue_id: number; n: unknown; mine: unknown }[]>(
+        await readRows<{ issue_id: number; n: unknown; mine: unknown }>(
+          em,
           `select issue_id, count(*) as n, sum(case when user_id = ? then 1 else 0 end) as mine from ${table} ` +
             `where issue_id in (${inIds}) group by issue_id`,
           [actor.userId, ...ids],
@@ -183,7 +188,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   // Deleted comments and those restricted to a group the viewer is not in are left out.
   const visibleComments = visibleCommentsSql(actor);
   const commentRows = commentable.length
-    ? await em.execute<CommentRow[]>(
+    ? await readRows<CommentRow>(
+        em,
         'select c.id, c.issue_id, c.text, c.created_at, c.updated_at, u.login, u.full_name from issue_comments c ' +
           `join users u on u.id = c.author_id where c.issue_id in (${placeholders(commentable)}) ` +
           `and not c.deleted and ${visibleComments.sql} order by c.id`,
@@ -195,7 +201,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
     'select l.source_id, l.target_id, t.name as type_name, t.outward_name, t.inward_name, t.directed, ' +
     'o.id, o.project_id, o.number_in_project, o.summary, o.resolved_at, op.short_name ' +
     'from issue_links l join issue_link_types t on t.id = l.type_id ';
-  const linkRows = await em.execute<LinkRow[]>(
+  const linkRows = await readRows<LinkRow>(
+    em,
     `${linkSelect} join issues o on o.id = l.target_id join projects op on op.id = o.project_id ` +
       `where l.source_id in (${inIds}) union all ` +
       `${linkSelect} join issues o on o.id = l.source_id join projects op on op.id = o.project_id ` +
