@@ -174,14 +174,14 @@ function assistPath(kind, i) {
 }
 const assistPaths = (kind, count) => Array.from({ length: count }, (_, i) => assistPath(kind, i));
 
-/** The VCS push benchmark prints one JSON object (its only stdout). */
-function runVcsBench() {
+/** The VCS push and import benchmarks each print one JSON object (their only stdout). */
+function runJsonBench(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'vcs.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(here, script)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`vcs bench exited with ${code}`));
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
       resolve(JSON.parse(out.slice(out.indexOf('{'))));
     });
   });
@@ -397,9 +397,22 @@ try {
   let vcs = null;
   if (!only || only.test('vcs')) {
     console.log('\nVCS push: 2,000 commits touching 500 issues (separate server and database)...');
-    vcs = await runVcsBench();
+    vcs = await runJsonBench('vcs.mjs');
     console.log(
       `  acknowledged in ${vcs.ackMs} ms, fully applied in ${vcs.applyMs} ms (${vcs.commitsPerSecond} commits/s)`,
+    );
+  }
+  let imports = null;
+  if (!only || only.test('import')) {
+    console.log(
+      '\nImport: 10,000 issues, 100 per PUT /rest/import/{project}/issues, 5 fields and 2 comments each (separate server and database)...',
+    );
+    imports = await runJsonBench('import.mjs');
+    console.log(
+      `  imported in ${imports.importMs} ms: ${imports.importPerSecond} issues/s (target 2,000); one-by-one PUT /rest/issue: ` +
+        `${imports.single.perSecond} issues/s (sample of ${imports.single.sample}, extrapolated to ${imports.issues}: ` +
+        `${imports.singleExtrapolatedMs} ms); import is ${imports.speedup}x faster (target 10x); per second of server CPU: ` +
+        `${imports.importPerServerCpuSecond} imported vs ${imports.single.perServerCpuSecond} one by one`,
     );
   }
   mkdirSync(join(root, 'bench-results'), { recursive: true });
@@ -411,6 +424,7 @@ try {
     serverTime,
     formUpload,
     vcs,
+    imports,
   };
   writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nwrote bench-results/bench.json');

@@ -1,5 +1,7 @@
+import { dirname, join } from 'node:path';
 import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type ResourceLimits } from '@trackline/domain';
 import { z } from 'zod';
+import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
 import { normalizePublicUrl } from './http/public-url.js';
@@ -65,6 +67,15 @@ const ZEnv = z.object({
   TRACKLINE_MAX_SAVED_SEARCHES_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxSavedSearchesPerUser),
   /** Days a deleted project stays in the trash (restorable) before it is purged; 0 purges at the next sweep. */
   TRACKLINE_TRASH_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_TRASH_DAYS),
+  /** Where attachment files live (by content hash); default: `attachments` beside the SQLite file. */
+  TRACKLINE_ATTACHMENTS_DIR: z.string().min(1).optional(),
+  /** The largest attachment accepted (bytes; 413 beyond); 25 MB by default. */
+  TRACKLINE_MAX_ATTACHMENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .default(DEFAULT_MAX_ATTACHMENT_BYTES),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -90,6 +101,11 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (store === 'redis' && !REDIS_URL)
     throw new Error('Invalid configuration:\n  TRACKLINE_LIMITS_STORE: redis needs REDIS_URL');
   return parsed.data;
+}
+
+/** The attachment directory: as configured, else `attachments` beside the SQLite database file. */
+export function attachmentsDirFromEnv(env: Env): string {
+  return env.TRACKLINE_ATTACHMENTS_DIR ?? join(dirname(env.TRACKLINE_DB), 'attachments');
 }
 
 /** Where the limit counters live (see `auth/limit-stores.ts`). */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  createFileAttachmentStore,
   createOrm,
   createVcsWorker,
   type DatabaseConfig,
@@ -8,9 +9,11 @@ import {
   migrate,
   purgeExpiredProjects,
   seed,
+  sweepAttachmentFiles,
 } from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
+  attachmentsDirFromEnv,
   inputLimitsFromEnv,
   limitsFromEnv,
   limitsStoreFromEnv,
@@ -60,8 +63,10 @@ const worker =
     : null;
 // Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
 const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
+const attachments = createFileAttachmentStore(attachmentsDirFromEnv(env));
 const server = createServer({
   orm,
+  attachments: { store: attachments, maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES },
   limits: { ...limitsFromEnv(env), store: limitsStore },
   inputLimits: inputLimitsFromEnv(env),
   publicUrl: env.PUBLIC_URL,
@@ -81,8 +86,13 @@ const purgeTrash = () =>
       }
     })
     .catch((error: unknown) => console.error('trackline: purging the project trash failed', error));
-void purgeTrash();
-const trashSweep = setInterval(() => void purgeTrash(), 60 * 60 * 1000);
+// Files no attachment uses any more (their issue or attachment was deleted) go with the same sweep.
+const sweepFiles = () =>
+  sweepAttachmentFiles(orm.em.fork() as Em, attachments).catch((error: unknown) =>
+    console.error('trackline: sweeping attachment files failed', error),
+  );
+void purgeTrash().then(sweepFiles);
+const trashSweep = setInterval(() => void purgeTrash().then(sweepFiles), 60 * 60 * 1000);
 trashSweep.unref();
 server.listen(env.PORT, env.HOST, () => {
   const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';

@@ -1,5 +1,9 @@
+import { mkdtempSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  createFileAttachmentStore,
   DEFAULT_RESOURCE_LIMITS,
   DEFAULT_TRASH_DAYS,
   DomainError,
@@ -8,6 +12,12 @@ import {
   type ResourceLimits,
 } from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import {
+  type AttachmentOptions,
+  attachmentRoute,
+  DEFAULT_MAX_ATTACHMENT_BYTES,
+  handleAttachment,
+} from './attachments/attachments.route.js';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
 import { isDocsPath, serveDocs } from './http/docs-page.js';
@@ -37,6 +47,8 @@ export type ServerOptions = {
   resourceLimits?: ResourceLimits;
   /** Days a deleted project stays restorable (shown in the trash listing); the domain's default when absent. */
   trashDays?: number;
+  /** The attachment store and size limit; a temporary directory of this process when absent (tests). */
+  attachments?: AttachmentOptions;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
 };
@@ -51,7 +63,16 @@ export function createRequestHandler({
   onVcsDelivery,
   inputLimits,
   publicUrl,
+  attachments,
 }: ServerOptions) {
+  let attachmentOptions = attachments;
+  const attachmentStore = (): AttachmentOptions => {
+    attachmentOptions ??= {
+      store: createFileAttachmentStore(mkdtempSync(join(tmpdir(), 'trackline-attachments-'))),
+      maxBytes: DEFAULT_MAX_ATTACHMENT_BYTES,
+    };
+    return attachmentOptions;
+  };
   const baseUrlOf = createBaseUrl(publicUrl);
   const guard = createGuard(limits);
   async function createContext(
@@ -140,6 +161,14 @@ export function createRequestHandler({
           dataChanged();
           onVcsDelivery?.();
         });
+      }
+      const attachment = attachmentRoute(req.method, url.pathname);
+      if (attachment) {
+        // The caller first: without one, the upload is refused before its body is read.
+        const ctx = await createContext(req, res, 'rest');
+        if (!ctx.actor) throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
+        const call = { em: ctx.em, actor: ctx.actor, baseUrl: ctx.baseUrl };
+        return await handleAttachment(call, req, res, url, attachment, attachmentStore());
       }
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) {

@@ -482,7 +482,7 @@ describe('roles and permissions', () => {
     const res = await root('GET', '/rest/admin/permission');
     expectXml(res, 200);
     const permissions = xmlElements(res.text, 'permission');
-    expect(permissions).toHaveLength(49);
+    expect(permissions).toHaveLength(50);
     expect(permissions.slice(0, 5)).toEqual([
       { name: 'READ_ISSUE', description: 'Read Issue' },
       { name: 'UPDATE_ISSUE', description: 'Update Issue' },
@@ -491,11 +491,17 @@ describe('roles and permissions', () => {
       { name: 'LINK_ISSUE', description: 'Link Issues' },
     ]);
     const names = permissions.map((p) => p.name);
-    for (const key of ['READ_ROLE', 'CREATE_PROJECT', 'UPDATE_ISSUE_LINK_TYPE', 'LOW_LEVEL_ADMIN']) {
+    for (const key of [
+      'READ_ROLE',
+      'CREATE_PROJECT',
+      'UPDATE_ISSUE_LINK_TYPE',
+      'LOW_LEVEL_ADMIN',
+      'IMPORT_DATA',
+    ]) {
       expect(names).toContain(key);
     }
     const json = expectJson(await root('GET', '/rest/admin/permission', { accept: JSON_ACCEPT }), 200);
-    expect(json).toHaveLength(49);
+    expect(json).toHaveLength(50);
     expect(json[0]).toEqual({ name: 'READ_ISSUE', description: 'Read Issue' });
   });
 });

@@ -62,6 +62,15 @@ type Family = {
 
 /** One row per route family of `/rest/admin`; the messages are the legacy wording, exactly. */
 const FAMILIES: Record<string, Family> = {
+  timetracking: {
+    denied: {
+      method: 'PUT',
+      path: '/rest/admin/timetracking?hoursADay=6',
+      as: 'projectAdmin',
+      message: 'You have no rights to change the working time (LOW_LEVEL_ADMIN).',
+    },
+    allowed: { method: 'PUT', path: '/rest/admin/timetracking?hoursADay=8', status: 200 },
+  },
   customfield: {
     denied: {
       method: 'PUT',

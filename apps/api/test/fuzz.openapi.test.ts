@@ -62,6 +62,8 @@ const world = [
   ['PUT', '/rest/admin/project/FZ/version/fz-ver'],
   ['PUT', '/rest/admin/customfield/field/fz-build?type=build%5B1%5D'],
   ['PUT', '/rest/admin/project/FZ/customfield/fz-build'],
+  ['POST', '/rest/issue/FZ-1/timetracking/workitem?duration=30'],
+  ['PUT', '/rest/admin/timetracking/worktype/Developer'],
   ['PUT', '/rest/admin/group/fz-group'],
   ['PUT', '/rest/admin/customfield/bundle', '<enumeration name="fz-bundle"/>'],
   ['PUT', '/rest/admin/customfield/bundle/fz-bundle/fz-value'],

@@ -19,11 +19,14 @@ import {
   createSession,
   createTag,
   createVcsIntegration,
+  createWorkItem,
+  createWorkType,
   deleteProject,
   type Em,
   executeCommand,
   grantGroupRole,
   grantRole,
+  IssueAttachment,
   IssueComment,
   insertUser,
   type Orm,
@@ -90,6 +93,8 @@ type Row = {
 };
 
 const P = 'PERM';
+/** Issue numbers for the import rows (each call imports a new one). */
+let nextImportNumber = 100_000;
 const ISSUE = 'PERM-1';
 
 const ANY: Row['expect'] = { root: OK, holder: OK, reader: OK, none: OK };
@@ -347,6 +352,36 @@ const ROWS: Record<string, Row> = {
       const issue = await createIssue(a.em(), a.root, { project: P, summary: `to delete ${a.key}` });
       return { issue: issue.id };
     }, expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'attachments.list':             { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'attachments.delete':           { holder: { project: ['READ_ISSUE', 'DELETE_ATTACHMENT_ISSUE'] },
+    input: async (a) => {
+      const [issue] = await a.em().execute<{ id: number }[]>('select id from issues where number_in_project = 1 and project_id = (select id from projects where short_name = ?)', [P]);
+      const attachment = await a.em().insert(IssueAttachment, {
+        issue: Number(issue?.id), name: `f_${a.key}`, contentHash: '0'.repeat(64), size: 0,
+        contentType: 'text/plain', author: a.root.userId, groupName: null, createdAt: new Date(),
+      });
+      return { issue: ISSUE, attachment: Number(attachment) };
+    }, expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  // Time tracking: work items need the work item permissions in the issue's project; another
+  // user's item needs UPDATE_NOT_OWN_WORK_ITEM; work types UPDATE_PROJECT globally; the working
+  // time LOW_LEVEL_ADMIN; project settings UPDATE_PROJECT there.
+  'timeTracking.workItems':       { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'timeTracking.createWorkItem':  { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM', 'CREATE_WORK_ITEM'] }, input: () => ({ issue: ISSUE, duration: 15 }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.updateWorkItem':  { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM', 'UPDATE_NOT_OWN_WORK_ITEM'] },
+    input: async (a) => ({ issue: ISSUE, workItem: (await createWorkItem(a.em(), a.root, ISSUE, { duration: 5 })).id, duration: 10 }),
+    expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.deleteWorkItem':  { holder: { project: ['READ_ISSUE', 'READ_WORK_ITEM', 'UPDATE_NOT_OWN_WORK_ITEM'] },
+    input: async (a) => ({ issue: ISSUE, workItem: (await createWorkItem(a.em(), a.root, ISSUE, { duration: 5 })).id }),
+    expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.importWorkItems': { holder: { global: ['IMPORT_DATA'], project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, workItems: [{ date: '1300000000000', duration: '30' }] }), expect: HOLDERS },
+  'timeTracking.workTypes':       { holder: {}, input: () => ({}), expect: ANY },
+  'timeTracking.createWorkType':  { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ name: `type_${a.key}` }), expect: HOLDERS },
+  'timeTracking.deleteWorkType':  { holder: { global: ['UPDATE_PROJECT'] },
+    input: async (a) => ({ name: (await createWorkType(a.em(), a.root, `gone_${a.key}`)).name }), expect: HOLDERS },
+  'timeTracking.projectSettings': { holder: { project: ['READ_PROJECT'] }, input: () => ({ projectId: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'timeTracking.setProjectSettings': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: () => ({ projectId: P, enabled: true }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'timeTracking.settings':        { holder: {}, input: () => ({}), expect: ANY },
+  'timeTracking.setSettings':     { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: () => ({ hoursADay: 8 }), expect: HOLDERS },
   'projects.all':                 { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.current':         { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.get':             { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
@@ -355,6 +390,16 @@ const ROWS: Record<string, Row> = {
   'commands.underline':           { holder: {}, input: () => ({ command: '' }), expect: ANY },
   'commands.underlineAndSuggest': { holder: {}, input: () => ({ command: '' }), expect: ANY },
   'commands.underlineAndSuggestAndCommands': { holder: {}, input: () => ({ command: '' }), expect: ANY },
+
+  // The import API: IMPORT_DATA globally (it sets authors and times as given), and the target
+  // project readable; a project Admin without it is refused.
+  'import.users':                 { holder: { global: ['IMPORT_DATA'] }, input: (a) => ({ users: [{ login: `imported_${a.key}`, fullName: 'Imported' }] }), expect: HOLDERS },
+  'import.issues':                { holder: { global: ['IMPORT_DATA'], project: ['READ_PROJECT'] },
+    input: () => ({ project: P, issues: [{ fields: [
+      { name: 'numberInProject', values: [String(nextImportNumber++)] }, { name: 'summary', values: ['imported'] },
+      { name: 'created', values: ['1300000000000'] }, { name: 'reporterName', values: ['root'] },
+    ] }] }), expect: HOLDERS },
+  'import.links':                 { holder: { global: ['IMPORT_DATA'] }, input: () => ({ links: [] }), expect: HOLDERS },
 
   'folders.list':                 { holder: {}, input: () => ({}), expect: ANY },
   'folders.current':              { holder: {}, input: () => ({}), expect: ANY },

@@ -90,7 +90,7 @@ describe('queries', () => {
     expect(
       data(await query('roles.permissions', { role: 'Observer' })).map((p: { name: string }) => p.name),
     ).toEqual(['READ_COMMENT', 'READ_ISSUE', 'READ_PROJECT', 'READ_USER', 'READ_WORK_ITEM']);
-    expect(data(await query('roles.allPermissions', {}))).toHaveLength(49);
+    expect(data(await query('roles.allPermissions', {}))).toHaveLength(50);
   });
 
   it('users.systemUsers', async () => {

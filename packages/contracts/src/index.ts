@@ -2,6 +2,7 @@ export * from './commands/index.js';
 export * from './common/index.js';
 export * from './custom-fields/index.js';
 export * from './folders/index.js';
+export * from './import/index.js';
 export * from './issues/index.js';
 export * from './link-types/index.js';
 export * from './permissions.js';

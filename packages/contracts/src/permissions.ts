@@ -52,6 +52,14 @@ export const PERMISSIONS = {
   READ_HIDDEN_STUFF: { description: 'Read Hidden Stuff', scope: 'project' },
   APPLY_COMMANDS_SILENTLY: { description: 'Apply Commands Silently', scope: 'project' },
   ADMIN_VCS_INTEGRATION: { description: 'Administer VCS integrations', scope: 'global' },
+  /**
+   * The import API (`/rest/import/...`): sets numbers, dates and authors as given and creates
+   * users, so it is global and held apart from the everyday issue permissions.
+   */
+  IMPORT_DATA: {
+    description: 'Import users, issues, links, attachments and work items as given (numbers, dates, authors)',
+    scope: 'global',
+  },
   LOW_LEVEL_ADMIN: {
     description: 'Low-level Administration (run as another user, system users)',
     scope: 'global',

@@ -1,6 +1,7 @@
 import type { CommandAssistDto } from '@trackline/contracts';
 import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
+import { IMPORT_XML } from './legacy-xml-import.js';
 import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
 import { type CustomRenderer, escapeTextOneLine as text } from './xml.js';
@@ -40,4 +41,5 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   projectsAll: renderProjectsAll,
   issueChanges: renderIssueChanges,
   ...FIELD_XML,
+  ...IMPORT_XML,
 };

@@ -18,8 +18,86 @@ const xmlError = {
 };
 const PUBLIC: Json[] = [];
 
+const issueParameter = { name: 'issue', in: 'path', required: true, schema: { type: 'string' } };
+const multipartUpload = (operationId: string, summary: string, description: string, extra: Json[] = []) => ({
+  operationId,
+  summary,
+  description,
+  security: [{ Authorization: [] }, { Basic: [] }],
+  parameters: [issueParameter, ...extra],
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } },
+        },
+      },
+    },
+  },
+  responses: {
+    '201': {
+      description: "Stored; `Location` is the first file's download URL (JSON: the stored files)",
+      headers: { Location: { description: 'Download URL', schema: { type: 'string' } } },
+    },
+    '400': xmlError,
+    '401': xmlError,
+    '403': xmlError,
+    '404': xmlError,
+    '413': xmlError,
+    '415': xmlError,
+  },
+});
+
+/**
+ * The attachment routes (`attachments/attachments.route.ts`): multipart uploads and the download
+ * URL. Merged into path items that also hold procedures (the file list, the delete).
+ */
+const ATTACHMENT_PATHS: Record<string, Json> = {
+  '/issue/{issue}/attachment': {
+    post: multipartUpload(
+      'issue-attachment-upload',
+      'Attach files to an issue (CREATE_ATTACHMENT_ISSUE)',
+      'Every file part of the form is stored, whatever its field name.',
+    ),
+  },
+  '/issue/{issue}/attachment/{attachment}': {
+    get: {
+      operationId: 'issue-attachment-download',
+      summary: 'Download an attachment (readers of the issue only)',
+      security: [{ Authorization: [] }, { Basic: [] }],
+      parameters: [
+        issueParameter,
+        { name: 'attachment', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+      ],
+      responses: {
+        '200': {
+          description: 'The file (`Content-Disposition: attachment`)',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        '401': xmlError,
+        '404': xmlError,
+      },
+    },
+  },
+  '/import/{issue}/attachment': {
+    post: multipartUpload(
+      'import-attachment',
+      'Import attachments with their author, group and time (IMPORT_DATA)',
+      'An unknown `authorLogin` becomes a system-user reference; `group` is recorded, not enforced.',
+      [
+        { name: 'authorLogin', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'group', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'created', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+      ],
+    ),
+  },
+};
+
 /** `/rest`-relative paths (the document's server is `<base>/rest`). */
 export const PLAIN_PATHS: Record<string, Json> = {
+  ...ATTACHMENT_PATHS,
   '/user/login': {
     post: {
       operationId: 'user-login',

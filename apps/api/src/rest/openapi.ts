@@ -12,6 +12,14 @@ type Operation = {
 
 /** Procedures whose input is genuinely a document body, not query parameters. */
 const BODY_ROUTES = new Set(['PUT /admin/project']);
+/**
+ * The import routes: PUTs that answer 200 with per-item results instead of creating one
+ * resource (201); their lists (users, issues, links) are the XML document, only their
+ * scalar options (`test`, `assigneeGroup`) are also query parameters.
+ */
+const IMPORT_ROUTES = /^\/import\//;
+/** PUTs that change what exists (settings, a work item): 200 with the new state, not 201. */
+const UPDATING_PUTS = /\/timetracking(\/workitem\/\{workItem\})?$/;
 
 /**
  * The generated document describes PUT/POST inputs as a JSON body. Legacy clients send
@@ -38,7 +46,10 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
   doc.components = components as typeof doc.components;
   const rootUrl = baseUrl.replace(/\/rest$/, '');
   const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
-  Object.assign(paths, structuredClone(PLAIN_PATHS), rootPaths(rootUrl));
+  // A plain route may share its path with procedures (the attachment upload beside the file list).
+  for (const [path, item] of Object.entries(structuredClone(PLAIN_PATHS)))
+    paths[path] = { ...paths[path], ...item };
+  Object.assign(paths, rootPaths(rootUrl));
   // The document itself is also served at the root.
   (paths['/openapi.json'] as Json).servers = [{ url: baseUrl }, { url: rootUrl }];
   doc.paths = paths as typeof doc.paths;
@@ -46,7 +57,12 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ['put', 'post', 'patch'] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
-      if (method === 'put' && op?.responses?.['200']) {
+      if (
+        method === 'put' &&
+        op?.responses?.['200'] &&
+        !IMPORT_ROUTES.test(path) &&
+        !UPDATING_PUTS.test(path)
+      ) {
         // Every PUT creates (see `created()` in routers/respond.ts): 201 with a Location header.
         const { '200': ok, ...others } = op.responses;
         op.responses = {
@@ -68,7 +84,10 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       op.parameters = [
         ...(op.parameters ?? []),
         ...Object.entries(schema.properties)
-          .filter(([name]) => !existing.has(name))
+          .filter(
+            ([name, property]) =>
+              !existing.has(name) && !(IMPORT_ROUTES.test(path) && property.type === 'array'),
+          )
           .map(([name, propertySchema]) => ({
             name,
             in: 'query',

@@ -8,6 +8,7 @@ import {
 } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
 import { XMLParser } from 'fast-xml-parser';
+import type { XmlBodyReader } from './import-xml.js';
 
 export const REST_BODY_LIMIT = 1024 * 1024;
 
@@ -156,13 +157,17 @@ export function parseBody(
   contentType: string | undefined,
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   alreadySeen = 0,
+  xmlReader?: XmlBodyReader,
 ): Fields {
   const text = raw.toString('utf8').trim();
   if (!text) return {};
   const type = mediaTypeOf(contentType);
   const kind = mediaKindOf(type);
   let fields: Fields;
-  if (kind === 'json') {
+  if (xmlReader && (kind === 'xml' || ((kind === 'none' || kind === 'text') && text.startsWith('<')))) {
+    // A whole document (the import routes); the parser bounds its nesting itself.
+    fields = xmlReader(text);
+  } else if (kind === 'json') {
     const parsed = parseJsonObject(text);
     if ('problem' in parsed) throw DomainError.invalid('body', parsed.problem);
     if (nestsDeeperThan(parsed.value, limits.maxDepth)) throw tooDeep(limits.maxDepth);
@@ -191,9 +196,10 @@ export function readInput(
   raw: Buffer,
   contentType: string | undefined,
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
+  xmlReader?: XmlBodyReader,
 ): Fields {
   const fromQuery = fromSearchParams(query, limits.maxParameters);
   let queryCount = 0;
   for (const _ of query) queryCount++;
-  return { ...fromQuery, ...parseBody(raw, contentType, limits, queryCount) };
+  return { ...fromQuery, ...parseBody(raw, contentType, limits, queryCount, xmlReader) };
 }

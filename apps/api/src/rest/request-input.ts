@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { mediaTypeOf } from '@trackline/contracts';
+import type { XmlBodyReader } from './import-xml.js';
 import { readMultipartFields } from './multipart.js';
 import {
   DEFAULT_INPUT_LIMITS,
@@ -20,6 +21,7 @@ export async function readRequestInput(
   query: URLSearchParams,
   limits: InputLimits = DEFAULT_INPUT_LIMITS,
   maxBytes = REST_BODY_LIMIT,
+  xmlReader?: XmlBodyReader,
 ): Promise<Record<string, unknown>> {
   if (mediaTypeOf(req.headers['content-type']) === 'multipart/form-data') {
     const fromQuery = fromSearchParams(query, limits.maxParameters);
@@ -28,5 +30,5 @@ export async function readRequestInput(
     const entries = await readMultipartFields(req, limits, maxBytes, queryCount);
     return { ...fromQuery, ...fromSearchParams(entries, limits.maxParameters, queryCount) };
   }
-  return readInput(query, await readRawBody(req, maxBytes), req.headers['content-type'], limits);
+  return readInput(query, await readRawBody(req, maxBytes), req.headers['content-type'], limits, xmlReader);
 }

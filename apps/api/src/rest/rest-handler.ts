@@ -7,8 +7,14 @@ import type { Context } from '../trpc/context.js';
 import { createProcedureCaller, type Outcome } from './call-procedure.js';
 import { CaptureResponse } from './capture-response.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
+import { XML_BODY_READERS } from './import-xml.js';
 import { type Format, negotiate } from './negotiate.js';
-import { DEFAULT_INPUT_LIMITS, type InputLimits, tooManyParameters } from './request-body.js';
+import {
+  DEFAULT_INPUT_LIMITS,
+  type InputLimits,
+  REST_BODY_LIMIT,
+  tooManyParameters,
+} from './request-body.js';
 import { readRequestInput } from './request-input.js';
 import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
 import { createRouteTable, dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
@@ -67,7 +73,13 @@ export function createRestHandler(options: RestHandlerOptions) {
           throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
         // parameters (and form or XML bodies), so everything is merged into one JSON input.
-        const input = await readRequestInput(req, url.searchParams, limits);
+        const input = await readRequestInput(
+          req,
+          url.searchParams,
+          limits,
+          REST_BODY_LIMIT,
+          route?.meta.xmlBody ? XML_BODY_READERS[route.meta.xmlBody] : undefined,
+        );
         body = route ? dropEmptyValues(input, route) : input;
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
         throw tooManyParameters(limits.maxParameters);

@@ -36,6 +36,11 @@ export type RouteMeta = {
   };
   /** Legacy XML rendering; JSON is the output schema itself. */
   xml?: XmlShape;
+  /**
+   * A reader registered in the API that turns a whole XML request body into the input (the
+   * import documents); without it an XML body gives the root element's attributes.
+   */
+  xmlBody?: string;
   /** Content type when the request states no preference (command endpoints default to JSON). */
   defaultFormat?: 'xml' | 'json';
 };

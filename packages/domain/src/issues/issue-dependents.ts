@@ -1,11 +1,13 @@
 import type { Em } from '../orm/em.js';
 import { VcsChange, VcsEffect } from '../vcs/vcs.entity.js';
+import { IssueAttachment } from './attachments/attachment.entity.js';
 import { IssueComment } from './comments/comment.entity.js';
 import { IssueFieldValue } from './fields/field.entity.js';
 import { IssueChange } from './history/issue-change.entity.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueStar, IssueVote } from './stars-votes.entity.js';
 import { IssueTag } from './tags/tag.entity.js';
+import { WorkItem } from './work-items/work-item.entity.js';
 
 /** A sub-query selecting the ids of a project's issues (run inside the statements using it). */
 export const issueIdsOfProject = (tx: Em, projectId: number) =>
@@ -16,8 +18,8 @@ export type IssueIds = readonly number[] | ReturnType<typeof issueIdsOfProject>;
 
 /**
  * Deletes every row hanging off the given issues (field values, recorded commits, comments, history,
- * tags on them, stars, votes, links in both directions), inside the caller's transaction, before the
- * caller deletes the issues themselves. The one list of what belongs to an issue: deleting one
+ * tags on them, stars, votes, links in both directions, attachments, work items), inside the caller's
+ * transaction, before the caller deletes the issues themselves. The one list of what belongs to an issue: deleting one
  * issue and purging a project both go through it. Explicit deletes: the schema cascades too,
  * but this does not depend on SQLite's foreign_keys pragma.
  */
@@ -33,4 +35,8 @@ export async function deleteIssueDependents(tx: Em, ids: IssueIds): Promise<void
   await tx.nativeDelete(IssueStar, onIssues);
   await tx.nativeDelete(IssueVote, onIssues);
   await tx.nativeDelete(IssueLink, { $or: [{ source: issues }, { target: issues }] });
+  // The attachment files themselves go with the store's sweep (`sweepAttachmentFiles`): the
+  // same content may belong to other attachments, and no file is touched inside a transaction.
+  await tx.nativeDelete(IssueAttachment, onIssues);
+  await tx.nativeDelete(WorkItem, onIssues);
 }

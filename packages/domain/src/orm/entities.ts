@@ -2,6 +2,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import { PermanentToken, Session } from '../auth/token.entity.js';
 import { SavedSearch } from '../folders/saved-search.entity.js';
 import { Group, GroupMember, GroupRoleGrant } from '../groups/group.entity.js';
+import { IssueAttachment } from '../issues/attachments/attachment.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import {
   Bundle,
@@ -16,6 +17,12 @@ import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
 import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
 import { IssueTag, Tag } from '../issues/tags/tag.entity.js';
+import {
+  ProjectTimeTracking,
+  TimeTrackingSettings,
+  WorkItem,
+  WorkType,
+} from '../issues/work-items/work-item.entity.js';
 import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { Project } from '../projects/project.entity.js';
 import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
@@ -65,4 +72,9 @@ export const ENTITIES: EntitySchema[] = [
   VcsDelivery,
   VcsChange,
   VcsEffect,
+  IssueAttachment,
+  WorkType,
+  WorkItem,
+  ProjectTimeTracking,
+  TimeTrackingSettings,
 ];

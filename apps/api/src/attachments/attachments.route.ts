@@ -1,0 +1,198 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import {
+  type Actor,
+  type AttachmentStore,
+  type AttachmentView,
+  addAttachment,
+  DomainError,
+  type Em,
+  importAttachment,
+  openAttachment,
+} from '@trackline/domain';
+import busboy from 'busboy';
+import { negotiate } from '../rest/negotiate.js';
+
+/*
+ * The attachment routes that move file bytes, served beside the tRPC procedures (like the VCS
+ * hook receiver) because their bodies are multipart streams and their answers raw files:
+ *   - POST /rest/issue/{issue}/attachment (CREATE_ATTACHMENT_ISSUE),
+ *   - POST /rest/import/{issue}/attachment?authorLogin&group&created (IMPORT_DATA),
+ *   - GET  /rest/issue/{issue}/attachment/{id} (the download URL; readers of the issue only).
+ * Listing and deleting are procedures (`attachments.router.ts`). Every file part of the form is
+ * an attachment, whatever its field name (clients name it `files`, after the file, or one field
+ * per file). The caller is resolved before a byte of the body is read.
+ */
+
+export type AttachmentOptions = { store: AttachmentStore; maxBytes: number };
+export const DEFAULT_MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+
+const UPLOAD = /^\/rest\/(issue|import)\/([^/]+)\/attachment\/?$/;
+const DOWNLOAD = /^\/rest\/issue\/([^/]+)\/attachment\/(\d{1,10})\/?$/;
+/** At most this many files in one upload. */
+const MAX_FILES = 20;
+
+export type AttachmentRoute =
+  | { kind: 'upload'; mode: 'issue' | 'import'; issue: string }
+  | { kind: 'download'; issue: string; id: number };
+
+/** A path segment decoded; a malformed escape is answered like a missing issue. */
+function segment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw DomainError.notFound('Issue', raw);
+  }
+}
+
+/** The attachment route `method path` addresses, or null (the other methods go to the procedures). */
+export function attachmentRoute(method: string | undefined, pathname: string): AttachmentRoute | null {
+  if (method === 'POST') {
+    const upload = UPLOAD.exec(pathname);
+    if (upload)
+      return {
+        kind: 'upload',
+        mode: upload[1] as 'issue' | 'import',
+        issue: segment(upload[2] as string),
+      };
+  }
+  if (method === 'GET') {
+    const download = DOWNLOAD.exec(pathname);
+    if (download) return { kind: 'download', issue: segment(download[1] as string), id: Number(download[2]) };
+  }
+  return null;
+}
+
+export const attachmentUrl = (baseUrl: string, a: Pick<AttachmentView, 'issueId' | 'id'>) =>
+  `${baseUrl}/rest/issue/${encodeURIComponent(a.issueId)}/attachment/${a.id}`;
+
+/** Types a browser could run as a page are served as plain bytes (the disposition says download anyway). */
+const ACTIVE_TYPES = /html|xml|svg|javascript|ecmascript/;
+
+type Call = { em: Em; actor: Actor; baseUrl: string };
+
+export async function handleAttachment(
+  call: Call,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  route: AttachmentRoute,
+  options: AttachmentOptions,
+): Promise<void> {
+  if (route.kind === 'download') {
+    const file = await openAttachment(call.em, call.actor, options.store, route.issue, route.id);
+    res.statusCode = 200;
+    res.setHeader(
+      'Content-Type',
+      ACTIVE_TYPES.test(file.contentType) ? 'application/octet-stream' : file.contentType,
+    );
+    res.setHeader('Content-Length', file.size);
+    res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    file.stream.pipe(res);
+    await new Promise<void>((resolve) => res.once('close', resolve));
+    file.stream.destroy();
+    return;
+  }
+  const query = url.searchParams;
+  const created = query.get('created');
+  if (created !== null && !/^\d{1,15}$/.test(created))
+    throw DomainError.invalid('created', 'must be a time in ms since the epoch');
+  const stored = await readFiles(req, options.maxBytes, (source, filename, mimeType) => {
+    const common = {
+      issue: route.issue,
+      name: filename,
+      contentType: mimeType,
+      source,
+      maxBytes: options.maxBytes,
+    };
+    return route.mode === 'import'
+      ? importAttachment(call.em, call.actor, options.store, {
+          ...common,
+          authorLogin: query.get('authorLogin') ?? undefined,
+          group: query.get('group') ?? undefined,
+          created: created === null ? undefined : Number(created),
+        })
+      : addAttachment(call.em, call.actor, options.store, common);
+  });
+  const first = stored[0] as AttachmentView;
+  res.statusCode = 201;
+  res.setHeader('Location', attachmentUrl(call.baseUrl, first));
+  // As every legacy create: an empty XML body; JSON callers get the stored attachments.
+  if (negotiate(req.headers.accept, 'xml') === 'json') {
+    const body = JSON.stringify(stored.map((a) => toFileUrl(call.baseUrl, a)));
+    res.setHeader('Content-Type', 'application/json;charset=UTF-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  } else {
+    res.setHeader('Content-Type', 'application/xml;charset=UTF-8');
+    res.setHeader('Content-Length', 0);
+    res.end();
+  }
+}
+
+/** The legacy `fileUrl` attributes of one attachment. */
+export const toFileUrl = (baseUrl: string, a: AttachmentView) => ({
+  url: attachmentUrl(baseUrl, a),
+  name: a.name,
+  authorLogin: a.authorLogin,
+  ...(a.group ? { group: a.group } : {}),
+  created: a.created,
+  id: String(a.id),
+});
+
+/** Streams each file part of a multipart body through `store`, in order; 400 when there is none. */
+function readFiles(
+  req: IncomingMessage,
+  maxBytes: number,
+  store: (source: Readable, filename: string, mimeType: string) => Promise<AttachmentView>,
+): Promise<AttachmentView[]> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type))
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Attachments are uploaded as multipart/form-data.');
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      // One byte over the limit reaches the store, which refuses the file (busboy would truncate it).
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: maxBytes + 1, files: MAX_FILES, fields: 50, parts: 100 },
+      });
+    } catch (error) {
+      return reject(DomainError.invalid('body', `is not a multipart form (${(error as Error).message})`));
+    }
+    const stored: AttachmentView[] = [];
+    let chain: Promise<void> = Promise.resolve();
+    let failure: unknown;
+    const finish = () =>
+      void chain.then(() => {
+        if (failure) reject(failure);
+        else if (stored.length === 0) reject(DomainError.invalid('body', 'carries no file'));
+        else resolve(stored);
+      });
+    // A refusal answers at once; the rest of the body is drained, not parsed.
+    const fail = (error: unknown) => {
+      failure ??= error;
+      req.unpipe(parser);
+      req.resume();
+      finish();
+    };
+    parser.on('file', (_field, stream, info) => {
+      chain = chain.then(async () => {
+        if (failure) return void stream.resume();
+        try {
+          stored.push(await store(stream, info.filename ?? 'attachment', info.mimeType));
+        } catch (error) {
+          stream.resume();
+          fail(error);
+        }
+      });
+    });
+    parser.on('filesLimit', () => fail(DomainError.invalid('body', `at most ${MAX_FILES} files per upload`)));
+    parser.on('error', (error) =>
+      fail(DomainError.invalid('body', `is not a well-formed multipart form (${(error as Error).message})`)),
+    );
+    parser.on('close', finish);
+    req.on('aborted', () => fail(DomainError.invalid('body', 'the upload was interrupted')));
+    req.pipe(parser);
+  });
+}

@@ -1,0 +1,123 @@
+import { DomainError } from '@trackline/domain';
+import { DEFAULT_INPUT_LIMITS } from './request-body.js';
+import { readXmlDocument, type XmlElement, XmlSyntaxError } from './xml-document.js';
+
+/*
+ * Readers of the import API's XML documents (route meta `xmlBody`): each turns the whole body
+ * into the procedure's input. Read by the strict single-pass reader of `xml-document.ts`
+ * (DOCTYPEs and entity declarations refused, character references such as `&#xA;` decoded).
+ */
+
+export type XmlBodyReader = (text: string) => Record<string, unknown>;
+
+/** The document's root element, refusing bad XML and an unexpected root with 400. */
+export function readImportDocument(text: string, roots: readonly string[]): XmlElement {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text))
+    throw DomainError.invalid('body', 'XML with a DOCTYPE is not accepted');
+  let root: XmlElement;
+  try {
+    root = readXmlDocument(text, DEFAULT_INPUT_LIMITS.maxDepth);
+  } catch (error) {
+    if (!(error instanceof XmlSyntaxError)) throw error;
+    throw DomainError.invalid('body', `is not well-formed XML (${error.message})`);
+  }
+  if (!roots.includes(root.name))
+    throw DomainError.invalid(
+      'body',
+      `must be an XML document with the root element <${roots.join('> or <')}>`,
+    );
+  return root;
+}
+
+const childrenNamed = (element: XmlElement, name: string) => element.children.filter((c) => c.name === name);
+
+/** An attribute, or else a child element's text, whichever the document used. */
+function textOf(element: XmlElement, key: string): string | undefined {
+  const attribute = element.attributes[key];
+  if (attribute !== undefined) return attribute;
+  return element.children.find((c) => c.name === key)?.text;
+}
+
+function defined<T extends Record<string, string | undefined>>(record: T): T {
+  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
+  return record;
+}
+
+/** `<list><user login fullName email jabber/></list>` */
+const importUsers: XmlBodyReader = (text) => ({
+  users: childrenNamed(readImportDocument(text, ['list', 'users']), 'user').map((u) =>
+    defined({
+      login: textOf(u, 'login') ?? '',
+      fullName: textOf(u, 'fullName'),
+      email: textOf(u, 'email'),
+      jabber: textOf(u, 'jabber'),
+    }),
+  ),
+});
+
+/** `<issues><issue><field name><value>…</value></field>…<comment author text created/></issue></issues>` */
+const importIssues: XmlBodyReader = (text) => ({
+  issues: childrenNamed(readImportDocument(text, ['issues']), 'issue').map((issue) => ({
+    fields: childrenNamed(issue, 'field').map((f) => ({
+      name: f.attributes.name ?? '',
+      values: childrenNamed(f, 'value').map((v) => v.text),
+    })),
+    comments: childrenNamed(issue, 'comment').map((c) =>
+      defined({
+        author: textOf(c, 'author') ?? '',
+        text: textOf(c, 'text') ?? '',
+        created: textOf(c, 'created') ?? '',
+        updated: textOf(c, 'updated'),
+        markdown: textOf(c, 'markdown'),
+      }),
+    ),
+  })),
+});
+
+/** `<list><link typeName source target/></list>` (older documentation: root `links`). */
+const importLinks: XmlBodyReader = (text) => ({
+  links: childrenNamed(readImportDocument(text, ['list', 'links']), 'link').map((l) => ({
+    typeName: textOf(l, 'typeName') ?? '',
+    source: textOf(l, 'source') ?? '',
+    target: textOf(l, 'target') ?? '',
+  })),
+});
+
+/** A number when the text is one (the REST bridge's coercion does the same for query parameters). */
+const numeric = (value: string | undefined) =>
+  value !== undefined && /^\d{1,16}$/.test(value.trim()) ? Number(value) : value;
+
+/** `<workItem><date/><duration/><description/><worktype><name/></worktype></workItem>` (create, update). */
+const workItem: XmlBodyReader = (text) => {
+  const item = readImportDocument(text, ['workItem']);
+  const worktype = item.children.find((c) => c.name === 'worktype');
+  return defined({
+    date: numeric(textOf(item, 'date')),
+    duration: numeric(textOf(item, 'duration')),
+    description: textOf(item, 'description'),
+    worktype: worktype ? (textOf(worktype, 'name') ?? worktype.text) : undefined,
+  } as Record<string, string | undefined>);
+};
+
+/** `<workItems><workItem>…<author login/></workItem></workItems>` */
+const importWorkItems: XmlBodyReader = (text) => ({
+  workItems: childrenNamed(readImportDocument(text, ['workItems']), 'workItem').map((w) => {
+    const worktype = w.children.find((c) => c.name === 'worktype');
+    const author = w.children.find((c) => c.name === 'author');
+    return defined({
+      date: textOf(w, 'date') ?? '',
+      duration: textOf(w, 'duration') ?? '',
+      description: textOf(w, 'description'),
+      worktype: worktype ? (textOf(worktype, 'name') ?? worktype.text) : undefined,
+      author: author ? (author.attributes.login ?? textOf(author, 'login')) : undefined,
+    });
+  }),
+});
+
+export const XML_BODY_READERS: Record<string, XmlBodyReader> = {
+  importUsers,
+  importIssues,
+  importLinks,
+  workItem,
+  importWorkItems,
+};

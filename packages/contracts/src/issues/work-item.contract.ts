@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { QueryBool } from '../common/query-bool.js';
+import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { ZEmpty } from '../common/small-bodies.js';
+import { ZImportResults } from '../import/import.contract.js';
+import { ZProjectShortName } from '../projects/project.contract.js';
+import { ZIssueId } from './issue.contract.js';
+
+/*
+ * Time tracking: work items of an issue (`workItems` > `workItem url` with `id date duration
+ * description worktype>name author login url`), their import, work types, and the project and
+ * global settings. Durations are minutes, dates ms since the epoch.
+ */
+
+const TAGS = ['Time tracking'];
+const workItemsXml = { kind: 'custom', renderer: 'workItems' } as const;
+
+export const ZWorkItem = z.object({
+  id: z.string(),
+  url: z.string(),
+  date: z.number().int(),
+  duration: z.number().int(),
+  description: z.string(),
+  worktype: z.object({ name: z.string() }).optional(),
+  author: z.object({ login: z.string(), url: z.string() }),
+});
+export type WorkItemDto = z.infer<typeof ZWorkItem>;
+
+const ZWorkItemId = z.coerce
+  .number()
+  .int()
+  .min(1, 'must be a work item id')
+  .max(2_147_483_647, 'must be a work item id');
+const ZDate = z
+  .number()
+  .int()
+  .min(0, 'must be at least 0')
+  .max(8_640_000_000_000_000, 'must be a time in ms');
+const ZDuration = z
+  .number()
+  .int()
+  .min(1, 'must be at least 1 minute')
+  .max(527_040, 'must be at most 527040 minutes');
+const ZDescription = z.string().max(64_000, 'must be at most 64000 characters');
+const ZWorkTypeName = z.string().trim().max(100, 'must be at most 100 characters');
+
+export const listWorkItemsMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/issue/{issue}/timetracking/workitem',
+    summary: "An issue's work items (READ_WORK_ITEM)",
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: workItemsXml,
+} satisfies RouteMeta;
+export const ZListWorkItemsInput = z.object({ issue: ZIssueId });
+export const ZListWorkItemsOutput = z.array(ZWorkItem);
+
+export const createWorkItemMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/issue/{issue}/timetracking/workitem',
+    summary: 'Add a work item (CREATE_WORK_ITEM); 201 with its URL',
+    description:
+      'Body: `<workItem><date>ms</date><duration>minutes</duration><description/><worktype><name/></worktype></workItem>`, JSON or query parameters.',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+    contentTypes: ['application/json', 'application/xml', 'application/x-www-form-urlencoded'],
+  },
+  xml: { kind: 'empty' },
+  xmlBody: 'workItem',
+} satisfies RouteMeta;
+export const ZCreateWorkItemInput = z.object({
+  issue: ZIssueId,
+  date: ZDate.optional(),
+  duration: ZDuration,
+  description: ZDescription.optional(),
+  worktype: ZWorkTypeName.optional(),
+});
+
+export const updateWorkItemMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/issue/{issue}/timetracking/workitem/{workItem}',
+    summary: "Change a work item (UPDATE_WORK_ITEM; another's: UPDATE_NOT_OWN_WORK_ITEM)",
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+    contentTypes: ['application/json', 'application/xml', 'application/x-www-form-urlencoded'],
+  },
+  xml: { kind: 'empty' },
+  xmlBody: 'workItem',
+} satisfies RouteMeta;
+export const ZUpdateWorkItemInput = z.object({
+  issue: ZIssueId,
+  workItem: ZWorkItemId,
+  date: ZDate.optional(),
+  duration: ZDuration.optional(),
+  description: ZDescription.optional(),
+  worktype: ZWorkTypeName.optional(),
+});
+
+export const deleteWorkItemMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/issue/{issue}/timetracking/workitem/{workItem}',
+    summary: "Delete a work item (UPDATE_WORK_ITEM; another's: UPDATE_NOT_OWN_WORK_ITEM)",
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZDeleteWorkItemInput = z.object({ issue: ZIssueId, workItem: ZWorkItemId });
+export const ZWorkItemEmptyOutput = ZEmpty;
+
+export const importWorkItemsMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/import/issue/{issue}/workitems',
+    summary: 'Import work items with their authors and dates (IMPORT_DATA)',
+    description:
+      'Body: `<workItems><workItem><date>ms</date><duration>minutes</duration><description/><worktype><name/></worktype><author login/></workItem></workItems>`.',
+    tags: ['Import'],
+    errorResponses: [400, 401, 403, 404, 413],
+    contentTypes: ['application/json', 'application/xml'],
+  },
+  xml: { kind: 'custom', renderer: 'importReport' },
+  xmlBody: 'importWorkItems',
+} satisfies RouteMeta;
+const loose = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+export const ZImportWorkItemsInput = z.object({
+  issue: ZIssueId,
+  workItems: z
+    .array(
+      z.object({
+        date: loose(30),
+        duration: loose(30),
+        description: loose(64_000).optional(),
+        worktype: loose(200).optional(),
+        author: loose(200).optional(),
+      }),
+    )
+    .max(1000, 'at most 1000 work items per request')
+    .default([]),
+});
+export const ZImportWorkItemsOutput = ZImportResults;
+
+export const ZWorkType = z.object({ id: z.string(), name: z.string() });
+export const listWorkTypesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/timetracking/worktype',
+    summary: 'Work types',
+    tags: TAGS,
+    errorResponses: [401],
+  },
+  xml: list('workTypes', element('workType')),
+} satisfies RouteMeta;
+export const ZListWorkTypesInput = z.object({});
+export const ZListWorkTypesOutput = z.array(ZWorkType);
+
+export const createWorkTypeMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/timetracking/worktype/{name}',
+    summary: 'Create a work type (UPDATE_PROJECT globally)',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZWorkTypeNameInput = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+});
+
+export const deleteWorkTypeMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/timetracking/worktype/{name}',
+    summary: 'Delete a work type (its work items keep no type)',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+
+export const ZProjectTimeTracking = z.object({
+  enabled: z.boolean(),
+  estimation: z.object({ name: z.string() }).optional(),
+  spentTime: z.object({ name: z.string() }).optional(),
+});
+const projectTimeTrackingXml = element('settings', {
+  estimation: element('estimation'),
+  spentTime: element('spentTime'),
+});
+export const getProjectTimeTrackingMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/project/{projectId}/timetracking',
+    summary: "A project's time tracking settings",
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: projectTimeTrackingXml,
+} satisfies RouteMeta;
+export const ZProjectTimeTrackingInput = z.object({ projectId: ZProjectShortName });
+
+export const setProjectTimeTrackingMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/project/{projectId}/timetracking',
+    summary: "Change a project's time tracking settings (UPDATE_PROJECT)",
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+  },
+  xml: projectTimeTrackingXml,
+} satisfies RouteMeta;
+export const ZSetProjectTimeTrackingInput = z.object({
+  projectId: ZProjectShortName,
+  enabled: QueryBool.optional(),
+  estimation: z.string().max(100, 'must be at most 100 characters').optional(),
+  spentTime: z.string().max(100, 'must be at most 100 characters').optional(),
+});
+
+export const ZTimeSettings = z.object({ hoursADay: z.number().int(), daysAWeek: z.number().int() });
+export const getTimeSettingsMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/timetracking',
+    summary: 'The working time',
+    tags: TAGS,
+    errorResponses: [401],
+  },
+  xml: element('timesettings'),
+} satisfies RouteMeta;
+export const ZGetTimeSettingsInput = z.object({});
+
+export const setTimeSettingsMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/timetracking',
+    summary: 'Change the working time (LOW_LEVEL_ADMIN)',
+    tags: TAGS,
+    errorResponses: [400, 401, 403],
+  },
+  xml: element('timesettings'),
+} satisfies RouteMeta;
+export const ZSetTimeSettingsInput = z.object({
+  hoursADay: z.number().int().min(1, 'must be at least 1').max(24, 'must be at most 24').optional(),
+  daysAWeek: z.number().int().min(1, 'must be at least 1').max(7, 'must be at most 7').optional(),
+});

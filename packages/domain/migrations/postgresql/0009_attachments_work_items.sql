@@ -1,0 +1,20 @@
+-- Issue 11: attachments (bytes in the attachment store, by content hash), work items, work types, time tracking settings.
+create table "time_tracking_settings" ("id" serial primary key, "hours_per_day" int not null default 8, "days_per_week" int not null default 5);
+create table "project_time_tracking" ("id" serial primary key, "project_id" int not null, "enabled" boolean not null default false, "estimate_field" varchar(100) null, "time_spent_field" varchar(100) null);
+alter table "project_time_tracking" add constraint "project_time_tracking_project_id_unique" unique ("project_id");
+create table "issue_attachments" ("id" serial primary key, "issue_id" int not null, "name" varchar(255) not null, "content_hash" varchar(64) not null, "size" int not null, "content_type" varchar(200) not null, "author_id" int not null, "group_name" varchar(200) null, "created_at" timestamptz not null);
+create index "issue_attachments_issue_id_index" on "issue_attachments" ("issue_id");
+create index "issue_attachments_content_hash_index" on "issue_attachments" ("content_hash");
+create index "issue_attachments_author_id_index" on "issue_attachments" ("author_id");
+create table "work_types" ("id" serial primary key, "name" varchar(100) not null, "name_key" varchar(100) not null);
+alter table "work_types" add constraint "work_types_name_key_unique" unique ("name_key");
+create table "work_items" ("id" serial primary key, "issue_id" int not null, "author_id" int not null, "date" timestamptz not null, "duration" int not null, "description" text not null default '', "work_type_id" int null, "created_at" timestamptz not null);
+create index "work_items_issue_id_index" on "work_items" ("issue_id");
+create index "work_items_author_id_index" on "work_items" ("author_id");
+create index "work_items_work_type_id_index" on "work_items" ("work_type_id");
+alter table "project_time_tracking" add constraint "project_time_tracking_project_id_foreign" foreign key ("project_id") references "projects" ("id") on delete cascade;
+alter table "issue_attachments" add constraint "issue_attachments_issue_id_foreign" foreign key ("issue_id") references "issues" ("id") on delete cascade;
+alter table "issue_attachments" add constraint "issue_attachments_author_id_foreign" foreign key ("author_id") references "users" ("id") on delete cascade;
+alter table "work_items" add constraint "work_items_issue_id_foreign" foreign key ("issue_id") references "issues" ("id") on delete cascade;
+alter table "work_items" add constraint "work_items_author_id_foreign" foreign key ("author_id") references "users" ("id") on delete cascade;
+alter table "work_items" add constraint "work_items_work_type_id_foreign" foreign key ("work_type_id") references "work_types" ("id") on delete set null;

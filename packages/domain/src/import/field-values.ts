@@ -1,0 +1,258 @@
+import { DomainError } from '../errors.js';
+import type { FieldDef, SlotValue } from '../issues/command-state.js';
+import { BundleUser } from '../issues/fields/field.entity.js';
+import { resolveValueText } from '../issues/fields/resolve-value-text.js';
+import { bulkInsert } from '../orm/bulk-insert.js';
+import type { Em } from '../orm/em.js';
+import { toBool } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
+import type { ImportProblem } from './import-report.js';
+
+/*
+ * Issue field values for the import, on the data-driven field model (project fields with
+ * bundles, simple typed values). A value's text is parsed by the same function commands use
+ * (`resolveValueText`: bundle values by name, simple types by their syntax), so an import and a
+ * command agree on what a text means; the writes are batched per request (no per-issue queries).
+ * User fields differ on purpose: an unknown login becomes a placeholder and joins the field's
+ * bundle (the original's "assignees are auto-imported") instead of being refused.
+ */
+
+type CatalogueField = FieldDef & { defaultKey: string | null; bundleId: number | null };
+
+/** The fields of one project with their values, loaded once per import request. */
+export type FieldCatalogue = Map<string, CatalogueField>;
+
+export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<FieldCatalogue> {
+  const rows = await tx.execute<
+    {
+      id: number;
+      name: string;
+      name_key: string;
+      kind: FieldDef['kind'];
+      multi: unknown;
+      can_be_empty: unknown;
+      empty_text: string | null;
+      default_value: string | null;
+      bundle_id: number | null;
+      value_id: number | null;
+      value_name: string | null;
+      value_key: string | null;
+      resolved: unknown;
+    }[]
+  >(
+    'select pf.id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, pf.default_value, pf.bundle_id, ' +
+      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
+      'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
+    [projectId],
+  );
+  const fields: FieldCatalogue = new Map();
+  for (const row of rows) {
+    let field = fields.get(row.name_key);
+    if (!field) {
+      field = {
+        id: Number(row.id),
+        projectId,
+        name: row.name,
+        kind: row.kind,
+        multi: toBool(row.multi),
+        canBeEmpty: toBool(row.can_be_empty),
+        emptyText: row.empty_text,
+        values: new Map(),
+        valuesById: new Map(),
+        defaultKey: row.default_value?.toLowerCase() ?? null,
+        bundleId: row.bundle_id === null ? null : Number(row.bundle_id),
+      };
+      fields.set(row.name_key, field);
+    }
+    if (row.value_id !== null && row.value_name !== null && row.value_key !== null) {
+      const value = { id: Number(row.value_id), name: row.value_name, resolved: toBool(row.resolved) };
+      field.values.set(row.value_key, value);
+      field.valuesById.set(value.id, value);
+    }
+  }
+  return fields;
+}
+
+/** What one issue's field says: slots already resolved, users by login (ids at write time). */
+export type FieldAssignment = {
+  fieldId: number;
+  multi: boolean;
+  /** A state field: its value decides whether the issue is resolved. */
+  state: boolean;
+  bundleId: number | null;
+  values: { slot: number; content: SlotValue; resolved: boolean }[];
+  logins: string[];
+};
+
+const NO_USERS = { userId: async () => null, allowed: undefined };
+
+/** Resolves one `<field name><value>…` of an import; unknown field or value → a problem. */
+export async function resolveField(
+  catalogue: FieldCatalogue,
+  name: string,
+  texts: string[],
+): Promise<FieldAssignment | ImportProblem> {
+  const field = catalogue.get(name.trim().toLowerCase());
+  if (!field) return { message: `unknown field [ ${name} ] in this project`, fieldName: name };
+  const empty = field.emptyText?.toLowerCase();
+  const given = texts.filter((t) => t.trim() && t.trim().toLowerCase() !== empty);
+  // The original takes the first value of a single-value field.
+  const chosen = field.multi ? [...new Set(given)] : given.slice(0, 1);
+  const assignment: FieldAssignment = {
+    fieldId: field.id,
+    multi: field.multi,
+    state: field.kind === 'state',
+    bundleId: field.bundleId,
+    values: [],
+    logins: [],
+  };
+  for (const text of chosen) {
+    if (field.kind === 'user') {
+      assignment.logins.push(text.trim());
+      continue;
+    }
+    try {
+      const resolved = await resolveValueText(field, text, NO_USERS);
+      if (!resolved) continue;
+      const value =
+        resolved.content.value === null ? undefined : field.valuesById.get(resolved.content.value);
+      assignment.values.push({ ...resolved, resolved: value?.resolved ?? false });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const message = error.issues?.[0]?.message ?? error.message;
+      return {
+        message: /not a value of the field/.test(message)
+          ? `unknown value [ ${text.trim()} ] of field [ ${field.name} ]`
+          : `${field.name}: ${message}`,
+        fieldName: field.name,
+        value: text,
+      };
+    }
+  }
+  return assignment;
+}
+
+/** The project's default values for the fields an imported issue does not name. */
+export function defaultAssignments(catalogue: FieldCatalogue, named: Set<number>): FieldAssignment[] {
+  const out: FieldAssignment[] = [];
+  for (const field of catalogue.values()) {
+    if (named.has(field.id) || field.defaultKey === null) continue;
+    const value = field.values.get(field.defaultKey);
+    if (!value) continue;
+    out.push({
+      fieldId: field.id,
+      multi: field.multi,
+      state: field.kind === 'state',
+      bundleId: field.bundleId,
+      values: [
+        {
+          slot: field.multi ? value.id : 0,
+          content: { value: value.id, user: null, text: null, number: null },
+          resolved: value.resolved,
+        },
+      ],
+      logins: [],
+    });
+  }
+  return out;
+}
+
+type Row = { issue: number; field: number; slot: number } & SlotValue;
+const rowKey = (r: Row) => `${r.slot}:${r.value ?? '-'}:${r.user ?? '-'}:${r.text ?? '-'}:${r.number ?? '-'}`;
+
+/**
+ * Writes the given fields of the given issues. On the issues in `replacing` (they existed), a
+ * named field whose stored values differ is replaced, one that already holds exactly these
+ * values is left alone (a re-run changes nothing), and an absent field keeps what it had. User
+ * values must already be ids (`userIds`); those users join the field's bundle.
+ */
+export async function writeFieldValues(
+  tx: Em,
+  byIssue: Map<number, FieldAssignment[]>,
+  userIds: Map<string, number>,
+  replacing: number[],
+): Promise<void> {
+  const wanted = new Map<string, Row[]>();
+  const bundleUsers = new Map<string, { bundle: number; user: number }>();
+  for (const [issue, assignments] of byIssue) {
+    for (const a of assignments) {
+      const rows: Row[] = a.values.map((v) => ({ issue, field: a.fieldId, slot: v.slot, ...v.content }));
+      for (const login of a.logins) {
+        const user = userIds.get(login.toLowerCase());
+        if (user === undefined) continue;
+        if (a.bundleId !== null) bundleUsers.set(`${a.bundleId}:${user}`, { bundle: a.bundleId, user });
+        rows.push({
+          issue,
+          field: a.fieldId,
+          slot: a.multi ? user : 0,
+          value: null,
+          user,
+          text: null,
+          number: null,
+        });
+      }
+      wanted.set(`${issue}:${a.fieldId}`, rows);
+    }
+  }
+  if (replacing.length) {
+    const stored = new Map<string, Set<string>>();
+    const rows = await tx.execute<
+      {
+        issue_id: number;
+        field_id: number;
+        slot: number;
+        value_id: number | null;
+        user_id: number | null;
+        text: string | null;
+        number: number | null;
+      }[]
+    >(
+      'select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values ' +
+        `where issue_id in (${placeholders(replacing)})`,
+      replacing,
+    );
+    const num = (v: number | null) => (v === null ? null : Number(v));
+    for (const r of rows) {
+      const key = `${r.issue_id}:${r.field_id}`;
+      const row: Row = {
+        issue: Number(r.issue_id),
+        field: Number(r.field_id),
+        slot: Number(r.slot),
+        value: num(r.value_id),
+        user: num(r.user_id),
+        text: r.text,
+        number: num(r.number),
+      };
+      stored.set(key, (stored.get(key) ?? new Set()).add(rowKey(row)));
+    }
+    // One statement per field (a long OR of pairs would hit SQLite's expression depth limit).
+    const staleByField = new Map<number, number[]>();
+    const replaced = new Set(replacing);
+    for (const [key, rows] of wanted) {
+      const [issue, field] = key.split(':').map(Number) as [number, number];
+      if (!replaced.has(issue)) continue;
+      const old = stored.get(key) ?? new Set<string>();
+      if (old.size === rows.length && rows.every((r) => old.has(rowKey(r)))) wanted.delete(key);
+      else if (old.size) staleByField.set(field, [...(staleByField.get(field) ?? []), issue]);
+    }
+    for (const [field, issues] of staleByField)
+      await tx.execute(
+        `delete from issue_field_values where field_id = ? and issue_id in (${placeholders(issues)})`,
+        [field, ...issues],
+      );
+  }
+  await bulkInsert(
+    tx,
+    'issue_field_values',
+    ['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number'],
+    [...wanted.values()].flat().map((r) => [r.issue, r.field, r.slot, r.value, r.user, r.text, r.number]),
+  );
+  if (bundleUsers.size) {
+    await tx
+      .createQueryBuilder(BundleUser)
+      .insert([...bundleUsers.values()])
+      .onConflict(['bundle', 'user'])
+      .ignore()
+      .execute();
+  }
+}

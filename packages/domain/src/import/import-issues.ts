@@ -1,0 +1,503 @@
+import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
+import type { Actor } from '../auth/actor.js';
+import { DomainError } from '../errors.js';
+import { Group, GroupMember } from '../groups/group.entity.js';
+import { IssueComment } from '../issues/comments/comment.entity.js';
+import { Issue } from '../issues/issue.entity.js';
+import { bulkInsert } from '../orm/bulk-insert.js';
+import type { Em } from '../orm/em.js';
+import { toMs } from '../orm/row-values.js';
+import { placeholders } from '../orm/sql-fragments.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { getReadableProject } from '../projects/projects.js';
+import { oneLine, storableText } from '../text/user-text.js';
+import {
+  defaultAssignments,
+  type FieldAssignment,
+  type FieldCatalogue,
+  loadFieldCatalogue,
+  resolveField,
+  writeFieldValues,
+} from './field-values.js';
+import {
+  type ImportItemResult,
+  type ImportProblem,
+  imported,
+  parseTimestamp,
+  refused,
+} from './import-report.js';
+import { requireImport } from './import-users.js';
+import { isReferenceLogin, resolveUserRefs } from './user-refs.js';
+
+export type ImportedComment = {
+  author: string;
+  text: string;
+  created: string;
+  updated?: string | undefined;
+  markdown?: string | undefined;
+};
+export type ImportedIssue = {
+  fields: { name: string; values: string[] }[];
+  comments?: ImportedComment[] | undefined;
+};
+export type ImportIssuesInput = {
+  project: string;
+  /** A group the users named in user fields join (the original's "group to add assignees to"). */
+  assigneeGroup?: string | undefined;
+  issues: ImportedIssue[];
+  /** The original's dry run: every issue is checked, nothing is stored. */
+  test?: boolean | undefined;
+};
+
+export const MAX_IMPORT_ISSUES = 100;
+const MAX_SUMMARY = 1000;
+const MAX_DESCRIPTION = 64_000;
+
+/** Issue properties the import sets by name; everything else is a project field. */
+const BUILT_IN = new Set([
+  'numberinproject',
+  'summary',
+  'description',
+  'created',
+  'updated',
+  'updatername',
+  'resolved',
+  'reportername',
+  'votername',
+  'watchername',
+  'permittedgroup',
+]);
+/** What exports of the original carry but an import cannot set (derived or read-only): skipped. */
+const READ_ONLY = new Set([
+  'projectshortname',
+  'reporterfullname',
+  'updaterfullname',
+  'commentscount',
+  'votes',
+  'links',
+  'attachments',
+  'id',
+  'entityid',
+]);
+/** The group every user belongs to in the original: the only visibility an import may keep. */
+const EVERYONE = new Set(['all users', 'registered users']);
+
+type Plan = {
+  index: number;
+  number: number;
+  summary: string;
+  description: string;
+  created: number;
+  updated: number;
+  resolved: number | null;
+  reporter: string;
+  voters: string[];
+  watchers: string[];
+  assignments: FieldAssignment[];
+  named: Set<number>;
+  comments: { author: string; text: string; created: number; updated: number }[];
+};
+
+const first = (values: string[]) => values[0]?.trim() ?? '';
+
+/** Checks one issue against the project's fields without touching the database. */
+async function planIssue(
+  issue: ImportedIssue,
+  index: number,
+  catalogue: FieldCatalogue,
+): Promise<Plan | ImportProblem[]> {
+  const problems: ImportProblem[] = [];
+  const builtIn = new Map<string, string[]>();
+  const assignments: FieldAssignment[] = [];
+  const named = new Set<number>();
+  for (const field of issue.fields) {
+    const key = field.name.trim().toLowerCase();
+    if (BUILT_IN.has(key)) builtIn.set(key, [...(builtIn.get(key) ?? []), ...field.values]);
+    else if (!READ_ONLY.has(key)) {
+      const resolved = await resolveField(catalogue, field.name, field.values);
+      if ('message' in resolved) problems.push(resolved);
+      else if (!named.has(resolved.fieldId)) {
+        named.add(resolved.fieldId);
+        assignments.push(resolved);
+      }
+    }
+  }
+  const text = (key: string) => first(builtIn.get(key) ?? []);
+  const numberText = text('numberinproject');
+  const number = /^\d{1,10}$/.test(numberText) ? Number(numberText) : Number.NaN;
+  if (!(number >= 1 && number < MAX_ISSUE_NUMBER))
+    problems.push({
+      message: `numberInProject must be a whole number from 1 to ${MAX_ISSUE_NUMBER - 1}`,
+      fieldName: 'numberInProject',
+      value: numberText,
+    });
+  const summary = oneLine(text('summary')).trim();
+  if (!summary) problems.push({ message: 'summary must not be empty', fieldName: 'summary' });
+  else if (summary.length > MAX_SUMMARY)
+    problems.push({ message: `summary must be at most ${MAX_SUMMARY} characters`, fieldName: 'summary' });
+  const description = storableText((builtIn.get('description') ?? [])[0] ?? '');
+  if (description.length > MAX_DESCRIPTION)
+    problems.push({
+      message: `description must be at most ${MAX_DESCRIPTION} characters`,
+      fieldName: 'description',
+    });
+  const time = (key: string, name: string, required: boolean) => {
+    const raw = builtIn.has(key) ? text(key) : undefined;
+    if (raw === undefined || raw === '') {
+      if (required) problems.push({ message: `${name} is required (ms since the epoch)`, fieldName: name });
+      return null;
+    }
+    const ms = parseTimestamp(raw);
+    if (ms === null)
+      problems.push({ message: `${name} must be a time in ms since the epoch`, fieldName: name, value: raw });
+    return ms;
+  };
+  const created = time('created', 'created', true);
+  const updated = time('updated', 'updated', false);
+  const resolved = time('resolved', 'resolved', false);
+  const login = (key: string, name: string) => {
+    const value = text(key);
+    if (value && !isReferenceLogin(value))
+      problems.push({ message: `${name} is not a login`, fieldName: name, value });
+    return value;
+  };
+  const reporter = login('reportername', 'reporterName');
+  if (!reporter) problems.push({ message: 'reporterName is required', fieldName: 'reporterName' });
+  const logins = (key: string, name: string) =>
+    (builtIn.get(key) ?? [])
+      .map((v) => v.trim())
+      .filter((v) => {
+        if (v && !isReferenceLogin(v))
+          problems.push({ message: `${name} is not a login`, fieldName: name, value: v });
+        return v && isReferenceLogin(v);
+      });
+  const voters = logins('votername', 'voterName');
+  const watchers = logins('watchername', 'watcherName');
+  for (const a of assignments)
+    for (const l of a.logins)
+      if (!isReferenceLogin(l)) problems.push({ message: 'a user field value must be a login', value: l });
+  const group = text('permittedgroup');
+  if (group && !EVERYONE.has(group.toLowerCase()))
+    problems.push({
+      message: `permittedGroup [ ${group} ]: visibility groups are not supported yet, and importing would show the issue to everyone`,
+      fieldName: 'permittedGroup',
+      value: group,
+    });
+  const comments: Plan['comments'] = [];
+  (issue.comments ?? []).forEach((c, i) => {
+    const where = `comment ${i + 1}`;
+    const author = c.author.trim();
+    if (!isReferenceLogin(author))
+      problems.push({ message: `${where}: author must be a login`, fieldName: 'comment', value: author });
+    const body = storableText(c.text);
+    if (!body.trim()) problems.push({ message: `${where}: text must not be empty`, fieldName: 'comment' });
+    if (body.length > MAX_COMMENT_LENGTH)
+      problems.push({
+        message: `${where}: text must be at most ${MAX_COMMENT_LENGTH} characters`,
+        fieldName: 'comment',
+      });
+    const at = parseTimestamp(c.created);
+    if (at === null)
+      problems.push({
+        message: `${where}: created must be a time in ms since the epoch`,
+        fieldName: 'comment',
+        value: c.created,
+      });
+    const edited = c.updated === undefined || c.updated === '' ? at : parseTimestamp(c.updated);
+    if (edited === null && at !== null)
+      problems.push({
+        message: `${where}: updated must be a time in ms since the epoch`,
+        fieldName: 'comment',
+        value: c.updated ?? '',
+      });
+    if (at !== null && edited !== null) comments.push({ author, text: body, created: at, updated: edited });
+  });
+  if (problems.length || created === null) return problems;
+  return {
+    index,
+    number,
+    summary,
+    description,
+    created,
+    updated: updated ?? created,
+    resolved,
+    reporter,
+    voters,
+    watchers,
+    assignments,
+    named,
+    comments,
+  };
+}
+
+/**
+ * `PUT /rest/import/{project}/issues` (IMPORT_DATA): creates or, for a number that exists,
+ * updates each issue with the numbers, times, reporter, comments, votes, watchers and field
+ * values given. A problem in one issue is reported for it alone; the valid ones are stored in
+ * one transaction with a fixed number of statements per request (no per-issue queries), and
+ * should that transaction fail, each issue is retried in its own. The project's next number
+ * moves past the highest imported one under the project row's lock, as normal creation takes it.
+ * A second identical run changes nothing (comments are matched by author and time).
+ */
+export async function importIssues(
+  em: Em,
+  actor: Actor,
+  input: ImportIssuesInput,
+): Promise<ImportItemResult[]> {
+  requireImport(actor);
+  const project = await getReadableProject(em, actor, oneLine(input.project).trim());
+  const catalogue = await loadFieldCatalogue(em, project.id);
+  const groupName = input.assigneeGroup?.trim();
+  const group = groupName ? await em.findOne(Group, { nameKey: groupName.toLowerCase() }) : null;
+  if (groupName && !group) throw DomainError.notFound('Group', groupName);
+  const groupId = group?.id ?? null;
+  const results: ImportItemResult[] = [];
+  const plans: Plan[] = [];
+  const numbers = new Set<number>();
+  for (const [index, issue] of input.issues.entries()) {
+    const planned = await planIssue(issue, index, catalogue);
+    const id = first(
+      issue.fields.find((f) => f.name.trim().toLowerCase() === 'numberinproject')?.values ?? [],
+    );
+    if (Array.isArray(planned)) results[index] = refused(id, planned);
+    else if (numbers.has(planned.number))
+      results[index] = refused(id, [
+        {
+          message: `numberInProject ${planned.number} appears twice in this request`,
+          fieldName: 'numberInProject',
+          value: id,
+        },
+      ]);
+    else {
+      numbers.add(planned.number);
+      plans.push(planned);
+      results[index] = imported(String(planned.number));
+    }
+  }
+  if (plans.length === 0 || input.test) return results;
+  try {
+    await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId));
+  } catch {
+    // Something only the database could see (a concurrent writer): one transaction per issue.
+    for (const plan of plans) {
+      try {
+        await em.transactional((tx) => writeIssues(tx, project.id, catalogue, [plan], groupId));
+      } catch (error) {
+        results[plan.index] = refused(String(plan.number), [
+          {
+            message: isUniqueViolation(error)
+              ? 'could not be stored: it clashed with a concurrent change; import it again'
+              : 'could not be stored: the database refused it',
+            fieldName: 'numberInProject',
+            value: String(plan.number),
+          },
+        ]);
+      }
+    }
+  }
+  return results;
+}
+
+type IdRow = { id: number; number_in_project: number };
+
+async function writeIssues(
+  tx: Em,
+  projectId: number,
+  catalogue: FieldCatalogue,
+  plans: Plan[],
+  groupId: number | null,
+): Promise<void> {
+  const highest = Math.max(...plans.map((p) => p.number));
+  // First statement: takes the project row's lock, so normal creation waits for this import
+  // and then allocates past the imported numbers.
+  await tx.execute(
+    'update projects set next_number = case when next_number <= ? then ? else next_number end where id = ?',
+    [highest, highest + 1, projectId],
+  );
+  const numbers = plans.map((p) => p.number);
+  const selectIds = () =>
+    tx.execute<IdRow[]>(
+      `select id, number_in_project from issues where project_id = ? and number_in_project in (${placeholders(numbers)})`,
+      [projectId, ...numbers],
+    );
+  const existing = new Map((await selectIds()).map((r) => [Number(r.number_in_project), Number(r.id)]));
+
+  const logins = new Set<string>();
+  for (const p of plans) {
+    logins.add(p.reporter);
+    for (const l of [...p.voters, ...p.watchers, ...p.assignments.flatMap((a) => a.logins)]) logins.add(l);
+    for (const c of p.comments) logins.add(c.author);
+  }
+  const userIds = await resolveUserRefs(tx, logins);
+  const userId = (login: string) => userIds.get(login.toLowerCase()) as number;
+
+  const resolvedAt = (p: Plan, assignments: FieldAssignment[]) => {
+    if (p.resolved !== null) return new Date(p.resolved);
+    const state = assignments.find((a) => a.state);
+    if (!state) return undefined;
+    return state.values.some((v) => v.resolved) ? new Date(p.updated) : null;
+  };
+
+  const fresh = plans.filter((p) => !existing.has(p.number));
+  const byIssue = new Map<number, FieldAssignment[]>();
+  if (fresh.length) {
+    const withDefaults = new Map(
+      fresh.map((p) => [p.number, [...p.assignments, ...defaultAssignments(catalogue, p.named)]]),
+    );
+    await bulkInsert(
+      tx,
+      'issues',
+      [
+        'project_id',
+        'number_in_project',
+        'summary',
+        'description',
+        'reporter_id',
+        'created_at',
+        'updated_at',
+        'resolved_at',
+      ],
+      fresh.map((p) => [
+        projectId,
+        p.number,
+        p.summary,
+        p.description,
+        userId(p.reporter),
+        new Date(p.created),
+        new Date(p.updated),
+        resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
+      ]),
+    );
+    const ids = new Map((await selectIds()).map((r) => [Number(r.number_in_project), Number(r.id)]));
+    for (const p of fresh) byIssue.set(ids.get(p.number) as number, withDefaults.get(p.number) ?? []);
+    for (const [n, id] of ids) if (!existing.has(n)) existing.set(n, id);
+  }
+  const replacing: number[] = [];
+  for (const p of plans) {
+    const id = existing.get(p.number) as number;
+    if (byIssue.has(id)) continue;
+    replacing.push(id);
+    byIssue.set(id, p.assignments);
+    const resolved = resolvedAt(p, p.assignments);
+    await tx.nativeUpdate(
+      Issue,
+      { id },
+      {
+        summary: p.summary,
+        description: p.description,
+        reporter: userId(p.reporter),
+        createdAt: new Date(p.created),
+        updatedAt: new Date(p.updated),
+        ...(resolved === undefined ? {} : { resolvedAt: resolved }),
+      },
+    );
+  }
+  await writeFieldValues(tx, byIssue, userIds, replacing);
+  if (groupId !== null) {
+    const assignees = new Set(plans.flatMap((p) => p.assignments.flatMap((a) => a.logins.map(userId))));
+    if (assignees.size)
+      await tx
+        .createQueryBuilder(GroupMember)
+        .insert([...assignees].map((user) => ({ group: groupId, user })))
+        .onConflict(['user', 'group'])
+        .ignore()
+        .execute();
+  }
+  await writeComments(tx, plans, existing, userId, replacing);
+  await writeMarks(tx, plans, existing, userId, replacing);
+}
+
+/** Adds the comments not there yet (same author and creation time), updating changed texts. */
+async function writeComments(
+  tx: Em,
+  plans: Plan[],
+  ids: Map<number, number>,
+  userId: (login: string) => number,
+  replacing: number[],
+) {
+  const known = new Map<string, { id: number; text: string; updated: number }>();
+  if (replacing.length) {
+    const rows = await tx.execute<
+      {
+        id: number;
+        issue_id: number;
+        author_id: number;
+        text: string;
+        created_at: unknown;
+        updated_at: unknown;
+      }[]
+    >(
+      `select id, issue_id, author_id, text, created_at, updated_at from issue_comments where issue_id in (${placeholders(replacing)})`,
+      replacing,
+    );
+    for (const r of rows)
+      known.set(`${r.issue_id}:${r.author_id}:${toMs(r.created_at)}`, {
+        id: Number(r.id),
+        text: r.text,
+        updated: toMs(r.updated_at),
+      });
+  }
+  const rows = [];
+  for (const p of plans) {
+    const issue = ids.get(p.number) as number;
+    for (const c of p.comments) {
+      const author = userId(c.author);
+      const old = known.get(`${issue}:${author}:${c.created}`);
+      if (!old)
+        rows.push({
+          issue,
+          author,
+          text: c.text,
+          createdAt: new Date(c.created),
+          updatedAt: new Date(c.updated),
+        });
+      else if (old.text !== c.text || old.updated !== c.updated)
+        await tx.nativeUpdate(IssueComment, { id: old.id }, { text: c.text, updatedAt: new Date(c.updated) });
+    }
+  }
+  await bulkInsert(
+    tx,
+    'issue_comments',
+    ['issue_id', 'author_id', 'text', 'created_at', 'updated_at'],
+    rows.map((r) => [r.issue, r.author, r.text, r.createdAt, r.updatedAt]),
+  );
+}
+
+/** Votes and stars (watchers) not there yet. */
+async function writeMarks(
+  tx: Em,
+  plans: Plan[],
+  ids: Map<number, number>,
+  userId: (login: string) => number,
+  replacing: number[],
+) {
+  for (const [table, pick] of [
+    ['issue_votes', (p: Plan) => p.voters],
+    ['issue_stars', (p: Plan) => p.watchers],
+  ] as const) {
+    const known = new Set<string>();
+    if (replacing.length) {
+      const rows = await tx.execute<{ issue_id: number; user_id: number }[]>(
+        `select issue_id, user_id from ${table} where issue_id in (${placeholders(replacing)})`,
+        replacing,
+      );
+      for (const r of rows) known.add(`${r.issue_id}:${r.user_id}`);
+    }
+    const rows: { issue: number; user: number }[] = [];
+    for (const p of plans) {
+      const issue = ids.get(p.number) as number;
+      for (const login of pick(p)) {
+        const key = `${issue}:${userId(login)}`;
+        if (known.has(key)) continue;
+        known.add(key);
+        rows.push({ issue, user: userId(login) });
+      }
+    }
+    await bulkInsert(
+      tx,
+      table,
+      ['issue_id', 'user_id'],
+      rows.map((r) => [r.issue, r.user]),
+    );
+  }
+}

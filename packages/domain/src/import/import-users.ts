@@ -1,0 +1,116 @@
+import { type Actor, requirePermission } from '../auth/actor.js';
+import type { Em } from '../orm/em.js';
+import { placeholders } from '../orm/sql-fragments.js';
+import { oneLine } from '../text/user-text.js';
+import { User } from '../users/user.entity.js';
+import { type ImportItemResult, type ImportProblem, imported, refused } from './import-report.js';
+
+export type ImportedUser = {
+  login: string;
+  fullName?: string | undefined;
+  email?: string | undefined;
+  jabber?: string | undefined;
+};
+
+/** Imported users: not typed in commands, so the same login rules as created ones. */
+const LOGIN = /^[^\s/\\?#%&<>"']{1,100}$/u;
+const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,100}$/u;
+
+export const requireImport = (actor: Actor) =>
+  requirePermission(actor, 'IMPORT_DATA', undefined, 'import data (IMPORT_DATA)');
+
+/**
+ * `PUT /rest/import/users`: creates the missing users without passwords (they sign in once an
+ * administrator sets one) and updates the names and e-mails of existing ones, including the
+ * placeholders an issue import made for logins it did not know (they become ordinary users).
+ * One result per user, in order; a bad entry is reported and never blocks the others.
+ */
+export async function importUsers(
+  em: Em,
+  actor: Actor,
+  users: ImportedUser[],
+  options: { test?: boolean | undefined } = {},
+): Promise<ImportItemResult[]> {
+  requireImport(actor);
+  const results: ImportItemResult[] = [];
+  const valid = new Map<string, { user: ImportedUser; index: number }>();
+  users.forEach((user, index) => {
+    const login = user.login.trim();
+    const problems: ImportProblem[] = [];
+    if (!LOGIN.test(login))
+      problems.push({
+        message: 'login must be 1 to 100 characters without spaces or / \\ ? # % & < > " \'',
+        fieldName: 'login',
+        value: login,
+      });
+    const email = user.email?.trim();
+    if (email && !EMAIL.test(email))
+      problems.push({ message: 'email is not an e-mail address', fieldName: 'email', value: email });
+    const fullName = oneLine(user.fullName ?? '').trim();
+    if (fullName.length > 200)
+      problems.push({ message: 'fullName must be at most 200 characters', fieldName: 'fullName' });
+    const key = login.toLowerCase();
+    if (problems.length === 0 && valid.has(key))
+      problems.push({
+        message: `login [ ${login} ] appears twice in this request`,
+        fieldName: 'login',
+        value: login,
+      });
+    if (problems.length) results[index] = refused(login, problems);
+    else {
+      valid.set(key, { user: { login, fullName: fullName || undefined, email: email || undefined }, index });
+      results[index] = imported(login);
+    }
+  });
+  // `test`: the original's dry run (checked, nothing stored).
+  if (valid.size === 0 || options.test) return results;
+
+  await em.transactional(async (tx) => {
+    const keys = [...valid.keys()];
+    const existing = await tx.execute<{ id: number; login_key: string; type: string }[]>(
+      `select id, login_key, type from users where login_key in (${placeholders(keys)})`,
+      keys,
+    );
+    const byKey = new Map(existing.map((row) => [row.login_key, row]));
+    const fresh = [];
+    for (const [key, { user, index }] of valid) {
+      const row = byKey.get(key);
+      if (!row) {
+        fresh.push({
+          login: user.login,
+          loginKey: key,
+          fullName: user.fullName ?? user.login,
+          email: user.email ?? null,
+          emailKey: user.email?.toLowerCase() ?? null,
+          passwordHash: null,
+          type: 'user' as const,
+          contextFolder: null,
+          createdAt: new Date(),
+        });
+      } else if (row.type === 'user' || row.type === 'system') {
+        // A placeholder an issue import left ('system') becomes the user it stood for.
+        await tx.nativeUpdate(
+          User,
+          { id: row.id },
+          {
+            ...(user.fullName ? { fullName: user.fullName } : {}),
+            ...(user.email ? { email: user.email, emailKey: user.email.toLowerCase() } : {}),
+            type: 'user',
+          },
+        );
+      } else {
+        results[index] = refused(user.login, [
+          {
+            message: `[ ${user.login} ] is a built-in account and is not changed by an import`,
+            fieldName: 'login',
+            value: user.login,
+          },
+        ]);
+      }
+    }
+    // A concurrent import of the same login wins the insert: the user exists either way.
+    if (fresh.length)
+      await tx.createQueryBuilder(User).insert(fresh).onConflict('loginKey').ignore().execute();
+  });
+  return results;
+}

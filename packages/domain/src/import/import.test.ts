@@ -1,0 +1,235 @@
+import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor.js';
+import { createGroup, listUserGroups } from '../groups/groups.js';
+import { createIssue } from '../issues/create-issue.js';
+import { getIssue } from '../issues/get-issue.js';
+import type { Orm } from '../orm/create-orm.js';
+import { createProject } from '../projects/projects.js';
+import { listSystemUsers } from '../users/users.js';
+import { type ImportedIssue, importIssues } from './import-issues.js';
+import { importLinks } from './import-links.js';
+import { importUsers } from './import-users.js';
+
+const issue = (
+  fields: Record<string, string | string[]>,
+  comments: ImportedIssue['comments'] = [],
+): ImportedIssue => ({
+  fields: Object.entries(fields).map(([name, v]) => ({ name, values: Array.isArray(v) ? v : [v] })),
+  comments,
+});
+
+const T0 = Date.UTC(2012, 0, 2, 3, 4, 5);
+
+describe('import', () => {
+  let orm: Orm;
+  let root: Actor;
+  beforeAll(async () => {
+    orm = await createTestOrm();
+    root = await actorFor(orm, 'root');
+    await createProject(fork(orm), root, { shortName: 'IMP', name: 'Imported' });
+  });
+  afterAll(() => orm.close(true));
+
+  it('needs IMPORT_DATA (a project Admin is not enough)', async () => {
+    const admin = await userWithRole(orm, 'imp_admin', 'Admin', 'IMP');
+    await expect(importUsers(fork(orm), admin, [{ login: 'x' }])).rejects.toThrow(/IMPORT_DATA/);
+    await expect(importIssues(fork(orm), admin, { project: 'IMP', issues: [] })).rejects.toThrow(
+      /IMPORT_DATA/,
+    );
+    await expect(importLinks(fork(orm), admin, [])).rejects.toThrow(/IMPORT_DATA/);
+  });
+
+  it('creates missing users without passwords and updates existing ones, per user', async () => {
+    const first = await importUsers(fork(orm), root, [
+      { login: 'alice', fullName: 'Alice A', email: 'alice@example.com' },
+      { login: 'bad login', fullName: 'x' },
+      { login: 'root', fullName: 'Not root' },
+    ]);
+    expect(first.map((r) => [r.id, r.imported])).toEqual([
+      ['alice', true],
+      ['bad login', false],
+      ['root', false],
+    ]);
+    const again = await importUsers(fork(orm), root, [
+      { login: 'ALICE', fullName: 'Alice B', email: 'a@example.com' },
+    ]);
+    expect(again[0]?.imported).toBe(true);
+    const rows = await fork(orm).execute(
+      'select login, full_name, email, password_hash, type from users where login_key = ?',
+      ['alice'],
+    );
+    expect(rows).toEqual([
+      { login: 'alice', full_name: 'Alice B', email: 'a@example.com', password_hash: null, type: 'user' },
+    ]);
+  });
+
+  it('keeps numbers, times, reporter, comments and fields; unknown users become system users', async () => {
+    const results = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      issues: [
+        issue(
+          {
+            numberInProject: '5',
+            summary: 'Imported five',
+            description: 'line 1\nline 2',
+            created: String(T0),
+            updated: String(T0 + 1000),
+            reporterName: 'alice',
+            State: 'Fixed',
+            Priority: 'Critical',
+            Assignee: 'ghost_dev',
+            'Fix versions': [],
+            voterName: ['alice', 'ghost_voter'],
+          },
+          [{ author: 'ghost_commenter', text: 'first\ncomment', created: String(T0 + 10) }],
+        ),
+        issue({ numberInProject: '9', summary: 'Nine', created: String(T0), reporterName: 'alice' }),
+      ],
+    });
+    expect(results).toEqual([
+      { id: '5', imported: true },
+      { id: '9', imported: true },
+    ]);
+    const five = await getIssue(fork(orm), root, 'IMP-5');
+    expect(five.summary).toBe('Imported five');
+    expect(five.description).toBe('line 1\nline 2');
+    expect([five.created, five.updated, five.resolved]).toEqual([T0, T0 + 1000, T0 + 1000]);
+    expect(five.reporter.login).toBe('alice');
+    expect(five.votes).toBe(2);
+    const field = (name: string) => five.fields.find((f) => f.name === name)?.values.map((v) => v.name);
+    expect([field('State'), field('Priority'), field('Assignee'), field('Type')]).toEqual([
+      ['Fixed'],
+      ['Critical'],
+      ['ghost_dev'],
+      ['Bug'],
+    ]);
+    expect(five.comments.map((c) => [c.author.login, c.text, c.created])).toEqual([
+      ['ghost_commenter', 'first\ncomment', T0 + 10],
+    ]);
+    const system = (await listSystemUsers(fork(orm), root)).map((u) => `${u.login}:${u.type}`);
+    expect(system).toEqual(
+      expect.arrayContaining(['ghost_dev:system', 'ghost_voter:system', 'ghost_commenter:system']),
+    );
+    // The next created issue comes after the highest imported number.
+    expect((await createIssue(fork(orm), root, { project: 'IMP', summary: 'after' })).id).toBe('IMP-10');
+  });
+
+  it('a second identical run changes nothing; a changed one updates the issue', async () => {
+    const batch = [
+      issue(
+        {
+          numberInProject: '20',
+          summary: 'Twenty',
+          created: String(T0),
+          reporterName: 'alice',
+          watcherName: 'alice',
+        },
+        [{ author: 'alice', text: 'hello', created: String(T0 + 5) }],
+      ),
+    ];
+    await importIssues(fork(orm), root, { project: 'IMP', issues: batch });
+    const before = await getIssue(fork(orm), root, 'IMP-20');
+    await importIssues(fork(orm), root, { project: 'IMP', issues: batch });
+    expect(await getIssue(fork(orm), root, 'IMP-20')).toEqual(before);
+    await importIssues(fork(orm), root, {
+      project: 'IMP',
+      issues: [
+        issue(
+          { numberInProject: '20', summary: 'Twenty again', created: String(T0), reporterName: 'alice' },
+          [{ author: 'alice', text: 'hello, edited', created: String(T0 + 5), updated: String(T0 + 6) }],
+        ),
+      ],
+    });
+    const after = await getIssue(fork(orm), root, 'IMP-20');
+    expect(after.summary).toBe('Twenty again');
+    expect(after.comments.map((c) => [c.id, c.text, c.updated])).toEqual([
+      [before.comments[0]?.id, 'hello, edited', T0 + 6],
+    ]);
+  });
+
+  it('reports each bad issue and stores the valid ones', async () => {
+    const results = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      issues: [
+        issue({ numberInProject: '30', summary: 'ok', created: String(T0), reporterName: 'alice' }),
+        issue({
+          numberInProject: '31',
+          summary: 'x',
+          created: String(T0),
+          reporterName: 'alice',
+          Severity: 'Major',
+        }),
+        issue({
+          numberInProject: '32',
+          summary: 'x',
+          created: String(T0),
+          reporterName: 'alice',
+          Priority: 'Urgent',
+        }),
+        issue({ numberInProject: '30', summary: 'dup', created: String(T0), reporterName: 'alice' }),
+        issue({ numberInProject: 'x', summary: '', created: 'yesterday', reporterName: 'alice' }),
+        issue({
+          numberInProject: '33',
+          summary: 'private',
+          created: String(T0),
+          reporterName: 'alice',
+          permittedGroup: 'devs',
+        }),
+      ],
+    });
+    expect(results.map((r) => [r.id, r.imported, r.errors?.map((e) => e.fieldName)])).toEqual([
+      ['30', true, undefined],
+      ['31', false, ['Severity']],
+      ['32', false, ['Priority']],
+      ['30', false, ['numberInProject']],
+      ['x', false, ['numberInProject', 'summary', 'created']],
+      ['33', false, ['permittedGroup']],
+    ]);
+    expect((await getIssue(fork(orm), root, 'IMP-30')).summary).toBe('ok');
+    await expect(getIssue(fork(orm), root, 'IMP-31')).rejects.toThrow(/not found/);
+  });
+
+  it('adds the users of user fields to assigneeGroup; an unknown group refuses the request', async () => {
+    await createGroup(fork(orm), root, 'imported-devs');
+    await importIssues(fork(orm), root, {
+      project: 'IMP',
+      assigneeGroup: 'Imported-Devs',
+      issues: [
+        issue({
+          numberInProject: '40',
+          summary: 'g',
+          created: String(T0),
+          reporterName: 'alice',
+          Assignee: 'group_dev',
+        }),
+      ],
+    });
+    expect((await listUserGroups(fork(orm), root, 'group_dev')).map((g) => g.name)).toEqual([
+      'imported-devs',
+    ]);
+    await expect(
+      importIssues(fork(orm), root, { project: 'IMP', assigneeGroup: 'nope', issues: [] }),
+    ).rejects.toThrow(/Group \[ nope \] not found/);
+  });
+
+  it('imports links per link, reporting unknown types and issues', async () => {
+    const results = await importLinks(fork(orm), root, [
+      { typeName: 'Depend', source: 'IMP-5', target: 'IMP-9' },
+      { typeName: 'Relates', source: 'IMP-9', target: 'IMP-5' },
+      { typeName: 'Nope', source: 'IMP-5', target: 'IMP-9' },
+      { typeName: 'Relates', source: 'IMP-5', target: 'IMP-999' },
+    ]);
+    expect(results.map((r) => [r.imported, r.errors?.[0]?.fieldName])).toEqual([
+      [true, undefined],
+      [true, undefined],
+      [false, 'typeName'],
+      [false, 'target'],
+    ]);
+    expect(
+      await importLinks(fork(orm), root, [{ typeName: 'Depend', source: 'IMP-5', target: 'IMP-9' }]),
+    ).toEqual([{ id: 'IMP-5->IMP-9', imported: true }]);
+    const links = (await getIssue(fork(orm), root, 'IMP-5')).links.map((l) => `${l.role}:${l.issue.id}`);
+    expect(links).toHaveLength(2);
+  });
+});
