@@ -28,7 +28,7 @@ export type AttachmentOptions = { store: AttachmentStore; maxBytes: number };
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 
 const UPLOAD = /^\/rest\/(issue|import)\/([^/]+)\/attachment\/?$/;
-const DOWNLOAD = /^\/rest\/issue\/([^/]+)\/attachment\/(\d{1,10})\/?$/;
+const DOWNLOAD = /^\/rest\/issue\/([^/]+)\/attachment\/([^/]+)\/?$/;
 /** At most this many files in one upload. */
 const MAX_FILES = 20;
 
@@ -58,7 +58,11 @@ export function attachmentRoute(method: string | undefined, pathname: string): A
   }
   if (method === 'GET') {
     const download = DOWNLOAD.exec(pathname);
-    if (download) return { kind: 'download', issue: segment(download[1] as string), id: Number(download[2]) };
+    // Any id segment is this route's: one that cannot be an attachment id is answered 404 like an unknown one.
+    if (download) {
+      const id = /^\d{1,10}$/.test(download[2] as string) ? Number(download[2]) : 0;
+      return { kind: 'download', issue: segment(download[1] as string), id };
+    }
   }
   return null;
 }
