@@ -21,8 +21,10 @@ import {
   createVcsIntegration,
   deleteProject,
   type Em,
+  executeCommand,
   grantGroupRole,
   grantRole,
+  IssueComment,
   insertUser,
   type Orm,
   receiveHook,
@@ -116,6 +118,12 @@ async function freshGroup(a: Arrange, prefix: string) {
   const name = `${prefix}_${a.key}`;
   await createGroup(a.em(), a.root, name);
   return name;
+}
+/** A comment by root on ISSUE, for the rows that change someone else's comment. */
+async function rootComment(a: Arrange) {
+  const text = `comment ${a.key}`;
+  await executeCommand(a.em(), a.root, [ISSUE], undefined, text);
+  return String((await a.em().findOneOrFail(IssueComment, { text })).id);
 }
 async function emptyRole(a: Arrange) {
   await createRole(a.em(), a.root, `Empty_${a.key}`);
@@ -246,7 +254,7 @@ const ROWS: Record<string, Row> = {
 
   'projects.list':                { holder: {}, input: () => ({}), expect: ANY },
   'projects.get':                 { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
-  'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ projectId: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
+  'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ project: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
   'projects.createFromBody':      { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ id: `B_${a.key}`.toUpperCase(), name: `B ${a.key}` }), expect: HOLDERS },
   'projects.delete':              { holder: { project: ['READ_PROJECT', 'DELETE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'D') }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   // The trash is administered with a global DELETE_PROJECT: no project grant reaches it.
@@ -324,6 +332,12 @@ const ROWS: Record<string, Row> = {
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
   'issues.searchIntellisense':    { holder: {}, input: () => ({ filter: 'State: ' }), expect: ANY },
   'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.comments':              { holder: { project: ['READ_ISSUE', 'READ_COMMENT'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  // Root's comment: the holder needs the not-own permission; Observer reads but may not change it.
+  'issues.updateComment':         { holder: { project: ['READ_ISSUE', 'READ_COMMENT', 'UPDATE_NOT_OWN_COMMENT'] }, input: async (a) => ({ issue: ISSUE, comment: await rootComment(a), text: `edited ${a.key}` }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.deleteComment':         { holder: { project: ['READ_ISSUE', 'READ_COMMENT', 'DELETE_NOT_OWN_COMMENT'] }, input: async (a) => ({ issue: ISSUE, comment: await rootComment(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.links':                 { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.changes':               { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.createByPost':          { holder: { project: ['READ_PROJECT', 'CREATE_ISSUE'] }, input: () => ({ project: P, summary: 'posted by the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
