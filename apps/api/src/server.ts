@@ -10,6 +10,7 @@ import {
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
+import { isDocsPath, serveDocs } from './http/docs-page.js';
 import { createBaseUrl } from './http/public-url.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import { restErrorOf, writeRestError } from './rest/error-writer.js';
@@ -123,6 +124,10 @@ export function createRequestHandler({
         }
         res.setHeader('Content-Type', 'application/json;charset=UTF-8');
         return void res.end(openApiCache.body);
+      }
+      if (isDocsPath(url.pathname)) {
+        if (serveDocs(req.method ?? 'GET', url.pathname, res)) return;
+        throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
       }
       if (url.pathname === '/rest/user/login' && req.method === 'POST')
         return await handleLogin(orm, req, res, url, guard);

@@ -156,7 +156,7 @@ const OPERATIONS = {
   },
   'create a project (query parameters)': {
     procedure: 'projects.create',
-    input: (c) => ({ projectId: `NEW_${k(c)}`, projectName: `New ${k(c)}` }),
+    input: (c) => ({ project: `NEW_${k(c)}`, projectName: `New ${k(c)}` }),
     mutates: true,
     created: true,
   },

@@ -159,7 +159,7 @@ describe('mutations', () => {
     expect(
       data(
         await mutate('projects.create', {
-          projectId: 'TRPC',
+          project: 'TRPC',
           projectName: 'Over tRPC',
           startingNumber: 5,
           lead: 'dev',
@@ -249,7 +249,7 @@ describe('errors carry the domain code and the HTTP status', () => {
     );
     expect(error.data.code).toBe('CONFLICT');
     expectTrpcError(
-      await mutate('projects.create', { projectId: 'trpc', projectName: 'Again' }),
+      await mutate('projects.create', { project: 'trpc', projectName: 'Again' }),
       409,
       'ALREADY_EXISTS',
       'Project [ trpc ] already exists.',
@@ -258,27 +258,27 @@ describe('errors carry the domain code and the HTTP status', () => {
 
   it('VALIDATION_FAILED 400 with issues naming the field', async () => {
     const error = expectTrpcError(
-      await mutate('projects.create', { projectId: '1ABC', projectName: 'x' }),
+      await mutate('projects.create', { project: '1ABC', projectName: 'x' }),
       400,
       'VALIDATION_FAILED',
-      'projectId: must start with a letter and contain only letters, digits and _',
+      'project: must start with a letter and contain only letters, digits and _',
     );
     expect(error.data.issues).toEqual([
-      { field: 'projectId', message: 'must start with a letter and contain only letters, digits and _' },
+      { field: 'project', message: 'must start with a letter and contain only letters, digits and _' },
     ]);
     expect(
-      expectTrpcError(await mutate('projects.create', { projectId: 'OK' }), 400, 'VALIDATION_FAILED').data
+      expectTrpcError(await mutate('projects.create', { project: 'OK' }), 400, 'VALIDATION_FAILED').data
         .issues,
     ).toEqual([{ field: 'projectName', message: 'is required' }]);
     expect(
       expectTrpcError(
-        await mutate('projects.create', { projectId: 'OK', projectName: 'x', startingNumber: 0 }),
+        await mutate('projects.create', { project: 'OK', projectName: 'x', startingNumber: 0 }),
         400,
         'VALIDATION_FAILED',
       ).data.issues,
     ).toEqual([{ field: 'startingNumber', message: 'must be at least 1' }]);
     expectTrpcError(
-      await mutate('projects.create', { projectId: 'OK', projectName: 'x', lead: 'ghost' }),
+      await mutate('projects.create', { project: 'OK', projectName: 'x', lead: 'ghost' }),
       400,
       'VALIDATION_FAILED',
       'projectLeadLogin: user [ ghost ] not found',
@@ -310,7 +310,7 @@ describe('errors carry the domain code and the HTTP status', () => {
   // trpc-to-openapi coerces REST query strings by flagging the procedures' shared zod schemas;
   // rest/rest-coercion.ts scopes that flag to REST requests, so /trpc stays strict.
   it('validates /trpc input the same way before and after the REST route was used', async () => {
-    const input = { projectId: 'STRNUM', projectName: 'String number', startingNumber: '5' };
+    const input = { project: 'STRNUM', projectName: 'String number', startingNumber: '5' };
     const before = await mutate('projects.create', input);
     expect(
       (await server.request('PUT', '/rest/admin/project/WARM?projectName=Warm&startingNumber=2', asRoot))

@@ -24,7 +24,7 @@ describe('typed client against a live server', () => {
   });
 
   it('creates a project and reads it back, batching two queries', async () => {
-    const created = await root.projects.create.mutate({ projectId: 'CLI', projectName: 'Client project' });
+    const created = await root.projects.create.mutate({ project: 'CLI', projectName: 'Client project' });
     expect(created).toMatchObject({ id: 'CLI', lead: 'root', startingNumber: 1 });
     const [one, list] = await Promise.all([
       root.projects.get.query({ project: 'CLI' }),

@@ -28,6 +28,6 @@ describe('inference from the router type', () => {
     // @ts-expect-error: no such procedure
     client.projects.nope;
     // @ts-expect-error: startingNumber is a number
-    client.projects.create.mutate({ projectId: 'A', projectName: 'A', startingNumber: 'one' });
+    client.projects.create.mutate({ project: 'A', projectName: 'A', startingNumber: 'one' });
   });
 });

@@ -1,4 +1,5 @@
 import type { CommandAssistDto } from '@trackline/contracts';
+import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
@@ -38,4 +39,5 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   commandAssist: renderIntellisense,
   projectsAll: renderProjectsAll,
   ...FIELD_XML,
+  issueChanges: renderIssueChanges,
 };

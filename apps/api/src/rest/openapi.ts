@@ -1,5 +1,7 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { AppRouter } from '../trpc/app.router.js';
+import { GROUPS, groupOf } from './openapi-groups.js';
+import { PLAIN_PATHS, rootPaths, VCS_API_KEY_SCHEME } from './openapi-plain-routes.js';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -29,6 +31,18 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       Basic: { type: 'http', scheme: 'basic' },
     },
   });
+  // Only the hook receivers use the integration key: added after generation, which would
+  // otherwise list it on every operation.
+  const components = (doc.components ?? {}) as { securitySchemes?: Record<string, unknown> };
+  components.securitySchemes = { ...components.securitySchemes, VcsApiKey: VCS_API_KEY_SCHEME };
+  doc.components = components as typeof doc.components;
+  const rootUrl = baseUrl.replace(/\/rest$/, '');
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
+  Object.assign(paths, structuredClone(PLAIN_PATHS), rootPaths(rootUrl));
+  // The document itself is also served at the root.
+  (paths['/openapi.json'] as Json).servers = [{ url: baseUrl }, { url: rootUrl }];
+  doc.paths = paths as typeof doc.paths;
+  doc.tags = declaredGroups(paths);
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of ['put', 'post', 'patch'] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
@@ -65,4 +79,27 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
     }
   }
   return doc;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Each operation in one group (as the original's documentation groups it), the groups listed in order. */
+function groupOperations(paths: Record<string, Record<string, unknown>>) {
+  const used = new Set<string>();
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const op = item[method] as { tags?: string[] } | undefined;
+      if (!op) continue;
+      const group = groupOf(path);
+      op.tags = [group];
+      used.add(group);
+    }
+  }
+  return used;
+}
+
+/** The top-level tag list of the groups in use (linters require every operation tag declared). */
+export function declaredGroups(paths: Record<string, Record<string, unknown>>) {
+  const used = groupOperations(paths);
+  return GROUPS.filter((g) => used.has(g.name)).map((g) => ({ name: g.name, description: g.description }));
 }

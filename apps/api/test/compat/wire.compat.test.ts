@@ -59,6 +59,11 @@ const XML_FIRST_ROUTES = () => [
   '/rest/admin/permission',
   '/rest/admin/issueLinkType',
   '/rest/admin/user/root',
+  '/rest/admin/systemuser',
+  '/rest/admin/projectTrash',
+  '/rest/admin/vcsIntegration',
+  '/rest/admin/issueLinkType/Relates/count',
+  '/rest/user/token',
   '/rest/project/all',
   `/rest/issue/${issueId}`,
   `/rest/issue${q({ filter: issueId })}`,
@@ -70,6 +75,7 @@ const XML_FIRST_ROUTES = () => [
   '/rest/user/tag',
   '/rest/user/search',
   '/rest/issuesFolder',
+  '/rest/issuesFolder/current',
 ];
 
 describe('content negotiation: XML-first, as the original', () => {

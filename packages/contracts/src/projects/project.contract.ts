@@ -68,14 +68,16 @@ const projectFields = {
 export const createProjectMeta = {
   openapi: {
     method: 'PUT',
-    path: '/admin/project/{projectId}',
+    // One parameter name per path position: `{project}` as in GET and DELETE (the original's docs
+    // call it projectId everywhere; the name is not on the wire).
+    path: '/admin/project/{project}',
     summary: 'Create new project',
     tags: TAGS,
     errorResponses: [400, 401, 403, 409],
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
-export const ZCreateProjectInput = z.object({ projectId: ZProjectShortName, ...projectFields });
+export const ZCreateProjectInput = z.object({ project: ZProjectShortName, ...projectFields });
 export type CreateProjectInput = z.infer<typeof ZCreateProjectInput>;
 
 /**

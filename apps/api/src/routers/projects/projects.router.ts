@@ -52,7 +52,7 @@ export const projectsRouter = router({
     .output(c.ZProject)
     .mutation(({ ctx, input }) =>
       createAndRespond(ctx, {
-        shortName: input.projectId,
+        shortName: input.project,
         name: input.projectName,
         description: input.description,
         leadLogin: input.projectLeadLogin ?? input.lead,
