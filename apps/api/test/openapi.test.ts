@@ -93,6 +93,20 @@ const ROUTES = [
   'DELETE /admin/customfield/{bundleType}/{bundle}/{value}',
   'PUT /admin/customfield/userBundle/{bundle}/individual/{login}',
   'DELETE /admin/customfield/userBundle/{bundle}/individual/{login}',
+  'GET /admin/project/{project}/subsystem',
+  'GET /admin/project/{project}/subsystem/{name}',
+  'PUT /admin/project/{project}/subsystem/{name}',
+  'DELETE /admin/project/{project}/subsystem/{name}',
+  'GET /admin/project/{project}/version',
+  'GET /admin/project/{project}/version/{name}',
+  'PUT /admin/project/{project}/version/{name}',
+  'POST /admin/project/{project}/version/{name}',
+  'DELETE /admin/project/{project}/version/{name}',
+  'GET /admin/project/{project}/build',
+  'PUT /admin/project/{project}/build/{name}',
+  'GET /admin/project/{project}/assignee',
+  'PUT /admin/project/{project}/assignee/{login}',
+  'DELETE /admin/project/{project}/assignee/{login}',
 ].sort();
 
 let server: TestServer;

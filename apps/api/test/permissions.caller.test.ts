@@ -2,6 +2,7 @@ import type { PermissionKey } from '@trackline/contracts';
 import {
   type Actor,
   addBundleValue,
+  addFieldValue,
   addRolePermission,
   addUserToGroup,
   attachProjectCustomField,
@@ -19,8 +20,10 @@ import {
   createVcsIntegration,
   deleteProject,
   type Em,
+  executeCommand,
   grantGroupRole,
   grantRole,
+  IssueComment,
   insertUser,
   type Orm,
   receiveHook,
@@ -115,6 +118,12 @@ async function freshGroup(a: Arrange, prefix: string) {
   await createGroup(a.em(), a.root, name);
   return name;
 }
+/** A comment by root on ISSUE, for the rows that change someone else's comment. */
+async function rootComment(a: Arrange) {
+  const text = `comment ${a.key}`;
+  await executeCommand(a.em(), a.root, [ISSUE], undefined, text);
+  return String((await a.em().findOneOrFail(IssueComment, { text })).id);
+}
 async function emptyRole(a: Arrange) {
   await createRole(a.em(), a.root, `Empty_${a.key}`);
   return `Empty_${a.key}`;
@@ -143,6 +152,20 @@ async function attachedField(a: Arrange) {
   await attachProjectCustomField(a.em(), a.root, project, name, {});
   return { project, name };
 }
+/** A fresh project whose Subsystem holds `UI` and whose Fix versions hold `1.0`. */
+async function projectWithValues(a: Arrange) {
+  const project = await projectFor(a, 'SV');
+  await addFieldValue(a.em(), a.root, project, 'Subsystem', { name: 'UI' });
+  await addFieldValue(a.em(), a.root, project, 'Fix versions', { name: '1.0' });
+  return project;
+}
+/** A fresh project with a build field attached. */
+async function projectWithBuilds(a: Arrange) {
+  const project = await projectFor(a, 'BL');
+  await createPrototype(a.em(), a.root, { name: `Build_${a.key}`, type: 'build[1]' });
+  await attachProjectCustomField(a.em(), a.root, project, `Build_${a.key}`, {});
+  return project;
+}
 /** A fresh enum bundle `B_<key>` holding the value `v1` (a user bundle: holding root). */
 async function freshBundle(a: Arrange, type: 'bundle' | 'userBundle' = 'bundle') {
   await createBundle(a.em(), a.root, type, {
@@ -164,6 +187,20 @@ const ROWS: Record<string, Row> = {
   'customFields.attachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'CF'), name: await freshPrototype(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.updateProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ ...(await attachedField(a)), emptyFieldText: 'None' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.detachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => attachedField(a), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.subsystems':    { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.subsystem':     { holder: { project: ['READ_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: 'UI' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.createSubsystem': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'SV'), name: 'Core', defaultAssignee: 'root' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.deleteSubsystem': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: 'UI' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.versions':      { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.version':       { holder: { project: ['READ_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: '1.0' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.createVersion': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'SV'), name: '9.0', isReleased: true }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.updateVersion': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: '1.0', isArchived: true }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.deleteVersion': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithValues(a), name: '1.0' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.builds':        { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.createBuild':   { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectWithBuilds(a), name: '101' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.assignees':     { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'projectBundles.addAssignee':   { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'AS'), login: 'reader' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'projectBundles.removeAssignee': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'AS'), login: 'root' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'bundles.list':                 { holder: {}, input: () => ({ bundleType: 'stateBundle' }), expect: ANY },
   'bundles.get':                  { holder: {}, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: ANY },
   'bundles.create':               { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ bundleType: 'versionBundle', name: `V_${a.key}`, values: [{ name: '1.0' }] }), expect: HOLDERS },
@@ -291,6 +328,12 @@ const ROWS: Record<string, Row> = {
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
   'issues.searchIntellisense':    { holder: {}, input: () => ({ filter: 'State: ' }), expect: ANY },
   'issues.byProject':             { holder: { project: ['READ_PROJECT', 'READ_ISSUE'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.comments':              { holder: { project: ['READ_ISSUE', 'READ_COMMENT'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  // Root's comment: the holder needs the not-own permission; Observer reads but may not change it.
+  'issues.updateComment':         { holder: { project: ['READ_ISSUE', 'READ_COMMENT', 'UPDATE_NOT_OWN_COMMENT'] }, input: async (a) => ({ issue: ISSUE, comment: await rootComment(a), text: `edited ${a.key}` }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.deleteComment':         { holder: { project: ['READ_ISSUE', 'READ_COMMENT', 'DELETE_NOT_OWN_COMMENT'] }, input: async (a) => ({ issue: ISSUE, comment: await rootComment(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'issues.links':                 { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.changes':               { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.createByPost':          { holder: { project: ['READ_PROJECT', 'CREATE_ISSUE'] }, input: () => ({ project: P, summary: 'posted by the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },

@@ -1,6 +1,7 @@
 import { commandsRouter } from '../routers/commands/commands.router.js';
 import { bundlesRouter } from '../routers/custom-fields/bundles.router.js';
 import { customFieldsRouter } from '../routers/custom-fields/custom-fields.router.js';
+import { projectBundlesRouter } from '../routers/custom-fields/project-bundles.router.js';
 import { foldersRouter } from '../routers/folders/folders.router.js';
 import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
@@ -21,6 +22,7 @@ export const appRouter = router({
   // Before `bundles`: `/admin/customfield/field...` must win over `/admin/customfield/{bundleType}...`.
   customFields: customFieldsRouter,
   bundles: bundlesRouter,
+  projectBundles: projectBundlesRouter,
   roles: rolesRouter,
   projects: projectsRouter,
   users: usersRouter,

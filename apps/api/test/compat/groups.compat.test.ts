@@ -204,5 +204,20 @@ describe('groups: bad input and refusals', () => {
     expectXmlError(badProjects, 404, 'Project [ NOPE ] not found.');
   });
 
+  it('concurrent creators of one name get one 201 and 409s; concurrent joins leave one membership', async () => {
+    const creates = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => root(server, 'PUT', groupPath(i % 2 ? 'Racers' : 'racers'))),
+    );
+    expect(creates.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const joins = await Promise.all(
+      Array.from({ length: 6 }, () => root(server, 'POST', `/rest/admin/user/${NO_ROLES}/group/racers`)),
+    );
+    expect(joins.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const mine = await root(server, 'GET', `/rest/admin/user/${NO_ROLES}/group`);
+    expect(
+      xmlElements(mine.text, 'userGroup').filter((g) => g.name?.toLowerCase() === 'racers'),
+    ).toHaveLength(1);
+  });
+
   it('no answer carries a stack trace', () => expectNoStackTraces(server));
 });

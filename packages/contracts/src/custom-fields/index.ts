@@ -1,2 +1,3 @@
 export * from './bundle.contract.js';
 export * from './custom-field.contract.js';
+export * from './project-bundles.contract.js';

@@ -1,3 +1,5 @@
+export * from './comment.contract.js';
 export * from './compressed-id.js';
 export * from './issue.contract.js';
 export * from './issue-legacy.contract.js';
+export * from './links-changes.contract.js';

@@ -1,3 +1,5 @@
+import type { SimpleKind } from '../issues/fields/field.entity.js';
+import { parseSimpleValue } from '../issues/fields/simple-values.js';
 import { type FieldEntry, matchStart, type ValueTarget } from './lexicon.js';
 import { parseLinkCommand } from './parse-links.js';
 import type { CommandParser } from './parser.js';
@@ -38,6 +40,7 @@ export function readFieldValue(
 ): { target: ValueTarget; span: HighlightRange } | Rejection {
   const field = entry.field.name;
   p.expect({ field: entry });
+  if (isSimpleKind(entry.field.kind)) return readSimpleValue(p, entry);
   const read = p.read(entry.values, 'value');
   const target = read?.targets[0];
   if (!read || !target)
@@ -48,6 +51,31 @@ export function readFieldValue(
     return errorAt(read.span, `${text} is ambiguous for ${field}: it can be ${values.join(' or ')}`);
   }
   return { target, span: read.span };
+}
+
+const isSimpleKind = (kind: string): kind is SimpleKind =>
+  ['string', 'text', 'integer', 'float', 'date', 'period'].includes(kind);
+
+/**
+ * SimpleValue ::= <its empty text> | Word | '{' words '}'  (a string, text, integer, float, date or
+ * period field): one word, or a `{…}` group for several (`Estimation {1w 2d}`), checked by type.
+ */
+function readSimpleValue(
+  p: CommandParser,
+  entry: FieldEntry,
+): { target: ValueTarget; span: HighlightRange } | Rejection {
+  const field = entry.field.name;
+  const empty = p.read(entry.values, 'value');
+  const emptyTarget = empty?.targets[0];
+  if (empty && emptyTarget) return { target: emptyTarget, span: empty.span };
+  const token = p.current;
+  if (!token || token.kind === 'unknown')
+    return p.reject(`Value expected for ${field}`, (text) => `Unknown ${field} value: ${text}`);
+  const span = p.take(1, 'value');
+  const text = p.textOf(span);
+  const parsed = parseSimpleValue(entry.field.kind as SimpleKind, text);
+  if ('error' in parsed) return errorAt(span, `${field}: ${parsed.error}`);
+  return { target: { field: entry, value: text, display: text, user: false }, span };
 }
 
 /** Value ::= <a value of exactly one field, by the rules of `resolveBareValue`> */

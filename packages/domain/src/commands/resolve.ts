@@ -3,7 +3,21 @@ import type { Lexicon, ValueTarget } from './lexicon.js';
 export type Resolution = { ok: true; target: ValueTarget } | { ok: false; message: string };
 
 /** How strongly a bare value belongs to a field of this kind: state words first, logins last. */
-const KIND_RANK = { state: 0, enum: 1, version: 1, build: 1, ownedField: 1, user: 2 } as const;
+const KIND_RANK = {
+  state: 0,
+  enum: 1,
+  version: 1,
+  build: 1,
+  ownedField: 1,
+  user: 2,
+  // Simple fields list no values, so they are never the target of a bare value.
+  string: 3,
+  text: 3,
+  integer: 3,
+  float: 3,
+  date: 3,
+  period: 3,
+} as const;
 
 /**
  * Picks the field a value typed without its field name belongs to (`Fixed`, `1.0`, `john.doe`).

@@ -8,7 +8,20 @@ import type { Capability } from './requirements.js';
 export type VocabularyField = {
   /** Canonical name, e.g. 'State', 'Fix versions'. Matched case-insensitively. */
   name: string;
-  kind: 'enum' | 'state' | 'user' | 'version' | 'build' | 'ownedField';
+  /** Bundle kinds list their `values`; simple kinds (string...period) take any value of their type. */
+  kind:
+    | 'enum'
+    | 'state'
+    | 'user'
+    | 'version'
+    | 'build'
+    | 'ownedField'
+    | 'string'
+    | 'text'
+    | 'integer'
+    | 'float'
+    | 'date'
+    | 'period';
   /** Multi-value fields take `add`/`remove`; a bare value adds. */
   multi: boolean;
   values: VocabularyValue[];

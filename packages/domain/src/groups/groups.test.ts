@@ -4,6 +4,7 @@ import { type Actor, can, inGroup } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
+import { searchIssues } from '../issues/search/search-issues.js';
 import type { Orm } from '../orm/create-orm.js';
 import { createProject } from '../projects/projects.js';
 import { addRolePermission, createRole } from '../roles/roles.js';
@@ -150,5 +151,16 @@ describe('groups: roles granted to a group hold for its members', () => {
     await insertUser(fork(orm), { login: 'g_new' });
     const names = (await listUserGroups(fork(orm), root, 'g_new')).map((g) => g.name);
     expect(names).toEqual(['All Users', 'newcomers']);
+    // System accounts join nothing: a group's roles must not reach them unasked.
+    expect(await listUserGroups(fork(orm), root, 'guest')).toEqual([]);
+  });
+
+  it('search sees a group role too: a member finds the project’s issues', async () => {
+    const issue = await createIssue(fork(orm), root, { project: 'GA', summary: 'findable by the group' });
+    const member = await actorFor(orm, 'g_member');
+    const found = await searchIssues(fork(orm), member, 'findable');
+    expect(found.map((i) => i.id)).toEqual([issue.id]);
+    const outsider = await actorFor(orm, 'g_none');
+    expect(await searchIssues(fork(orm), outsider, 'findable')).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
+import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { IssueComment } from '../issues/comments/comment.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
@@ -104,8 +106,23 @@ export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<v
   const group = await findGroup(em, name);
   // Deleting takes its roles from every member.
   await requireHoldsGroupRoles(em, actor, group);
-  await em.nativeDelete(Group, { id: group.id });
+  // What is visible to this group only would become visible to everyone.
+  const restricted = await em.count(IssueComment, { permittedGroup: group.id });
+  if (restricted > 0) throw stillRestricting(group.name, restricted);
+  try {
+    await em.nativeDelete(Group, { id: group.id });
+  } catch (error) {
+    // A comment restricted to it was written meanwhile (the foreign key refuses the delete).
+    if (error instanceof ForeignKeyConstraintViolationException) throw stillRestricting(group.name);
+    throw error;
+  }
 }
+
+const stillRestricting = (name: string, count?: number) =>
+  new DomainError(
+    'CONFLICT',
+    `Group [ ${name} ] cannot be deleted: ${count ?? 'some'} comment(s) are visible to it only.`,
+  );
 
 /** The groups a user belongs to: their own, or anyone's with READ_USERGROUP. */
 export async function listUserGroups(em: Em, actor: Actor, login: string): Promise<IGroup[]> {
@@ -147,7 +164,7 @@ export async function removeUserFromGroup(
     throw new DomainError('NOT_FOUND', `User [ ${user.login} ] is not a member of group [ ${group.name} ].`);
 }
 
-/** Puts a new user into every auto-join group (called wherever users are inserted). */
+/** Puts a new user into every auto-join group (called wherever ordinary users are inserted). */
 export async function joinAutoJoinGroups(em: Em, userId: number): Promise<void> {
   const groups = await em.find(Group, { autoJoin: true }, { fields: ['id'] });
   if (groups.length === 0) return;

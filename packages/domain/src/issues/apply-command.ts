@@ -9,9 +9,12 @@ import { CommandLookups } from './command-lookups.js';
 import { applyCommentArgument, applyOp, resolutionChanges } from './command-ops.js';
 import { persistCommandState } from './command-persist.js';
 import { loadCommandState } from './command-state.js';
+import { findCommentGroup } from './comments/comments.js';
 import { findReadableIssues } from './find-issues.js';
 
 export type ApplyCommandResult = { issues: string[] };
+/** `commentGroup`: the comment is visible only to this group's members (and its author). */
+export type CommentOptions = { commentGroup?: string | undefined };
 
 const MAX_COMMENT = 100_000;
 const ATTEMPTS = 3;
@@ -30,6 +33,7 @@ export async function applyCommand(
   ops: CommandOp[],
   comment?: string,
   limits?: ResourceLimits,
+  options: CommentOptions = {},
 ): Promise<ApplyCommandResult> {
   const text = storableText(comment ?? '').trim();
   if (text.length > MAX_COMMENT)
@@ -39,13 +43,20 @@ export async function applyCommand(
     try {
       return await em.transactional(async (tx) => {
         const refs = await findReadableIssues(tx, actor, issueIds);
+        const commentGroupId = text ? await findCommentGroup(tx, options.commentGroup) : null;
         const state = await loadCommandState(tx, refs);
         const ctx = { actor, state, lookups: new CommandLookups(tx, actor, limits), comment: text };
         for (const issue of state.issues) {
           for (const op of ops) await applyOp(ctx, issue, op);
           applyCommentArgument(ctx, issue);
         }
-        await persistCommandState(tx, actor.userId, state, resolutionChanges(state, new Date()));
+        await persistCommandState(
+          tx,
+          actor.userId,
+          state,
+          resolutionChanges(state, new Date()),
+          commentGroupId,
+        );
         return { issues: refs.map((r) => r.readableId) };
       });
     } catch (error) {

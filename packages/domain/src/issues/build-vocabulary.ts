@@ -6,7 +6,7 @@ import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../com
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { type FieldKind, isBundleKind } from './fields/field.entity.js';
+import type { FieldKind } from './fields/field.entity.js';
 import { findReadableIssues, projectScope } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 
@@ -40,8 +40,6 @@ function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number
   }
   const result = new Map<number, ProjectFields>();
   for (const row of fieldRows) {
-    // Simple (string, integer...) fields take free values the vocabulary cannot list.
-    if (!isBundleKind(row.kind)) continue;
     const projectId = Number(row.project_id);
     const fields = entryOf(result, projectId, () => new Map<string, VocabularyField>());
     let field = fields.get(row.name_key);

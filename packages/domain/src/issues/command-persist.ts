@@ -2,6 +2,8 @@ import type { Em } from '../orm/em.js';
 import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
 import { IssueComment } from './comments/comment.entity.js';
 import { IssueFieldValue } from './fields/field.entity.js';
+import { commandFieldChanges, loginsOf } from './history/field-changes.js';
+import { recordIssueChange } from './history/history.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueStar, IssueVote } from './stars-votes.entity.js';
 import { IssueTag } from './tags/tag.entity.js';
@@ -66,18 +68,23 @@ async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set
 /**
  * Writes the difference between what was loaded and what the command left, plus the
  * comments; `updatedAt` moves on every context issue that changed (and `resolvedAt` as given).
+ * Each issue's field changes are recorded in its history (`recordIssueChange`).
  */
 export async function persistCommandState(
   em: Em,
   actorId: number,
   state: CommandState,
   resolvedAt: Map<number, Date | null>,
+  commentGroupId: number | null = null,
 ): Promise<void> {
   const now = new Date();
+  const logins = await loginsOf(em, state);
   const linked = await persistLinks(em, state, now);
   for (const issue of state.issues) {
     const id = issue.ref.id;
     let changed = await persistFields(em, issue);
+    const fields = commandFieldChanges(state, issue, logins);
+    await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
     const tags = diff(issue.tags);
     if (tags.removed.length) await em.nativeDelete(IssueTag, { issue: id, tag: { $in: tags.removed } });
     if (tags.added.length)
@@ -106,6 +113,8 @@ export async function persistCommandState(
         text: issue.comment,
         createdAt: now,
         updatedAt: now,
+        deleted: false,
+        permittedGroup: commentGroupId,
       });
       changed = true;
     }

@@ -7,7 +7,7 @@ import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { DomainError } from '../errors.js';
 import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
-import { type ApplyCommandResult, applyCommand } from './apply-command.js';
+import { type ApplyCommandResult, applyCommand, type CommentOptions } from './apply-command.js';
 import { buildVocabulary } from './build-vocabulary.js';
 import { findReadableIssues } from './find-issues.js';
 
@@ -42,12 +42,13 @@ export async function executeCommand(
   command: string | undefined,
   comment?: string,
   limits?: ResourceLimits,
+  options: CommentOptions = {},
 ): Promise<ApplyCommandResult> {
   await findReadableIssues(em, actor, issueIds);
   const text = command?.trim() ?? '';
   if (!text && !comment) throw DomainError.invalid('command', 'is required (or a comment)');
   const ops = text ? parseCommandOrThrow(text, await executionVocabulary(em, actor, issueIds)) : [];
-  return applyCommand(em, actor, issueIds, ops, comment, limits);
+  return applyCommand(em, actor, issueIds, ops, comment, limits, options);
 }
 
 /** `POST /issue/{issue}/execute`: a command on one issue, as the caller or as `runAs`. */
@@ -59,9 +60,13 @@ export async function executeIssueCommand(
     command?: string | undefined;
     comment?: string | undefined;
     runAs?: string | undefined;
+    /** The comment is visible to this group only. */
+    group?: string | undefined;
   },
   limits?: ResourceLimits,
 ): Promise<ApplyCommandResult> {
   const actor = await resolveRunAs(em, caller, input.runAs);
-  return executeCommand(em, actor, [input.issue], input.command, input.comment, limits);
+  return executeCommand(em, actor, [input.issue], input.command, input.comment, limits, {
+    commentGroup: input.group,
+  });
 }

@@ -2,6 +2,7 @@ import type { Em } from '../orm/em.js';
 import { VcsChange, VcsEffect } from '../vcs/vcs.entity.js';
 import { IssueComment } from './comments/comment.entity.js';
 import { IssueFieldValue } from './fields/field.entity.js';
+import { IssueChange } from './history/issue-change.entity.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueStar, IssueVote } from './stars-votes.entity.js';
 import { IssueTag } from './tags/tag.entity.js';
@@ -14,8 +15,8 @@ export const issueIdsOfProject = (tx: Em, projectId: number) =>
 export type IssueIds = readonly number[] | ReturnType<typeof issueIdsOfProject>;
 
 /**
- * Deletes every row hanging off the given issues (field values, recorded commits, comments, tags
- * on them, stars, votes, links in both directions), inside the caller's transaction, before the
+ * Deletes every row hanging off the given issues (field values, recorded commits, comments, history,
+ * tags on them, stars, votes, links in both directions), inside the caller's transaction, before the
  * caller deletes the issues themselves. The one list of what belongs to an issue: deleting one
  * issue and purging a project both go through it. Explicit deletes: the schema cascades too,
  * but this does not depend on SQLite's foreign_keys pragma.
@@ -27,6 +28,7 @@ export async function deleteIssueDependents(tx: Em, ids: IssueIds): Promise<void
   await tx.nativeDelete(VcsChange, onIssues);
   await tx.nativeDelete(VcsEffect, onIssues);
   await tx.nativeDelete(IssueComment, onIssues);
+  await tx.nativeDelete(IssueChange, onIssues);
   await tx.nativeDelete(IssueTag, onIssues);
   await tx.nativeDelete(IssueStar, onIssues);
   await tx.nativeDelete(IssueVote, onIssues);

@@ -4,6 +4,7 @@ import type { Em } from '../orm/em.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
+import { type FieldChange, recordIssueChange } from './history/history.js';
 import { Issue } from './issue.entity.js';
 import { deleteIssueDependents } from './issue-dependents.js';
 import type { IssueView } from './issue-view.js';
@@ -60,8 +61,29 @@ export async function updateIssueText(
   if (change.description !== undefined) update.description = storableText(change.description);
   if (Object.keys(update).length === 0) return;
   update.updatedAt = now;
-  if ((await em.nativeUpdate(Issue, { id: ref.id }, update)) === 0) throw issueNotFound(readableId);
+  await em.transactional(async (tx) => {
+    const before = await tx.findOne(Issue, { id: ref.id }, { fields: ['summary', 'description'] });
+    if (!before || (await tx.nativeUpdate(Issue, { id: ref.id }, update)) === 0)
+      throw issueNotFound(readableId);
+    const fields: FieldChange[] = [];
+    if (update.summary !== undefined)
+      fields.push({
+        name: 'summary',
+        oldValues: textValues(before.summary),
+        newValues: textValues(update.summary),
+      });
+    if (update.description !== undefined)
+      fields.push({
+        name: 'description',
+        oldValues: textValues(before.description),
+        newValues: textValues(update.description),
+      });
+    await recordIssueChange(tx as Em, { issueId: ref.id, updaterId: actor.userId, at: now, fields });
+  });
 }
+
+/** A text field's value in the history: none when empty. */
+const textValues = (text: string) => (text ? [text] : []);
 
 /**
  * Deletes an issue for good (DELETE_ISSUE in its project) with everything hanging off it: field

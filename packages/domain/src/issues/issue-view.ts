@@ -2,6 +2,7 @@ import { type Actor, can } from '../auth/actor.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { visibleCommentsSql } from './comments/comments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { formatSimpleValue } from './fields/simple-values.js';
 import { formatIssueId } from './issue-id.js';
@@ -179,11 +180,14 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   const votes = await counts('issue_votes');
 
   const commentable = issues.filter((i) => can(actor, 'READ_COMMENT', Number(i.project_id))).map((i) => i.id);
+  // Deleted comments and those restricted to a group the viewer is not in are left out.
+  const visibleComments = visibleCommentsSql(actor);
   const commentRows = commentable.length
     ? await em.execute<CommentRow[]>(
         'select c.id, c.issue_id, c.text, c.created_at, c.updated_at, u.login, u.full_name from issue_comments c ' +
-          `join users u on u.id = c.author_id where c.issue_id in (${placeholders(commentable)}) order by c.id`,
-        commentable,
+          `join users u on u.id = c.author_id where c.issue_id in (${placeholders(commentable)}) ` +
+          `and not c.deleted and ${visibleComments.sql} order by c.id`,
+        [...commentable, ...visibleComments.params],
       )
     : [];
 

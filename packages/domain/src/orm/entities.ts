@@ -11,6 +11,7 @@ import {
   IssueFieldValue,
   ProjectField,
 } from '../issues/fields/field.entity.js';
+import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue, IssueLink } from '../issues/issue.entity.js';
 import { IssueStar, IssueVote } from '../issues/stars-votes.entity.js';
 import { IssueTag, Tag } from '../issues/tags/tag.entity.js';
@@ -51,6 +52,7 @@ export const ENTITIES: EntitySchema[] = [
   BundleUser,
   IssueFieldValue,
   IssueComment,
+  IssueChange,
   Tag,
   IssueTag,
   IssueStar,

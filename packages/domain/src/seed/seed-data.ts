@@ -89,13 +89,15 @@ export const SEED_ROLES: { name: string; description: string; permissions: reado
   { name: 'Observer', description: 'Reads issues and comments.', permissions: OBSERVER },
 ];
 
-/** What a deleted user's issues, comments and changes point at from then on. */
+/**
+ * What a deleted user's issues, comments and changes point at from then on. Ensured at every
+ * seed (not only the first), so that installations from before it have it too.
+ */
 export const DELETED_USER = { login: 'deleted_user', fullName: 'Deleted user', type: 'system' as const };
 
 export const SYSTEM_ACCOUNTS = [
   { login: 'guest', fullName: 'Guest', type: 'guest' as const },
   { login: 'system_user', fullName: 'Workflow and system user', type: 'workflow' as const },
-  DELETED_USER,
 ];
 
 /** Created with the first seed: every user joins it (the original's "All Users"). */

@@ -7,7 +7,7 @@ import type { Em } from '../orm/em.js';
 import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
 import { User } from '../users/user.entity.js';
 import { insertUser } from '../users/users.js';
-import { SEED_GROUPS, SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
+import { DELETED_USER, SEED_GROUPS, SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
 
@@ -41,6 +41,7 @@ export async function seed(
       if (!groups.has(nameKey)) em.create(Group, { ...group, nameKey });
     }
     await em.flush();
+    if (!(await em.findOne(User, { loginKey: DELETED_USER.login }))) await insertUser(em, DELETED_USER);
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
 
     for (const type of SEED_LINK_TYPES) {

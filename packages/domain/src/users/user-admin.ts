@@ -5,6 +5,7 @@ import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
 import { Group } from '../groups/group.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
+import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { Project } from '../projects/project.entity.js';
@@ -133,20 +134,21 @@ async function requireRemovable(em: Em, actor: Actor, user: IUser) {
     throw DomainError.forbidden(`remove user [ ${user.login} ]: they hold permissions you do not`);
 }
 
-/** The system account that stands in for deleted users (created on first use on older installations). */
+/** The system account that stands in for deleted users (ensured by the seed at every start). */
 async function deletedUser(em: Em): Promise<IUser> {
   return (await em.findOne(User, { loginKey: DELETED_USER.login })) ?? insertUser(em, DELETED_USER);
 }
 
 /**
  * What keeps pointing at a user after they go: issues they reported, comments they wrote,
- * projects they lead, field values naming them. Moved to `to` (the kept user of a merge, or
+ * changes they made, projects they lead, field values naming them. Moved to `to` (the kept user of a merge, or
  * the deleted-user account); everything else of theirs (grants, memberships, sessions,
  * tokens, stars, votes, own tags and searches) goes with the account.
  */
 async function reassignAuthorship(em: Em, from: IUser, to: IUser) {
   await em.nativeUpdate(Issue, { reporter: from.id }, { reporter: to.id });
   await em.nativeUpdate(IssueComment, { author: from.id }, { author: to.id });
+  await em.nativeUpdate(IssueChange, { updater: from.id }, { updater: to.id });
   await em.nativeUpdate(Project, { lead: from.id }, { lead: to.id });
   await moveUserRows(em, 'issue_field_values', 'user_id', from.id, to.id, ['issue_id', 'field_id', 'slot']);
 }
@@ -188,7 +190,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
 
 /**
  * `POST /admin/user/{login}/merge/{loginToMerge}`: everything of the second account moves to
- * the first (authorship, grants, group memberships, stars, votes, tags and saved searches
+ * the first (authorship, grants, group memberships, assignee lists, stars, votes, tags and saved searches
  * whose names do not clash), then the second is deleted.
  */
 export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMerge: string): Promise<IUser> {
@@ -202,6 +204,7 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
     await reassignAuthorship(tx, merged, keep);
     await moveUserRows(tx, 'role_grants', 'user_id', merged.id, keep.id, ['role_id', 'scope_key']);
     await moveUserRows(tx, 'group_members', 'user_id', merged.id, keep.id, ['group_id']);
+    await moveUserRows(tx, 'bundle_users', 'user_id', merged.id, keep.id, ['bundle_id']);
     await moveUserRows(tx, 'issue_stars', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'issue_votes', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'tags', 'owner_id', merged.id, keep.id, ['name_key']);

@@ -35,7 +35,8 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
         contextFolder: null,
       });
       await em.flush();
-      await joinAutoJoinGroups(em, user.id);
+      // Humans only: a group's roles must not reach guest, workflow or service accounts unasked.
+      if (user.type === 'user') await joinAutoJoinGroups(em, user.id);
       return user;
     },
     rejectWith(() => DomainError.alreadyExists('User', input.login)),

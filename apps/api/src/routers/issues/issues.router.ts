@@ -9,6 +9,7 @@ import {
   issueLiteralProcedures,
   renameQueryToFilter,
 } from './issue-legacy.procedures.js';
+import { issueThreadProcedures } from './issue-threads.procedures.js';
 
 export const issuesRouter = router({
   // First: literal path segments win over `{issue}` (the first matching procedure serves).
@@ -65,4 +66,5 @@ export const issuesRouter = router({
     }),
 
   ...issueLegacyProcedures,
+  ...issueThreadProcedures,
 });

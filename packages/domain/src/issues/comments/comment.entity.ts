@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Group } from '../../groups/group.entity.js';
 import { User } from '../../users/user.entity.js';
 import { Issue } from '../issue.entity.js';
 
@@ -12,6 +13,13 @@ export const IssueComment = defineEntity({
     text: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()),
+    /** Soft-deleted (`DELETE …/comment/{id}` without `permanently`): listed as deleted, not shown in the issue. */
+    deleted: p.boolean().default(false),
+    /**
+     * Visible only to this group's members and the author (`group` of execute). No delete rule:
+     * a group still restricting comments cannot be deleted, or they would become public.
+     */
+    permittedGroup: () => p.manyToOne(Group).nullable().deleteRule('restrict').index(),
   },
 });
 export type IIssueComment = InferEntity<typeof IssueComment>;

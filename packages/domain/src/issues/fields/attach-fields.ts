@@ -15,14 +15,16 @@ import {
 
 /** A bundle name not taken yet for `kind`: `base`, else `base (2)`, `base (3)`... */
 export async function freeBundleName(em: Em, kind: BundleKind, base: string): Promise<string> {
-  const taken = new Set(
-    (await em.find(Bundle, { kind, nameKey: { $like: `${nameKey(base).replace(/[%_\\]/g, '')}%` } })).map(
-      (b) => b.nameKey,
-    ),
-  );
-  let name = base;
-  for (let n = 2; taken.has(nameKey(name)); n++) name = `${base} (${n})`;
-  return name;
+  for (let from = 1; ; from += 20) {
+    const candidates = Array.from({ length: 20 }, (_, i) =>
+      from + i === 1 ? base : `${base} (${from + i})`,
+    );
+    const taken = new Set(
+      (await em.find(Bundle, { kind, nameKey: { $in: candidates.map(nameKey) } })).map((b) => b.nameKey),
+    );
+    const free = candidates.find((name) => !taken.has(nameKey(name)));
+    if (free) return free;
+  }
 }
 
 /**

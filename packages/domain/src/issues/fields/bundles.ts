@@ -222,8 +222,12 @@ export async function addBundleValue(
 ): Promise<BundleValueView> {
   requireFieldsAdmin(actor);
   noUserValues(type);
-  const kind = kindOf(type);
-  const bundle = await findBundle(em, type, bundleName);
+  return addValueTo(em, await findBundle(em, type, bundleName), input);
+}
+
+/** Adds a value to `bundle` after the others, with no permission check (the callers check theirs). */
+export async function addValueTo(em: Em, bundle: IBundle, input: BundleValueInput): Promise<BundleValueView> {
+  const kind = bundle.kind;
   const name = validName(input.name, 'value');
   const duplicate = () =>
     new DomainError('ALREADY_EXISTS', `Value [ ${name} ] already exists in bundle [ ${bundle.name} ].`);
@@ -260,12 +264,23 @@ export async function updateBundleValue(
   type: BundleType,
   bundleName: string,
   valueName: string,
-  input: Partial<BundleValueInput> & { newName?: string | undefined },
+  input: BundleValueUpdate,
 ): Promise<BundleValueView> {
   requireFieldsAdmin(actor);
   noUserValues(type);
-  const kind = kindOf(type);
-  const bundle = await findBundle(em, type, bundleName);
+  return updateValueIn(em, await findBundle(em, type, bundleName), valueName, input);
+}
+
+export type BundleValueUpdate = Partial<BundleValueInput> & { newName?: string | undefined };
+
+/** Changes a value of `bundle`, with no permission check (the callers check theirs). */
+export async function updateValueIn(
+  em: Em,
+  bundle: IBundle,
+  valueName: string,
+  input: BundleValueUpdate,
+): Promise<BundleValueView> {
+  const kind = bundle.kind;
   const value = await findValue(em, bundle, valueName);
   const row = await valueRow(em, kind, { name: value.name, ...input });
   if (input.description !== undefined) value.description = row.description;
@@ -305,7 +320,11 @@ export async function deleteBundleValue(
 ): Promise<void> {
   requireFieldsAdmin(actor);
   noUserValues(type);
-  const bundle = await findBundle(em, type, bundleName);
+  await deleteValueFrom(em, await findBundle(em, type, bundleName), valueName);
+}
+
+/** Removes a value of `bundle` unless issues hold it (409), with no permission check. */
+export async function deleteValueFrom(em: Em, bundle: IBundle, valueName: string): Promise<void> {
   const value = await findValue(em, bundle, valueName);
   const uses = await em.count(IssueFieldValue, { value: value.id });
   if (uses > 0) {

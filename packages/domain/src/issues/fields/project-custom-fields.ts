@@ -8,7 +8,14 @@ import { nameKey } from '../../text/user-text.js';
 import { attachPrototype } from './attach-fields.js';
 import { deleteUnusedBundles } from './bundle-usage.js';
 import { findPrototype, validName } from './custom-fields.js';
-import { Bundle, type IProjectField, IssueFieldValue, isBundleKind, ProjectField } from './field.entity.js';
+import {
+  Bundle,
+  type FieldKind,
+  type IProjectField,
+  IssueFieldValue,
+  isBundleKind,
+  ProjectField,
+} from './field.entity.js';
 import { formatFieldType } from './field-types.js';
 
 export type ProjectCustomFieldView = {
@@ -74,9 +81,9 @@ export type ProjectFieldSettings = {
   defaultValue?: string | undefined;
 };
 
-async function bundleNamed(em: Em, kind: string, name: string) {
-  if (!isBundleKind(kind as never)) throw DomainError.invalid('bundle', 'this field type takes no bundle');
-  const bundle = await em.findOne(Bundle, { kind: kind as never, nameKey: nameKey(name) });
+async function bundleNamed(em: Em, kind: FieldKind, name: string) {
+  if (!isBundleKind(kind)) throw DomainError.invalid('bundle', 'this field type takes no bundle');
+  const bundle = await em.findOne(Bundle, { kind, nameKey: nameKey(name) });
   if (!bundle) throw DomainError.invalid('bundle', `no ${kind} bundle [ ${name} ]`);
   return bundle;
 }

@@ -2,7 +2,8 @@ import { type Actor, can } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import { containsPattern, placeholders } from '../../orm/sql-fragments.js';
-import type { FieldKind } from '../fields/field.entity.js';
+import { type FieldKind, isBundleKind, type SimpleKind } from '../fields/field.entity.js';
+import { parseSimpleValue, type SimpleValue } from '../fields/simple-values.js';
 import { parseIssueId } from '../issue-id.js';
 import { parseSearchQuery, type QueryTerm, type QueryValue, SORT_ATTRIBUTES } from './parse-query.js';
 
@@ -64,6 +65,13 @@ const hasUsers = (nameKey: string, userIds: number[]): SqlCondition => ({
     'exists (select 1 from issue_field_values ufv join project_fields upf on upf.id = ufv.field_id ' +
     `where ufv.issue_id = i.id and upf.name_key = ? and ufv.user_id in (${placeholders(userIds)}))`,
   params: [nameKey, ...userIds],
+});
+/** A simple field (`Build number: 7`, `Notes: {a b}`) holding the typed value. */
+const hasSimple = (nameKey: string, value: SimpleValue): SqlCondition => ({
+  sql:
+    'exists (select 1 from issue_field_values sfv join project_fields spf on spf.id = sfv.field_id ' +
+    `where sfv.issue_id = i.id and spf.name_key = ? and ${value.text !== null ? 'lower(sfv.text) = ?' : 'sfv.number = ?'})`,
+  params: [nameKey, value.text !== null ? value.text.toLowerCase() : value.number],
 });
 /** A user id no row has (ids start at 1): a condition on it matches nothing. */
 const NOBODY = 0;
@@ -201,6 +209,13 @@ class Compiler {
       }
       if (kinds.has('user') || nameKey === 'assignee') {
         conditions.push(hasUsers(nameKey, [await this.userId(term, v.text)]));
+        continue;
+      }
+      const simple = [...kinds].find((k): k is SimpleKind => !isBundleKind(k));
+      if (simple) {
+        const parsed = parseSimpleValue(simple, v.text);
+        if ('error' in parsed) throw bad(`${fieldName}: ${parsed.error} in [ ${term.source} ]`);
+        conditions.push(hasSimple(nameKey, parsed));
         continue;
       }
       const fs = this.scoped('pf.project_id');

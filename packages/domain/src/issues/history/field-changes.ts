@@ -1,0 +1,62 @@
+import type { Em } from '../../orm/em.js';
+import { placeholders } from '../../orm/sql-fragments.js';
+import type { CommandState, FieldDef, FieldSlots, IssueState } from '../command-state.js';
+import type { FieldChange } from './history.js';
+
+const slotIds = (slots: FieldSlots | undefined) =>
+  [...(slots ?? new Map())].sort(([a], [b]) => a - b).map(([, v]) => v);
+
+const changed = (before: FieldSlots | undefined, after: FieldSlots | undefined) => {
+  const a = slotIds(before);
+  const b = slotIds(after);
+  return a.length !== b.length || a.some((v, i) => v.value !== b[i]?.value || v.user !== b[i]?.user);
+};
+
+/**
+ * The custom-field changes a command made to one issue, by field and value names (users by
+ * login), read from the command state the persistence writes: what is recorded is exactly
+ * what is written. `logins` resolves user ids; see `loginsOf`.
+ */
+export function commandFieldChanges(
+  state: CommandState,
+  issue: IssueState,
+  logins: ReadonlyMap<number, string>,
+): FieldChange[] {
+  const defs = new Map<number, FieldDef>();
+  for (const field of state.fields.get(issue.ref.projectId)?.values() ?? []) defs.set(field.id, field);
+  const names = (def: FieldDef | undefined, slots: FieldSlots | undefined) =>
+    slotIds(slots).map((v) =>
+      v.user !== null
+        ? (logins.get(v.user) ?? String(v.user))
+        : (def?.valuesById.get(v.value ?? -1)?.name ?? String(v.value)),
+    );
+  const changes: FieldChange[] = [];
+  for (const fieldId of new Set([...issue.initial.keys(), ...issue.current.keys()])) {
+    const before = issue.initial.get(fieldId);
+    const after = issue.current.get(fieldId);
+    if (!changed(before, after)) continue;
+    const def = defs.get(fieldId);
+    changes.push({
+      name: def?.name ?? String(fieldId),
+      oldValues: names(def, before),
+      newValues: names(def, after),
+    });
+  }
+  return changes;
+}
+
+/** Logins of every user a command's field slots name, before or after, with one query. */
+export async function loginsOf(em: Em, state: CommandState): Promise<Map<number, string>> {
+  const ids = new Set<number>();
+  for (const issue of state.issues)
+    for (const fields of [issue.initial, issue.current])
+      for (const slots of fields.values())
+        for (const v of slots.values()) if (v.user !== null) ids.add(v.user);
+  if (ids.size === 0) return new Map();
+  const list = [...ids];
+  const rows = await em.execute<{ id: number; login: string }[]>(
+    `select id, login from users where id in (${placeholders(list)})`,
+    list,
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.login]));
+}

@@ -1,0 +1,52 @@
+import type { Actor } from '../../auth/actor.js';
+import type { Em } from '../../orm/em.js';
+import { toMs } from '../../orm/row-values.js';
+import { findReadableIssue } from '../find-issues.js';
+import { IssueChange } from './issue-change.entity.js';
+
+/** A field's values before and after one change (several for multi-value fields, none when empty). */
+export type FieldChange = { name: string; oldValues: string[]; newValues: string[] };
+
+export type IssueChangeView = {
+  updater: { login: string; fullName: string };
+  /** Milliseconds since the epoch. */
+  updated: number;
+  fields: FieldChange[];
+};
+
+const sameValues = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * The one place issue history is written: every field change (summary, description, custom
+ * fields) goes through here, from command execution and from issue updates. Fields whose
+ * values did not change are dropped; nothing is written when none changed.
+ */
+export async function recordIssueChange(
+  em: Em,
+  change: { issueId: number; updaterId: number; at: Date; fields: FieldChange[] },
+): Promise<void> {
+  const fields = change.fields.filter((f) => !sameValues(f.oldValues, f.newValues));
+  if (fields.length === 0) return;
+  await em.insert(IssueChange, {
+    issue: change.issueId,
+    updater: change.updaterId,
+    updatedAt: change.at,
+    fields: JSON.stringify(fields),
+  });
+}
+
+/** `GET /issue/{issue}/changes`: the recorded changes of a readable issue, oldest first. */
+export async function listIssueChanges(em: Em, actor: Actor, readableId: string): Promise<IssueChangeView[]> {
+  const issue = await findReadableIssue(em, actor, readableId);
+  const rows = await em.find(
+    IssueChange,
+    { issue: issue.id },
+    { populate: ['updater'], orderBy: { id: 'asc' } },
+  );
+  return rows.map((r) => ({
+    updater: { login: r.updater.login, fullName: r.updater.fullName },
+    updated: toMs(r.updatedAt),
+    fields: JSON.parse(r.fields) as FieldChange[],
+  }));
+}
