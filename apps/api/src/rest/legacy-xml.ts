@@ -1,7 +1,7 @@
 import type { CommandAssistDto } from '@trackline/contracts';
+import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
-import { renderIssueChanges } from './legacy-xml-changes.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
 import { type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
