@@ -194,6 +194,17 @@ describe('the issue representation', () => {
     });
   });
 
+  it('updaterName is who changed the issue last (the reporter until anyone else changes it)', async () => {
+    const id = await createIssue(server, 'Updated by another');
+    const updater = async () => {
+      const issue = expectJson(await root(server, 'GET', `/rest/issue/${id}`, { accept: JSON_ACCEPT }), 200);
+      return issue.field.find((f: { name: string }) => f.name === 'updaterName')?.value;
+    };
+    expect(await updater()).toBe('root');
+    await mustExecute(server, id, 'Priority Major', 'u_dev');
+    expect(await updater()).toBe('u_dev');
+  });
+
   it('a value’s colour follows its colour index (index 0: no colour)', async () => {
     const em = fork(server.orm);
     await em.getConnection().execute("update field_values set color_index = 3 where name = 'Critical'");

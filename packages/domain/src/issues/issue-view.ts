@@ -47,7 +47,7 @@ export type IssueView = {
   summary: string;
   description: string;
   reporter: UserRef;
-  /** Who changed the issue last, when recorded (the legacy `updaterName`; the reporter otherwise). */
+  /** Who changed the issue last (its latest recorded change); absent while none is recorded. */
   updater?: UserRef;
   /** Milliseconds since the epoch. */
   created: number;
@@ -163,6 +163,16 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
       `where i.id in (${inIds}) order by pf.ordinal, pf.id, fv.ordinal, fv.id, u.login`,
     [...ids],
   );
+  // The author of each issue's latest recorded change (the legacy `updaterName`).
+  const updaterRows = await readRows<{ issue_id: number; login: string; full_name: string }>(
+    em,
+    'select c.issue_id, u.login, u.full_name from issue_changes c join users u on u.id = c.updater_id ' +
+      `where c.id in (select max(m.id) from issue_changes m where m.issue_id in (${inIds}) group by m.issue_id)`,
+    [...ids],
+  );
+  const updaterBy = new Map(
+    updaterRows.map((r) => [Number(r.issue_id), { login: r.login, fullName: r.full_name }] as const),
+  );
   const tagRows = await readRows<{ issue_id: number; name: string; login: string; shared: unknown }>(
     em,
     'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
@@ -228,6 +238,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
         updated: toMs(row.updated_at),
         resolved: toMsOrNull(row.resolved_at),
         fields: toFields(fieldsBy.get(id) ?? []),
+        ...(updaterBy.has(id) ? { updater: updaterBy.get(id) as UserRef } : {}),
         tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
         stars: stars.get(id)?.n ?? 0,
         starredByMe: stars.get(id)?.mine ?? false,
