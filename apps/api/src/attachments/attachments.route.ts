@@ -58,10 +58,14 @@ export function attachmentRoute(method: string | undefined, pathname: string): A
   }
   if (method === 'GET') {
     const download = DOWNLOAD.exec(pathname);
-    // Any id segment is this route's: one that cannot be an attachment id is answered 404 like an unknown one.
     if (download) {
-      const id = /^\d{1,10}$/.test(download[2] as string) ? Number(download[2]) : 0;
-      return { kind: 'download', issue: segment(download[1] as string), id };
+      // Any other id names no attachment: 0, answered 404 (after authentication) like a missing one.
+      const id = download[2] as string;
+      return {
+        kind: 'download',
+        issue: segment(download[1] as string),
+        id: /^\d{1,10}$/.test(id) ? Number(id) : 0,
+      };
     }
   }
   return null;

@@ -39,7 +39,7 @@ export const LEGACY_XML: Record<string, CustomRenderer> = {
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,
   projectsAll: renderProjectsAll,
-  issueChanges: renderIssueChanges,
   ...FIELD_XML,
   ...IMPORT_XML,
+  issueChanges: renderIssueChanges,
 };

@@ -19,8 +19,7 @@ const xmlError = {
 const PUBLIC: Json[] = [];
 
 const issueParameter = { name: 'issue', in: 'path', required: true, schema: { type: 'string' } };
-const multipartUpload = (operationId: string, summary: string, description: string, extra: Json[] = []) => ({
-  operationId,
+const multipartUpload = (summary: string, description: string, extra: Json[] = []) => ({
   summary,
   description,
   security: [{ Authorization: [] }, { Basic: [] }],
@@ -41,30 +40,39 @@ const multipartUpload = (operationId: string, summary: string, description: stri
       description: "Stored; `Location` is the first file's download URL (JSON: the stored files)",
       headers: { Location: { description: 'Download URL', schema: { type: 'string' } } },
     },
-    '400': xmlError,
-    '401': xmlError,
-    '403': xmlError,
-    '404': xmlError,
-    '413': xmlError,
-    '415': xmlError,
+    '400': { description: 'Not a multipart form, or no file in it' },
+    '401': { description: 'No or bad credentials' },
+    '403': { description: 'Missing permission' },
+    '404': { description: 'No such (readable) issue' },
+    '413': { description: 'A file is larger than TRACKLINE_MAX_ATTACHMENT_BYTES' },
+    '415': { description: 'Not multipart/form-data' },
   },
 });
 
 /**
- * The attachment routes (`attachments/attachments.route.ts`): multipart uploads and the download
- * URL. Merged into path items that also hold procedures (the file list, the delete).
+ * The attachment routes served beside the procedures (`attachments/attachments.route.ts`):
+ * multipart uploads and the download URL, documented here by hand.
  */
-const ATTACHMENT_PATHS: Record<string, Json> = {
+export const ATTACHMENT_PATHS: Record<string, Json> = {
   '/issue/{issue}/attachment': {
     post: multipartUpload(
-      'issue-attachment-upload',
       'Attach files to an issue (CREATE_ATTACHMENT_ISSUE)',
       'Every file part of the form is stored, whatever its field name.',
     ),
   },
+  '/import/{issue}/attachment': {
+    post: multipartUpload(
+      'Import attachments with their author, group and time (IMPORT_DATA)',
+      'An unknown `authorLogin` becomes a system-user reference; `group` is recorded, not enforced.',
+      [
+        { name: 'authorLogin', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'group', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'created', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+      ],
+    ),
+  },
   '/issue/{issue}/attachment/{attachment}': {
     get: {
-      operationId: 'issue-attachment-download',
       summary: 'Download an attachment (readers of the issue only)',
       security: [{ Authorization: [] }, { Basic: [] }],
       parameters: [
@@ -74,24 +82,12 @@ const ATTACHMENT_PATHS: Record<string, Json> = {
       responses: {
         '200': {
           description: 'The file (`Content-Disposition: attachment`)',
-          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          content: { 'application/octet-stream': {} },
         },
-        '401': xmlError,
-        '404': xmlError,
+        '401': { description: 'No or bad credentials' },
+        '404': { description: 'No such attachment on a readable issue' },
       },
     },
-  },
-  '/import/{issue}/attachment': {
-    post: multipartUpload(
-      'import-attachment',
-      'Import attachments with their author, group and time (IMPORT_DATA)',
-      'An unknown `authorLogin` becomes a system-user reference; `group` is recorded, not enforced.',
-      [
-        { name: 'authorLogin', in: 'query', required: false, schema: { type: 'string' } },
-        { name: 'group', in: 'query', required: false, schema: { type: 'string' } },
-        { name: 'created', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
-      ],
-    ),
   },
 };
 

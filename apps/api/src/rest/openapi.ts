@@ -46,10 +46,9 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
   doc.components = components as typeof doc.components;
   const rootUrl = baseUrl.replace(/\/rest$/, '');
   const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
-  // A plain route may share its path with procedures (the attachment upload beside the file list).
-  for (const [path, item] of Object.entries(structuredClone(PLAIN_PATHS)))
-    paths[path] = { ...paths[path], ...item };
-  Object.assign(paths, rootPaths(rootUrl));
+  // Plain routes may share a path with procedures (`/issue/{issue}/attachment`): merged per method.
+  for (const [path, item] of Object.entries({ ...structuredClone(PLAIN_PATHS), ...rootPaths(rootUrl) }))
+    paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
   // The document itself is also served at the root.
   (paths['/openapi.json'] as Json).servers = [{ url: baseUrl }, { url: rootUrl }];
   doc.paths = paths as typeof doc.paths;

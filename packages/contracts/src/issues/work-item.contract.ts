@@ -196,19 +196,19 @@ const projectTimeTrackingXml = element('settings', {
 export const getProjectTimeTrackingMeta = {
   openapi: {
     method: 'GET',
-    path: '/admin/project/{projectId}/timetracking',
+    path: '/admin/project/{project}/timetracking',
     summary: "A project's time tracking settings",
     tags: TAGS,
     errorResponses: [401, 404],
   },
   xml: projectTimeTrackingXml,
 } satisfies RouteMeta;
-export const ZProjectTimeTrackingInput = z.object({ projectId: ZProjectShortName });
+export const ZProjectTimeTrackingInput = z.object({ project: ZProjectShortName });
 
 export const setProjectTimeTrackingMeta = {
   openapi: {
     method: 'PUT',
-    path: '/admin/project/{projectId}/timetracking',
+    path: '/admin/project/{project}/timetracking',
     summary: "Change a project's time tracking settings (UPDATE_PROJECT)",
     tags: TAGS,
     errorResponses: [400, 401, 403, 404],
@@ -216,7 +216,7 @@ export const setProjectTimeTrackingMeta = {
   xml: projectTimeTrackingXml,
 } satisfies RouteMeta;
 export const ZSetProjectTimeTrackingInput = z.object({
-  projectId: ZProjectShortName,
+  project: ZProjectShortName,
   enabled: QueryBool.optional(),
   estimation: z.string().max(100, 'must be at most 100 characters').optional(),
   spentTime: z.string().max(100, 'must be at most 100 characters').optional(),

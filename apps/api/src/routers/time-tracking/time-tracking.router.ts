@@ -109,7 +109,7 @@ export const timeTrackingRouter = router({
     .input(c.ZProjectTimeTrackingInput)
     .output(c.ZProjectTimeTracking)
     .query(async ({ ctx, input }) =>
-      toProjectSettings(await d.getProjectTimeTracking(ctx.em, ctx.actor, input.projectId)),
+      toProjectSettings(await d.getProjectTimeTracking(ctx.em, ctx.actor, input.project)),
     ),
 
   setProjectSettings: authedProcedure
@@ -118,7 +118,7 @@ export const timeTrackingRouter = router({
     .output(c.ZProjectTimeTracking)
     .mutation(async ({ ctx, input }) =>
       toProjectSettings(
-        await d.setProjectTimeTracking(ctx.em, ctx.actor, input.projectId, {
+        await d.setProjectTimeTracking(ctx.em, ctx.actor, input.project, {
           enabled: input.enabled,
           estimation: input.estimation,
           spentTime: input.spentTime,
