@@ -142,6 +142,20 @@ describe('versions and builds', () => {
     ).toBe(200);
   });
 
+  it('refuses a release date no database can hold with a 400 naming it, and stores nothing', async () => {
+    for (const releaseDate of [-8_640_000_000_000_000, 8_639_999_999_999_999]) {
+      const res = await root(
+        server,
+        'PUT',
+        `/rest/admin/project/${P}/version/far${q({ description: '', releaseDate })}`,
+        { accept: JSON_ACCEPT },
+      );
+      expect(res.status, res.text).toBe(400);
+      expect(res.json().value).toContain('releaseDate');
+    }
+    expect((await root(server, 'GET', `/rest/admin/project/${P}/version/far`)).status).toBe(404);
+  });
+
   it('lists builds (none without a build field) and refuses a build where no field holds it', async () => {
     const list = await root(server, 'GET', `/rest/admin/project/${P}/build`, { accept: XML_ACCEPT });
     expectXml(list, 200);

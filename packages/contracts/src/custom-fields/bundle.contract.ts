@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 import { name, optionalText } from '../common/text-fields.js';
+import { ZTimestampMs } from '../common/timestamps.js';
 import { ZLogin } from '../projects/project.contract.js';
 
 const TAGS = ['Bundles'];
@@ -83,7 +84,7 @@ export const getBundleMeta = {
 } satisfies RouteMeta;
 export const ZBundleInput = z.object({ bundleType: ZBundleType, bundle: ZBundleName });
 
-const ZDate = z.coerce.number().int().min(-8.64e15).max(8.64e15);
+const ZDate = ZTimestampMs;
 const valueAttributes = {
   description: optionalText(1000),
   colorIndex: z.coerce.number().int().min(0).max(1000).optional(),
