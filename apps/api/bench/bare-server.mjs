@@ -1,5 +1,6 @@
 // The baseline: a bare node:http server answering each recorded route with the exact bytes
-// Trackline answered, from memory. Routes come as JSON on argv[2]; prints its port.
+// Trackline answered, from memory. Routes come as JSON on argv[2] (keyed by the benchmark row,
+// sent as `x-bench-row`, or by URL); prints its port.
 
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -11,7 +12,7 @@ const routes = new Map(
   ]),
 );
 const server = createServer((req, res) => {
-  const route = routes.get(req.url);
+  const route = routes.get(req.headers['x-bench-row']) ?? routes.get(req.url);
   if (!route) {
     res.statusCode = 404;
     return res.end();

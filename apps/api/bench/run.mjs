@@ -2,7 +2,7 @@
 // both measured in this run on loopback with autocannon; results as ratios. Writes
 // bench-results/bench.json. Server time comes from Trackline's Server-Timing header.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,29 +44,51 @@ async function record(base, target) {
   return { status: res.status, headers, body: body.toString('base64') };
 }
 
+/** Each request of a row comes from `target.next(i)`: varied paths, callers and bodies. */
 function load(url, target) {
   let sequence = 0;
   return autocannon({
-    url: url + target.path,
-    method: target.method ?? 'GET',
-    headers: target.headers,
-    body: target.body,
+    url,
     connections: CONNECTIONS,
     duration: DURATION,
-    // Webhook deliveries must be new each time, or the receiver answers from its dedupe record.
-    ...(target.uniqueDelivery
-      ? {
-          requests: [
-            {
-              setupRequest: (req) => ({
-                ...req,
-                headers: { ...req.headers, 'x-github-delivery': `bench-${process.pid}-${++sequence}` },
-              }),
-            },
-          ],
-        }
-      : {}),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const r = target.next(sequence++);
+          const headers = { ...r.headers, 'x-bench-row': target.name };
+          // Webhook deliveries must be new each time, or the receiver answers from its dedupe record.
+          if (target.uniqueDelivery) headers['x-github-delivery'] = `bench-${process.pid}-${sequence}`;
+          return { ...req, method: r.method ?? 'GET', path: r.path, headers, body: r.body };
+        },
+      },
+    ],
   });
+}
+
+/** CPU time (ms) and resident set (MiB) of a process, from /proc (Linux). */
+function processUsage(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return { cpuMs: ticks * 10, rssMiB: Math.round(Number(rss) / 1024) };
+  } catch {
+    return { cpuMs: Number.NaN, rssMiB: Number.NaN };
+  }
+}
+
+/** One load pass against `server`, with its CPU ms per request and RSS. */
+async function measure(server, target) {
+  const before = processUsage(server.child.pid);
+  const result = await load(server.url, target);
+  const after = processUsage(server.child.pid);
+  const requests = result.requests.total || 1;
+  return {
+    ...summary(result),
+    cpuMsPerRequest: +((after.cpuMs - before.cpuMs) / requests).toFixed(3),
+    rssMiB: after.rssMiB,
+  };
 }
 
 const summary = (r) => ({
@@ -143,18 +165,14 @@ const COMMANDS = [
   'vo',
   '',
 ];
-function assistPaths(kind, count) {
-  const paths = [];
-  for (let i = 0; i < count; i++) {
-    const command = COMMANDS[i % COMMANDS.length];
-    const caret = Math.max(0, command.length - (i % 3));
-    const issue = `P${String((i % 50) + 1).padStart(3, '0')}-${(i % 200) + 1}`;
-    paths.push(
-      `/rest/command/${kind}?issueIds=${issue}&command=${encodeURIComponent(command)}&caret=${caret}&optionsLimit=15`,
-    );
-  }
-  return paths;
+/** The `i`-th varied command assist request: text, caret and issue all change. */
+function assistPath(kind, i) {
+  const command = COMMANDS[i % COMMANDS.length];
+  const caret = Math.max(0, command.length - (i % 3));
+  const issue = `P${String((i % 50) + 1).padStart(3, '0')}-${(i % 200) + 1}`;
+  return `/rest/command/${kind}?issueIds=${issue}&command=${encodeURIComponent(command)}&caret=${caret}&optionsLimit=15`;
 }
+const assistPaths = (kind, count) => Array.from({ length: count }, (_, i) => assistPath(kind, i));
 
 /** The VCS push and import benchmarks each print one JSON object (their only stdout). */
 function runJsonBench(script) {
@@ -169,63 +187,137 @@ function runJsonBench(script) {
   });
 }
 
+/** `P003-17` for project 3, issue 17. */
+const issueId = (project, n) => `P${String(project).padStart(3, '0')}-${n}`;
+const pick = (list, i) => list[i % list.length];
+const PRIORITIES = ['Priority Major', 'Priority Minor', 'Priority Critical', 'Priority Normal'];
+const ROLES = ['Developer', 'Reporter', 'Observer', 'Developer', 'Project Admin'];
+
+/** The rows; `hand: true` where the hand-written server answers the same request. */
+function targetsFor({ rootTokens, readers, apiKey }) {
+  const bearer = (token) => ({ authorization: `Bearer ${token}` });
+  const rootAuth = (i) => bearer(pick(rootTokens, i));
+  // A reader (of 50) and one of the 20 first issues of one of its projects: 1,000 issues in all.
+  const readerIssue = (i) => {
+    const reader = pick(readers, i * 7);
+    const project = pick(reader.projects, i);
+    return { headers: bearer(reader.token), id: issueId(project, (Math.floor(i / 3) % 20) + 1) };
+  };
+  const issueGet = (i, json) => {
+    const r = readerIssue(i);
+    return {
+      path: `/rest/issue/${r.id}`,
+      headers: json ? { ...r.headers, accept: 'application/json' } : r.headers,
+    };
+  };
+  const execute = (i) => {
+    const r = readerIssue(i);
+    return {
+      method: 'POST',
+      path: `/rest/issue/${r.id}/execute`,
+      headers: { ...r.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `command=${encodeURIComponent(pick(PRIORITIES, i))}`,
+    };
+  };
+  let delivery = 0;
+  return [
+    {
+      name: 'GET one role',
+      hand: true,
+      next: (i) => ({
+        path: `/rest/admin/role/${encodeURIComponent(pick(ROLES, i))}`,
+        headers: { ...rootAuth(i), accept: 'application/json' },
+      }),
+    },
+    { name: 'GET one issue (XML)', hand: true, next: (i) => issueGet(i, false) },
+    { name: 'GET one issue (JSON)', hand: true, next: (i) => issueGet(i, true) },
+    {
+      name: 'GET issue page of 50',
+      next: (i) => ({
+        path: `/rest/issue/byproject/${issueId((i % 50) + 1, 0).slice(0, 4)}?max=50&after=${(i % 4) * 50}`,
+        headers: { ...rootAuth(i), accept: 'application/json' },
+      }),
+    },
+    { name: 'GET project list (100)', next: (i) => ({ path: '/rest/admin/project', headers: rootAuth(i) }) },
+    {
+      name: 'command suggest',
+      next: (i) => ({
+        path: assistPath('suggest', i),
+        headers: { ...rootAuth(i), accept: 'application/json' },
+      }),
+    },
+    {
+      name: 'command underline',
+      next: (i) => ({
+        path: assistPath('underline', i),
+        headers: { ...rootAuth(i), accept: 'application/json' },
+      }),
+    },
+    { name: 'command execute (write)', next: execute },
+    {
+      name: 'webhook acknowledge',
+      uniqueDelivery: true,
+      next: (i) => ({
+        method: 'POST',
+        path: `/rest/vcsHooksReceiver/github?apiKey=${apiKey}`,
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'push',
+          'x-github-delivery': `bench-record-${++delivery}`,
+        },
+        body: JSON.stringify({
+          ref: 'refs/heads/main',
+          repository: { full_name: 'bench/repo' },
+          commits: [
+            {
+              id: (i % 100000).toString(16).padStart(40, 'b'),
+              message: `#P001-${(i % 200) + 1} comment`,
+              timestamp: '2026-11-01T10:00:00Z',
+              url: `https://example.com/c/${i}`,
+              author: { name: 'Bench', email: 'user11@example.com' },
+            },
+          ],
+        }),
+      }),
+    },
+    {
+      name: 'mixed (90% reads, 10% execute)',
+      next: (i) => (i % 10 === 9 ? execute(i) : issueGet(i, i % 2 === 0)),
+    },
+    // The webhook row last: the deliveries it stores are applied by the worker afterwards,
+    // which would load every row measured after it.
+  ].sort((a, b) => Number(!!a.uniqueDelivery) - Number(!!b.uniqueDelivery));
+}
+
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+// BENCH_DB keeps the database (and its tokens) between runs, for quick iterations.
+const keep = process.env.BENCH_DB;
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-'));
 try {
-  console.log('bench: building the database (100 projects, 500 users, 10,000 issues)...');
-  const started = Date.now();
-  const { token, apiKey } = await buildDatabase(join(dir, 'bench.sqlite'));
-  console.log(`bench: database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const auth = { authorization: `Bearer ${token}` };
+  const file = keep ?? join(dir, 'bench.sqlite');
+  let seeded;
+  if (keep && existsSync(`${keep}.json`)) seeded = JSON.parse(readFileSync(`${keep}.json`, 'utf8'));
+  else {
+    console.log('bench: building the database (100 projects, 500 users, 10,000 issues)...');
+    const started = Date.now();
+    seeded = await buildDatabase(file);
+    if (keep) writeFileSync(`${keep}.json`, JSON.stringify(seeded));
+    console.log(`bench: database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const auth = { authorization: `Bearer ${seeded.token}` };
   const api = await startProcess([join(root, 'apps/api/dist/main.js')], {
-    TRACKLINE_DB: join(dir, 'bench.sqlite'),
+    TRACKLINE_DB: file,
     PORT: '0',
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
     // One token at full speed: the per-user rate limit would measure 429s.
     TRACKLINE_RATE_LIMIT: 'off',
   });
-  const targets = [
-    // No response cache: every answer below is computed (authentication, ORM, rendering).
-    { name: 'GET one role (computed)', path: '/rest/admin/role/Developer', headers: auth },
-    { name: 'GET projects (100, computed)', path: '/rest/admin/project', headers: auth },
-    { name: 'GET one issue (computed)', path: '/rest/issue/P001-17', headers: auth },
-    {
-      name: 'command suggest',
-      path: assistPaths('suggest', 1)[0],
-      headers: { ...auth, accept: 'application/json' },
-    },
-    {
-      name: 'command underline',
-      path: assistPaths('underline', 1)[0],
-      headers: { ...auth, accept: 'application/json' },
-    },
-    {
-      name: 'webhook acknowledge',
-      method: 'POST',
-      path: `/rest/vcsHooksReceiver/github?apiKey=${apiKey}`,
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'push',
-        'x-github-delivery': 'bench-record',
-      },
-      body: JSON.stringify({
-        ref: 'refs/heads/main',
-        repository: { full_name: 'bench/repo' },
-        commits: [
-          {
-            id: 'b'.repeat(40),
-            message: '#P001-1 comment',
-            timestamp: '2026-11-01T10:00:00Z',
-            url: 'https://example.com/c/1',
-            author: { name: 'Bench', email: 'user11@example.com' },
-          },
-        ],
-      }),
-      uniqueDelivery: true,
-    },
-  ];
+  const hand = await startProcess([join(here, 'hand-server.mjs'), file]);
+  const targets = targetsFor(seeded).filter((t) => !only || only.test(t.name));
+  // The bare server replays, for each row, the bytes Trackline answered to the row's first request.
   const routes = {};
-  for (const t of targets) routes[t.path] = await record(api.url, t);
+  for (const t of targets) routes[t.name] = await record(api.url, { ...t.next(0), name: t.name });
   // The 1 MiB form upload is refused (401/400); the bare server answers it with the same bytes.
   const FORM_PATH = '/rest/issue';
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -242,71 +334,87 @@ try {
   writeFileSync(join(dir, 'routes.json'), JSON.stringify(routes));
   const bare = await startProcess([join(here, 'bare-server.mjs'), join(dir, 'routes.json')]);
 
+  // Sequential timings first: the webhook row leaves deliveries that the worker applies afterwards.
+  const serverTime = only
+    ? {}
+    : {
+        suggest: await serverTimes(api.url, assistPaths('suggest', 1000), auth),
+        underline: await serverTimes(api.url, assistPaths('underline', 1000), auth),
+      };
+  const formUpload = only
+    ? {}
+    : {
+        unauthenticated: await uploadTimes(api.url, FORM_PATH, form, formBody),
+        authenticated: await uploadTimes(api.url, FORM_PATH, { ...form, ...auth }, formBody),
+        bare: await uploadTimes(bare.url, FORM_PATH, form, formBody),
+      };
   const rows = [];
   for (const t of targets) {
-    await load(api.url, { ...t }).then(() => undefined); // warm-up pass, discarded
-    const trackline = summary(await load(api.url, t));
-    const baseline = summary(await load(bare.url, t));
+    await load(api.url, t); // warm-up pass, discarded
+    const trackline = await measure(api, t);
+    const baseline = await measure(bare, t);
+    const handWritten = t.hand ? await measure(hand, t) : null;
     rows.push({
       target: t.name,
       trackline,
       bare: baseline,
-      throughputRatio: +(trackline.rps / baseline.rps).toFixed(3),
-      p99Ratio: +(trackline.p99 / Math.max(baseline.p99, 1)).toFixed(2),
+      hand: handWritten,
+      ratioToBare: +(trackline.rps / baseline.rps).toFixed(3),
+      ratioToHand: handWritten ? +(trackline.rps / handWritten.rps).toFixed(3) : null,
     });
+    console.log(`bench: ${t.name}: ${trackline.rps} req/s`);
   }
-  const serverTime = {
-    suggest: await serverTimes(api.url, assistPaths('suggest', 1000), auth),
-    underline: await serverTimes(api.url, assistPaths('underline', 1000), auth),
-  };
-  const formUpload = {
-    unauthenticated: await uploadTimes(api.url, FORM_PATH, form, formBody),
-    authenticated: await uploadTimes(api.url, FORM_PATH, { ...form, ...auth }, formBody),
-    bare: await uploadTimes(bare.url, FORM_PATH, form, formBody),
-  };
-  api.child.kill('SIGTERM');
-  bare.child.kill('SIGTERM');
+  for (const server of [api, bare, hand]) server.child.kill('SIGTERM');
 
   console.log(
-    `\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per target (loopback, 2 cores shared)\n`,
+    `\nautocannon, ${CONNECTIONS} connections, ${DURATION} s per row (loopback, 2 cores shared); every answer computed\n`,
   );
   console.log(
-    'target                         | trackline req/s  p50  p99 | bare req/s  p50  p99 | throughput ratio | errors/non2xx',
+    'row                            | trackline req/s  p50  p99 cpu-ms/req RSS | bare req/s | hand req/s | ratio bare | ratio hand | errors/non2xx',
   );
+  const col = (v, n) => String(v ?? '-').padStart(n);
   for (const r of rows) {
+    const t = r.trackline;
     console.log(
-      `${r.target.padEnd(30)} | ${String(r.trackline.rps).padStart(15)} ${String(r.trackline.p50).padStart(4)} ${String(r.trackline.p99).padStart(4)} | ` +
-        `${String(r.bare.rps).padStart(10)} ${String(r.bare.p50).padStart(4)} ${String(r.bare.p99).padStart(4)} | ` +
-        `${String(r.throughputRatio).padStart(16)} | ${r.trackline.errors}/${r.trackline.non2xx}`,
+      `${r.target.padEnd(30)} | ${col(t.rps, 15)} ${col(t.p50, 4)} ${col(t.p99, 4)} ${col(t.cpuMsPerRequest, 10)} ${col(t.rssMiB, 3)} | ` +
+        `${col(r.bare.rps, 10)} | ${col(r.hand?.rps, 10)} | ${col(r.ratioToBare, 10)} | ${col(r.ratioToHand, 10)} | ${t.errors}/${t.non2xx}`,
     );
   }
   console.log('\nserver time (Server-Timing, 1000 sequential varied requests, ms):');
   for (const [k, v] of Object.entries(serverTime))
     console.log(`  ${k.padEnd(10)} p50 ${v.p50}  p99 ${v.p99}  max ${v.max}`);
-  console.log(
-    '\n1 MiB form body, 100,000 keys (50 sequential PUT /rest/issue, ms; target: under 100 ms server time):',
-  );
-  for (const [k, v] of Object.entries(formUpload)) {
-    const server = v.server ? `server p50 ${v.server.p50}  p99 ${v.server.p99}  max ${v.server.max}  ` : '';
+  if (!only) {
     console.log(
-      `  ${k.padEnd(16)} ${v.status}  ${server}round trip p50 ${v.roundTrip.p50}  p99 ${v.roundTrip.p99}`,
+      '\n1 MiB form body, 100,000 keys (50 sequential PUT /rest/issue, ms; target: under 100 ms server time):',
+    );
+    for (const [k, v] of Object.entries(formUpload)) {
+      const server = v.server ? `server p50 ${v.server.p50}  p99 ${v.server.p99}  max ${v.server.max}  ` : '';
+      console.log(
+        `  ${k.padEnd(16)} ${v.status}  ${server}round trip p50 ${v.roundTrip.p50}  p99 ${v.roundTrip.p99}`,
+      );
+    }
+  }
+  let vcs = null;
+  if (!only || only.test('vcs')) {
+    console.log('\nVCS push: 2,000 commits touching 500 issues (separate server and database)...');
+    vcs = await runJsonBench('vcs.mjs');
+    console.log(
+      `  acknowledged in ${vcs.ackMs} ms, fully applied in ${vcs.applyMs} ms (${vcs.commitsPerSecond} commits/s)`,
     );
   }
-  console.log('\nVCS push: 2,000 commits touching 500 issues (separate server and database)...');
-  const vcs = await runJsonBench('vcs.mjs');
-  console.log(
-    `  acknowledged in ${vcs.ackMs} ms, fully applied in ${vcs.applyMs} ms (${vcs.commitsPerSecond} commits/s)`,
-  );
-  console.log(
-    '\nImport: 10,000 issues, 100 per PUT /rest/import/{project}/issues, 5 fields and 2 comments each (separate server and database)...',
-  );
-  const imports = await runJsonBench('import.mjs');
-  console.log(
-    `  imported in ${imports.importMs} ms: ${imports.importPerSecond} issues/s (target 2,000); one-by-one PUT /rest/issue: ` +
-      `${imports.single.perSecond} issues/s (sample of ${imports.single.sample}, extrapolated to ${imports.issues}: ` +
-      `${imports.singleExtrapolatedMs} ms); import is ${imports.speedup}x faster (target 10x); per second of server CPU: ` +
-      `${imports.importPerServerCpuSecond} imported vs ${imports.single.perServerCpuSecond} one by one`,
-  );
+  let imports = null;
+  if (!only || only.test('import')) {
+    console.log(
+      '\nImport: 10,000 issues, 100 per PUT /rest/import/{project}/issues, 5 fields and 2 comments each (separate server and database)...',
+    );
+    imports = await runJsonBench('import.mjs');
+    console.log(
+      `  imported in ${imports.importMs} ms: ${imports.importPerSecond} issues/s (target 2,000); one-by-one PUT /rest/issue: ` +
+        `${imports.single.perSecond} issues/s (sample of ${imports.single.sample}, extrapolated to ${imports.issues}: ` +
+        `${imports.singleExtrapolatedMs} ms); import is ${imports.speedup}x faster (target 10x); per second of server CPU: ` +
+        `${imports.importPerServerCpuSecond} imported vs ${imports.single.perServerCpuSecond} one by one`,
+    );
+  }
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const out = {
     date: new Date().toISOString(),

@@ -50,6 +50,18 @@ export async function buildDatabase(
     }
   }
   const { token } = await createPermanentToken(fork(), root, 'bench');
+  // Varied callers: ten tokens of root (reads that need global permissions), and one token each
+  // for 49 developers, developer j working in project j (see the grant formula above), plus root.
+  const rootTokens = [];
+  for (let k = 1; k <= 10; k++)
+    rootTokens.push((await createPermanentToken(fork(), root, `bench-${k}`)).token);
+  const readers = [{ token, projects: Array.from({ length: issueProjects }, (_, i) => i + 1) }];
+  for (let j = 1; j < Math.min(50, issueProjects + 1); j++) {
+    const login = `user${10 * j + 1 + (j % 10)}`;
+    const user = await fork().findOneOrFail(User, { loginKey: login });
+    const actor = await loadActor(fork(), user);
+    readers.push({ token: (await createPermanentToken(fork(), actor, 'bench')).token, projects: [j] });
+  }
   const { apiKey } = await createVcsIntegration(fork(), root, {
     name: 'bench',
     host: 'github',
@@ -60,5 +72,5 @@ export async function buildDatabase(
     requirePusherMatch: false,
   });
   await orm.close(true);
-  return { token, apiKey };
+  return { token, apiKey, rootTokens, readers };
 }

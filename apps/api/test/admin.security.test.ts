@@ -81,6 +81,15 @@ const FAMILIES: Record<string, Family> = {
     },
     allowed: { method: 'PUT', path: '/rest/admin/customfield/field/Wire_adm?type=enum%5B1%5D', status: 201 },
   },
+  group: {
+    denied: {
+      method: 'GET',
+      path: '/rest/admin/group',
+      as: 'developer',
+      message: 'You have no rights to read group (READ_USERGROUP).',
+    },
+    allowed: { method: 'PUT', path: '/rest/admin/group/Wire_adm?autoJoin=false', status: 201 },
+  },
   issueLinkType: {
     denied: {
       method: 'PUT',
@@ -125,15 +134,6 @@ const FAMILIES: Record<string, Family> = {
       message: 'You have no rights to see deleted projects (DELETE_PROJECT globally).',
     },
     allowed: { method: 'GET', path: '/rest/admin/projectTrash', status: 200 },
-  },
-  group: {
-    denied: {
-      method: 'GET',
-      path: '/rest/admin/group',
-      as: 'developer',
-      message: 'You have no rights to read group (READ_USERGROUP).',
-    },
-    allowed: { method: 'PUT', path: '/rest/admin/group/Wire_adm?autoJoin=false', status: 201 },
   },
   systemuser: {
     denied: {

@@ -51,13 +51,22 @@ const world = [
   ['PUT', '/rest/issue?project=FZ&summary=doomed'],
   ['PUT', '/rest/user/search/fz-search?query=project:%20FZ'],
   ['PUT', '/rest/user/tag/fz-tag'],
+  // Custom fields: a bundle named `fz` of every type, a subsystem, a version and a build field in FZ.
+  ['PUT', '/rest/admin/customfield/bundle?name=fz'],
+  ['PUT', '/rest/admin/customfield/stateBundle?name=fz'],
+  ['PUT', '/rest/admin/customfield/versionBundle?name=fz'],
+  ['PUT', '/rest/admin/customfield/buildBundle?name=fz'],
+  ['PUT', '/rest/admin/customfield/ownedFieldBundle?name=fz'],
+  ['PUT', '/rest/admin/customfield/userBundle?name=fz'],
+  ['PUT', '/rest/admin/project/FZ/subsystem/fz-sub'],
+  ['PUT', '/rest/admin/project/FZ/version/fz-ver'],
+  ['PUT', '/rest/admin/customfield/field/fz-build?type=build%5B1%5D'],
+  ['PUT', '/rest/admin/project/FZ/customfield/fz-build'],
   ['POST', '/rest/issue/FZ-1/timetracking/workitem?duration=30'],
   ['PUT', '/rest/admin/timetracking/worktype/Developer'],
   ['PUT', '/rest/admin/group/fz-group'],
   ['PUT', '/rest/admin/customfield/bundle', '<enumeration name="fz-bundle"/>'],
   ['PUT', '/rest/admin/customfield/bundle/fz-bundle/fz-value'],
-  ['PUT', '/rest/admin/project/FZ/subsystem/fz-sub'],
-  ['PUT', '/rest/admin/project/FZ/version/fz-ver'],
 ] as const;
 for (const [method, path, body] of world) {
   const res = await server.request(method, path, {
@@ -67,6 +76,16 @@ for (const [method, path, body] of world) {
   if (res.status !== 201) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
 }
 await userWithRole(server.orm, LOW, 'Observer', 'FZ');
+// Two comments on FZ-1: one to edit, one to delete (a delete never empties what the edits address).
+const worldComments: string[] = [];
+for (const text of ['fz-edited', 'fz-deleted']) {
+  const res = await server.request('POST', `/rest/issue/FZ-1/execute?comment=${text}`, { user: 'root' });
+  if (res.status !== 200) throw new Error(`comment ${text}: ${res.status} ${res.text}`);
+  const list = (
+    await server.request('GET', '/rest/issue/FZ-1/comment', { user: 'root', accept: JSON_ACCEPT })
+  ).json() as { id: string; text: string }[];
+  worldComments.push(list.find((c) => c.text === text)?.id ?? '0');
+}
 
 const document = (await server.request('GET', '/rest/openapi.json')).json() as {
   paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
@@ -293,25 +312,58 @@ function plausible(op: Operation, name: string): fc.Arbitrary<string> | null {
         return freshName.map((n) => n.toUpperCase());
       return read || op.method === 'PUT' ? fc.constant('FZ') : freshName.map((n) => n.toUpperCase());
     case 'login':
-      return read ? fc.constantFrom('root', LOW) : freshName;
+      return read || /\/(assignee|individual)\//.test(op.path) ? fc.constantFrom('root', LOW) : freshName;
     case 'role':
       return read || op.path.includes('/user/') ? fc.constantFrom('Developer', 'Observer') : freshName;
     case 'permission':
       return fc.constantFrom('READ_ISSUE', 'UPDATE_ISSUE');
     case 'group':
       return read || op.path.includes('/user/') ? fc.constant('fz-group') : freshName;
-    case 'bundleType':
-      return fc.constant('bundle');
-    case 'bundle':
-      return read || op.path.endsWith('{value}') ? fc.constant('fz-bundle') : freshName;
-    case 'value':
-      return read ? fc.constant('fz-value') : freshName;
     case 'loginToMerge':
       return freshName;
+    case 'comment':
+      return fc.constant((op.method === 'DELETE' ? worldComments[1] : worldComments[0]) ?? '0');
     case 'name':
       return read
-        ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority', 'fz-sub', 'fz-ver')
+        ? fc.constantFrom('Relates', 'fz-search', 'fz-tag', 'Priority', 'State', 'fz-sub', 'fz-ver')
         : freshName;
+    case 'bundleType':
+      return fc.constantFrom(
+        'bundle',
+        'stateBundle',
+        'versionBundle',
+        'buildBundle',
+        'ownedFieldBundle',
+        'userBundle',
+      );
+    case 'bundle':
+      return read || op.method === 'PUT' ? fc.constantFrom('fz', 'fz-bundle') : freshName;
+    case 'value':
+      return read ? fc.constantFrom('Normal', 'Open', 'fz-value') : freshName;
+    case 'type':
+      return fc.constantFrom('enum[1]', 'string', 'version[*]', 'period');
+    case 'isPrivate':
+    case 'defaultVisibility':
+    case 'autoAttached':
+    case 'canBeEmpty':
+    case 'isDefault':
+    case 'isReleased':
+    case 'isArchived':
+    case 'isResolved':
+    case 'released':
+    case 'archived':
+    case 'showReleased':
+      return fc.constantFrom('true', 'false', 'True');
+    case 'attachBundlePolicy':
+      return fc.constantFrom('0', '1', '2');
+    case 'colorIndex':
+      return fc.integer({ min: 0, max: 30 }).map(String);
+    case 'releaseDate':
+    case 'assembleDate':
+      return fc.constantFrom('1700000000000', '0');
+    case 'defaultAssignee':
+    case 'owner':
+      return fc.constantFrom('root', '');
     case 'issueFolder':
     case 'folderId':
     case 'folder':

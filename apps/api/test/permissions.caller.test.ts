@@ -1,6 +1,7 @@
 import type { PermissionKey } from '@trackline/contracts';
 import {
   type Actor,
+  addBundleGroup,
   addBundleValue,
   addFieldValue,
   addRolePermission,
@@ -206,6 +207,9 @@ const ROWS: Record<string, Row> = {
   'projectBundles.assignees':     { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'projectBundles.addAssignee':   { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'AS'), login: 'reader' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'projectBundles.removeAssignee': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'AS'), login: 'root' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'bundles.addGroup':             { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), group: await freshGroup(a, 'BG') }), expect: HOLDERS },
+  'bundles.removeGroup':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => { const group = await freshGroup(a, 'BG'); const bundle = await freshBundle(a, 'userBundle'); await addBundleGroup(a.em(), a.root, bundle, group); return { bundle, group }; }, expect: HOLDERS },
+  'projectBundles.assigneeGroups': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'bundles.list':                 { holder: {}, input: () => ({ bundleType: 'stateBundle' }), expect: ANY },
   'bundles.get':                  { holder: {}, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: ANY },
   'bundles.create':               { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ bundleType: 'versionBundle', name: `V_${a.key}`, values: [{ name: '1.0' }] }), expect: HOLDERS },

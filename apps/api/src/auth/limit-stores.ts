@@ -60,9 +60,7 @@ export async function openLimitsStore(
       // An idle connection that breaks (database restart) must not crash the process.
       pool.on('error', logError);
       // The limiter's own layout, created once here rather than concurrently by each limiter.
-      await pool.query(
-        `create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`,
-      );
+      await createLimitsTable(pool);
       return {
         kind: 'postgres',
         namespace: config.namespace ?? 'trackline',
@@ -90,5 +88,27 @@ export async function openLimitsStore(
         },
       };
     }
+  }
+}
+
+/**
+ * `create table if not exists` is not safe against itself on PostgreSQL: two processes starting
+ * at once can both pass the check and one fails on the catalogue's unique index. An advisory lock
+ * held for the transaction makes the second wait and then find the table.
+ */
+async function createLimitsTable(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock(727004)');
+    await client.query(
+      `create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`,
+    );
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
   }
 }

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  type AuthenticatedUser,
   authenticatePassword,
   authenticateSession,
   authenticateToken,
@@ -100,7 +101,7 @@ async function userFor(
   em: Em,
   credentials: Credentials,
   limit?: { throttle: LoginThrottle; ip: string },
-): Promise<IUser | Resolved | null> {
+): Promise<AuthenticatedUser | IUser | Resolved | null> {
   switch (credentials.kind) {
     case 'token':
       return authenticateToken(em, credentials.token);

@@ -4,6 +4,7 @@ import { DomainError } from '@trackline/domain';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Context } from '../trpc/context.js';
+import { createProcedureCaller, type Outcome } from './call-procedure.js';
 import { CaptureResponse } from './capture-response.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
 import { XML_BODY_READERS } from './import-xml.js';
@@ -50,11 +51,15 @@ export function createRestHandler(options: RestHandlerOptions) {
   });
   scopeCoercionToRest(options.router);
   const findRoute = createRouteTable(options.router);
+  const procedures = createProcedureCaller(options.router, (error) => {
+    if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
+  });
   const limits = options.inputLimits ?? DEFAULT_INPUT_LIMITS;
 
   /** Serves `url` (known to start with `/rest/`). */
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     let ctx: Context | undefined;
+    let body: unknown;
     try {
       ctx = await options.createContext(req, res);
       contexts.set(req, ctx);
@@ -75,23 +80,35 @@ export function createRestHandler(options: RestHandlerOptions) {
           REST_BODY_LIMIT,
           route?.meta.xmlBody ? XML_BODY_READERS[route.meta.xmlBody] : undefined,
         );
-        (req as IncomingMessage & { body?: unknown }).body = route ? dropEmptyValues(input, route) : input;
-        req.headers['content-type'] = 'application/json';
+        body = route ? dropEmptyValues(input, route) : input;
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
         throw tooManyParameters(limits.maxParameters);
       }
-      const search =
-        route && method !== 'POST' && method !== 'PUT' && method !== 'PATCH'
-          ? dropEmptyQueryValues(url.searchParams, route)
-          : url.search;
-      req.url = url.pathname.slice('/rest'.length) + search;
+      const matched = route ? procedures.find(method, path) : null;
+      if (route && matched) {
+        const query =
+          method !== 'POST' && method !== 'PUT' && method !== 'PATCH'
+            ? new URLSearchParams(dropEmptyQueryValues(url.searchParams, route))
+            : url.searchParams;
+        const call = ctx;
+        const outcome = await withRestCoercion(() => procedures.call(call, matched, query, body));
+        writeOutcome(req, res, ctx, outcome, options.customXml ?? {});
+        return;
+      }
+      // No procedure serves the path: the adapter answers (404, or 204 to HEAD) as before.
+      req.url = url.pathname.slice('/rest'.length) + url.search;
       const capture = new CaptureResponse();
       const onClose = () => capture.emit('close');
       res.once('close', onClose);
       await withRestCoercion(() => openApi(req, capture as unknown as ServerResponse));
       await capture.done;
       res.off('close', onClose);
-      writeCaptured(req, res, ctx, capture, options.customXml ?? {});
+      const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
+      const outcome: Outcome =
+        capture.statusCode >= 400
+          ? { ok: false, status: capture.statusCode, shape: parsed }
+          : { ok: true, data: parsed };
+      writeOutcome(req, res, ctx, outcome, options.customXml ?? {}, capture.statusCode);
     } catch (error) {
       if (!(error instanceof DomainError)) options.logError?.(error);
       const meta = ctx?.response.meta;
@@ -111,17 +128,18 @@ function formatFor(req: IncomingMessage, meta: RouteMeta | undefined): Format {
   return negotiate(req.headers.accept, meta?.defaultFormat ?? 'xml');
 }
 
-function writeCaptured(
+/** Writes what the procedure answered, once: JSON, legacy XML or text by the route's meta. */
+function writeOutcome(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: Context,
-  capture: CaptureResponse,
+  outcome: Outcome,
   customXml: Record<string, CustomRenderer>,
+  okStatus = 200,
 ) {
   const meta = ctx.response.meta;
-  const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
-  if (capture.statusCode >= 400) {
-    const shape = (parsed ?? {}) as {
+  if (!outcome.ok) {
+    const shape = (outcome.shape ?? {}) as {
       message?: string;
       data?: { errorCode?: ErrorCode; issues?: RestError['issues'] };
     };
@@ -131,17 +149,17 @@ function writeCaptured(
     let message = issues?.length
       ? issues.map((i) => `${i.field}: ${i.message}`).join('; ')
       : (shape.message ?? 'Error');
-    if (!meta && capture.statusCode === 404)
-      message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
+    if (!meta && outcome.status === 404) message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
     writeRestError(
       req,
       res,
-      { status: capture.statusCode, code, message, ...(issues ? { issues } : {}) },
+      { status: outcome.status, code, message, ...(issues ? { issues } : {}) },
       meta?.defaultFormat,
     );
     return;
   }
-  const status = ctx.response.status ?? capture.statusCode;
+  const parsed = outcome.data;
+  const status = ctx.response.status ?? okStatus;
   const format = formatFor(req, meta);
   for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
   const shape = meta?.xml;

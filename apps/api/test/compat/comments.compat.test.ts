@@ -136,6 +136,8 @@ describe('PUT and DELETE /rest/issue/{id}/comment/{cid}', () => {
       404,
       'Comment [ 987654 ] not found.',
     );
+    // Beyond the database's integer range: still a plain 404 (PostgreSQL would refuse the comparison).
+    expect((await root(server, 'DELETE', `${commentsPath()}/99999999999999`)).status).toBe(404);
   });
 
   it('DELETE marks the comment deleted (still listed, deleted="true"); permanently=true removes it', async () => {

@@ -207,6 +207,25 @@ describe('bundles', () => {
     expect(xmlElements(crew.text, 'user').map((u) => u.login)).toEqual(['fld_dev', 'root']);
   });
 
+  it('creates a user bundle with a userGroup child; members of the group are not listed as users', async () => {
+    expect((await root(server, 'PUT', '/rest/admin/group/Squad%20team')).status).toBe(201);
+    const body = '<userBundle name="Squad"><user login="root"/><userGroup name="Squad team"/></userBundle>';
+    const res = await root(server, 'PUT', '/rest/admin/customfield/userBundle', xmlBody(body));
+    expect(res.status, res.text).toBe(201);
+    const got = await root(server, 'GET', '/rest/admin/customfield/userBundle/Squad', { accept: XML_ACCEPT });
+    expectXml(got, 200);
+    expect(got.text).toMatch(
+      /<userBundle name="Squad"><user login="root" url="[^"]+"\/><userGroup name="Squad team" url="[^"]+\/rest\/admin\/group\/Squad%20team"\/><\/userBundle>$/,
+    );
+    const unknown = await root(
+      server,
+      'PUT',
+      '/rest/admin/customfield/userBundle',
+      xmlBody('<userBundle name="Ghosts"><userGroup name="Nobody"/></userBundle>'),
+    );
+    expectXmlError(unknown, 400, /^userGroup: /);
+  });
+
   it('lists bundles of a type with the original item names', async () => {
     const enums = await root(server, 'GET', '/rest/admin/customfield/bundle', { accept: XML_ACCEPT });
     expectXml(enums, 200);

@@ -1,3 +1,4 @@
+import { userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   expectJson,
@@ -141,6 +142,20 @@ describe('versions and builds', () => {
     ).toBe(200);
   });
 
+  it('refuses a release date no database can hold with a 400 naming it, and stores nothing', async () => {
+    for (const releaseDate of [-8_640_000_000_000_000, 8_639_999_999_999_999]) {
+      const res = await root(
+        server,
+        'PUT',
+        `/rest/admin/project/${P}/version/far${q({ description: '', releaseDate })}`,
+        { accept: JSON_ACCEPT },
+      );
+      expect(res.status, res.text).toBe(400);
+      expect(res.json().value).toContain('releaseDate');
+    }
+    expect((await root(server, 'GET', `/rest/admin/project/${P}/version/far`)).status).toBe(404);
+  });
+
   it('lists builds (none without a build field) and refuses a build where no field holds it', async () => {
     const list = await root(server, 'GET', `/rest/admin/project/${P}/build`, { accept: XML_ACCEPT });
     expectXml(list, 200);
@@ -175,6 +190,51 @@ describe('versions and builds', () => {
     expect(json).toEqual([]);
     expect((await root(server, 'PUT', `/rest/admin/project/${P}/assignee/root`)).status).toBe(201);
     expect((await root(server, 'PUT', `/rest/admin/project/${P}/assignee/ghost`)).status).toBe(404);
+  });
+
+  it('a group in the Assignee bundle: listed as an assignee group, its members assignable (isFromGroup)', async () => {
+    await userWithRole(server.orm, 'sub_member');
+    expect((await root(server, 'PUT', '/rest/admin/group/SubTeam')).status).toBe(201);
+    expect((await root(server, 'POST', '/rest/admin/user/sub_member/group/SubTeam')).status).toBe(200);
+    const add = await root(
+      server,
+      'PUT',
+      '/rest/admin/customfield/userBundle/SUB%3A%20Assignee/group/SubTeam',
+    );
+    expect(add.status, add.text).toBe(201);
+    const bundle = await root(server, 'GET', '/rest/admin/customfield/userBundle/SUB%3A%20Assignee', {
+      accept: XML_ACCEPT,
+    });
+    expect(xmlElements(bundle.text, 'userGroup')).toEqual([
+      { name: 'SubTeam', url: expect.stringMatching(/\/rest\/admin\/group\/SubTeam$/) },
+    ]);
+    const groups = await root(server, 'GET', `/rest/admin/project/${P}/assignee/group`, {
+      accept: XML_ACCEPT,
+    });
+    expectXml(groups, 200);
+    expect(xmlElements(groups.text, 'group').map((g) => g.name)).toEqual(['SubTeam']);
+    const assignees = await root(server, 'GET', `/rest/admin/project/${P}/assignee`, { accept: XML_ACCEPT });
+    expect(xmlElements(assignees.text, 'assignee')).toContainEqual({
+      login: 'sub_member',
+      fullName: 'sub_member',
+      isFromGroup: 'true',
+    });
+    const created = await root(server, 'PUT', `/rest/issue${q({ project: P, summary: 'for the team' })}`);
+    const id = created.headers.get('location')?.split('/').pop() ?? '';
+    const exec = await root(
+      server,
+      'POST',
+      `/rest/issue/${id}/execute${q({ command: 'Assignee sub_member' })}`,
+    );
+    expect(exec.status, exec.text).toBe(200);
+    expect(
+      (await root(server, 'DELETE', '/rest/admin/customfield/userBundle/SUB%3A%20Assignee/group/SubTeam'))
+        .status,
+    ).toBe(200);
+    expect(
+      (await root(server, 'DELETE', '/rest/admin/customfield/userBundle/SUB%3A%20Assignee/group/SubTeam'))
+        .status,
+    ).toBe(404);
   });
 
   it('answers no stack traces', () => expectNoStackTraces(server));

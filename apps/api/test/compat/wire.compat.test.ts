@@ -4,6 +4,7 @@ import {
   basic,
   expectJson,
   expectNoStackTraces,
+  fork,
   JSON_ACCEPT,
   ROOT_PASSWORD,
   rawRequest,
@@ -191,6 +192,28 @@ describe('the issue representation', () => {
       '@type': 'Depend',
       '@role': 'depends on',
     });
+  });
+
+  it('updaterName is who changed the issue last (the reporter until anyone else changes it)', async () => {
+    const id = await createIssue(server, 'Updated by another');
+    const updater = async () => {
+      const issue = expectJson(await root(server, 'GET', `/rest/issue/${id}`, { accept: JSON_ACCEPT }), 200);
+      return issue.field.find((f: { name: string }) => f.name === 'updaterName')?.value;
+    };
+    expect(await updater()).toBe('root');
+    await mustExecute(server, id, 'Priority Major', 'u_dev');
+    expect(await updater()).toBe('u_dev');
+  });
+
+  it('a value’s colour follows its colour index (index 0: no colour)', async () => {
+    const em = fork(server.orm);
+    await em.getConnection().execute("update field_values set color_index = 3 where name = 'Critical'");
+    const res = await root(server, 'GET', `/rest/issue/${issueId}`, { accept: JSON_ACCEPT });
+    const priority = expectJson(res, 200).field.find((f: { name: string }) => f.name === 'Priority');
+    const type = expectJson(res, 200).field.find((f: { name: string }) => f.name === 'Type');
+    expect(priority.color).not.toEqual(type.color);
+    expect(priority.color.bg).toMatch(/^#[0-9a-f]{6}$/);
+    await em.getConnection().execute("update field_values set color_index = null where name = 'Critical'");
   });
 
   it('JSON: custom field values are arrays; users [{value, fullName}]; tags {value, cssClass}', async () => {

@@ -5,3 +5,4 @@ export * from './route-meta.js';
 export * from './small-bodies.js';
 export * from './text-checks.js';
 export * from './text-fields.js';
+export * from './timestamps.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 import { name, optionalText } from '../common/text-fields.js';
+import { ZTimestampMs } from '../common/timestamps.js';
 import { ZLogin } from '../projects/project.contract.js';
 
 const TAGS = ['Bundles'];
@@ -83,7 +84,7 @@ export const getBundleMeta = {
 } satisfies RouteMeta;
 export const ZBundleInput = z.object({ bundleType: ZBundleType, bundle: ZBundleName });
 
-const ZDate = z.coerce.number().int().min(-8.64e15).max(8.64e15);
+const ZDate = ZTimestampMs;
 const valueAttributes = {
   description: optionalText(1000),
   colorIndex: z.coerce.number().int().min(0).max(1000).optional(),
@@ -116,6 +117,7 @@ export const ZCreateBundleInput = z.object({
   name: ZBundleName,
   values: z.array(ZNewBundleValue).max(5000).optional(),
   users: z.array(ZLogin).max(5000).optional(),
+  groups: z.array(name(100)).max(5000).optional(),
   /** Filled by the REST bridge from an XML body: child elements by tag (`value`, `state`, `user`...). */
   xmlChildren: z.record(z.string(), z.array(ZXmlChild).max(5000)).optional(),
 });
@@ -187,6 +189,28 @@ export const addBundleUserMeta = {
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
 export const ZBundleUserInput = z.object({ bundle: ZBundleName, login: ZLogin });
+
+export const addBundleGroupMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/customfield/userBundle/{bundle}/group/{group}',
+    summary: 'Add a group to a user bundle',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const removeBundleGroupMeta = {
+  openapi: {
+    method: 'DELETE',
+    path: '/admin/customfield/userBundle/{bundle}/group/{group}',
+    summary: 'Remove a group from a user bundle',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZBundleGroupInput = z.object({ bundle: ZBundleName, group: name(100) });
 
 export const removeBundleUserMeta = {
   openapi: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { name, optionalText } from '../common/text-fields.js';
+import { ZTimestampMs } from '../common/timestamps.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
 
 /*
@@ -9,7 +10,7 @@ import { ZProjectShortName } from '../projects/project.contract.js';
  * project): views of the bundles of the project's Subsystem, Fix versions and build fields.
  */
 const TAGS = ['Project subsystems, versions and builds'];
-const ZDate = z.coerce.number().int().min(-8.64e15).max(8.64e15);
+const ZDate = ZTimestampMs;
 
 const meta = (
   method: 'GET' | 'PUT' | 'POST' | 'DELETE',
@@ -170,3 +171,9 @@ export const ZProjectAssigneeInput = z.object({
   project: ZProjectShortName,
   login: z.string().trim().min(1).max(100),
 });
+
+/** `<groups><group name url/>…`: the groups of the project's Assignee bundle. */
+export const listAssigneeGroupsMeta = {
+  openapi: meta('GET', '/admin/project/{project}/assignee/group', 'Get project assignee groups', [401, 404]),
+  xml: list('groups', element('group')),
+} satisfies RouteMeta;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { list, type RouteMeta } from '../common/route-meta.js';
 import { ZCount, ZEmpty } from '../common/small-bodies.js';
 import { name, optionalText } from '../common/text-fields.js';
+import { MAX_TIMESTAMP_MS } from '../common/timestamps.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
 import { executeCommandMeta, ZCreateIssueInput, ZIssue, ZIssueId } from './issue.contract.js';
 
@@ -83,7 +84,7 @@ export const ZListProjectIssuesInput = z.object({
     .number()
     .int()
     .min(0, 'must be at least 0')
-    .max(253_402_300_799_999, 'must be a time before the year 10000')
+    .max(MAX_TIMESTAMP_MS, 'must be a time before the year 10000')
     .optional(),
   wikifyDescription: z.string().max(10).optional(),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
+import { MAX_TIMESTAMP_MS } from '../common/timestamps.js';
 import { ZImportResults } from '../import/import.contract.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
 import { ZIssueId } from './issue.contract.js';
@@ -35,7 +36,7 @@ const ZDate = z
   .number()
   .int()
   .min(0, 'must be at least 0')
-  .max(8_640_000_000_000_000, 'must be a time in ms');
+  .max(MAX_TIMESTAMP_MS, 'must be a time before the year 10000');
 const ZDuration = z
   .number()
   .int()

@@ -1,5 +1,6 @@
 import { hasControlCharacters } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
+import { type AuthenticatedUser, findSessionRow, findTokenRow } from '../read-models/actor.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { verifyPassword } from './password.js';
 import { digestsEqual, parsePermanentToken, randomSecret, sha256Hex } from './secrets.js';
@@ -21,21 +22,18 @@ export async function authenticatePassword(em: Em, login: string, password: stri
   return user;
 }
 
-export async function authenticateToken(em: Em, token: string): Promise<IUser | null> {
+/** The token's user (the actor read model: one prepared statement), or null when it is wrong. */
+export async function authenticateToken(em: Em, token: string): Promise<AuthenticatedUser | null> {
   const parsed = parsePermanentToken(token);
   if (!parsed || hasControlCharacters(parsed.login) || hasControlCharacters(parsed.name)) return null;
-  const row = await em.findOne(
-    PermanentToken,
-    { name: parsed.name, user: { loginKey: parsed.login.toLowerCase() } },
-    { populate: ['user'] },
-  );
+  const row = await findTokenRow(em, parsed.login.toLowerCase(), parsed.name);
   if (!row || !digestsEqual(row.secretHash, sha256Hex(parsed.secret))) return null;
   // Record use at most once a minute: a write on every read request would serialise readers.
   const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > TOKEN_TOUCH_INTERVAL_MS) {
-    await em.nativeUpdate(PermanentToken, { id: row.id }, { lastUsedAt: new Date(now) });
+  if (row.lastUsedAt === null || now - row.lastUsedAt > TOKEN_TOUCH_INTERVAL_MS) {
+    await em.nativeUpdate(PermanentToken, { id: row.tokenId }, { lastUsedAt: new Date(now) });
   }
-  return row.user as IUser;
+  return row.user;
 }
 
 /** Creates a session and returns the cookie value (only its hash is stored). */
@@ -50,8 +48,8 @@ export async function createSession(em: Em, userId: number): Promise<string> {
   return value;
 }
 
-export async function authenticateSession(em: Em, value: string): Promise<IUser | null> {
-  const session = await em.findOne(Session, { idHash: sha256Hex(value) }, { populate: ['user'] });
-  if (!session || session.expiresAt.getTime() < Date.now()) return null;
-  return session.user as IUser;
+export async function authenticateSession(em: Em, value: string): Promise<AuthenticatedUser | null> {
+  const session = await findSessionRow(em, sha256Hex(value));
+  if (!session || session.expiresAt < Date.now()) return null;
+  return session.user;
 }

@@ -1,3 +1,4 @@
+import { isStorableTimestamp } from '@trackline/contracts';
 /** One problem of one imported item; `fieldName` and `value` as the original's `<error>` attributes. */
 export type ImportProblem = { message: string; fieldName?: string; value?: string };
 
@@ -17,5 +18,5 @@ export function parseTimestamp(text: string | undefined): number | null {
   const trimmed = text.trim();
   if (!/^-?\d{1,15}$/.test(trimmed)) return null;
   const ms = Number(trimmed);
-  return Math.abs(ms) <= 8_640_000_000_000_000 ? ms : null;
+  return isStorableTimestamp(ms) ? ms : null;
 }

@@ -6,6 +6,8 @@ import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../com
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../read-models/statements.js';
+import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { findReadableIssues, projectScope } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
@@ -116,7 +118,7 @@ export async function buildVocabulary(
     const updatable = projectsWith(actor, 'UPDATE_ISSUE');
     projectIds =
       updatable === 'all'
-        ? (await em.execute<{ id: number }[]>('select id from projects order by id')).map((r) => Number(r.id))
+        ? (await readRows<{ id: number }>(em, 'select id from projects order by id')).map((r) => Number(r.id))
         : [...updatable].sort((a, b) => a - b);
     // Without issues, a kind of command is possible when some project allows it.
     const anywhere = (permission: PermissionKey) => {
@@ -134,18 +136,20 @@ export async function buildVocabulary(
   const fieldProjects = allowed.update ? projectIds : [];
   const inProjects = fieldProjects.length ? placeholders(fieldProjects) : '';
   const fieldRows = fieldProjects.length
-    ? await em.execute<FieldRow[]>(
+    ? await readRows<FieldRow>(
+        em,
         'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
           'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id ' +
           `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
         fieldProjects,
       )
     : [];
-  const userRows = await em.execute<UserRow[]>(
+  const userRows = await readRows<UserRow>(
+    em,
     'select null as project_id, null as field_key, login, full_name from users where id = ?' +
       (fieldProjects.length
         ? ' union all select pf.project_id, pf.name_key as field_key, u.login, u.full_name from project_fields pf ' +
-          'join bundle_users bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ' +
+          `join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ` +
           `where pf.kind = 'user' and pf.project_id in (${inProjects})`
         : '') +
       ' order by login',
@@ -159,14 +163,16 @@ export async function buildVocabulary(
   for (const u of userRows) users.set(u.login.toLowerCase(), { login: u.login, fullName: u.full_name });
 
   const tags = allowed.tag
-    ? await em.execute<{ name: string }[]>(
+    ? await readRows<{ name: string }>(
+        em,
         'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
         [actor.userId],
       )
     : [];
   const linkTypes = allowed.link
     ? (
-        await em.execute<{ name: string; outward_name: string; inward_name: string; directed: unknown }[]>(
+        await readRows<{ name: string; outward_name: string; inward_name: string; directed: unknown }>(
+          em,
           'select name, outward_name, inward_name, directed from issue_link_types order by name_key',
         )
       ).map((t) => ({
@@ -180,7 +186,8 @@ export async function buildVocabulary(
   const issueIds =
     allowed.link && scope !== 'none'
       ? (
-          await em.execute<{ short_name: string; number_in_project: number }[]>(
+          await readRows<{ short_name: string; number_in_project: number }>(
+            em,
             'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
               `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
             scope.params,

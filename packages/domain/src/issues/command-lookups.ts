@@ -8,6 +8,7 @@ import {
 import { requireTagRoom } from '../folders/tags.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
+import { readRows } from '../read-models/statements.js';
 import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
 import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
@@ -39,7 +40,7 @@ export class CommandLookups {
     const key = nameKey(login);
     if (key === 'me' || key === this.actor.login.toLowerCase()) return this.actor.userId;
     if (!this.users.has(key)) {
-      const rows = await this.em.execute<{ id: number }[]>('select id from users where login_key = ?', [key]);
+      const rows = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [key]);
       this.users.set(key, rows[0] ? Number(rows[0].id) : null);
     }
     return this.users.get(key) ?? null;
@@ -68,16 +69,14 @@ export class CommandLookups {
 
   async linkType(name: string): Promise<LinkTypeRef | null> {
     if (!this.linkTypes) {
-      const rows = await this.em.execute<
-        {
-          id: number;
-          name: string;
-          name_key: string;
-          outward_name: string;
-          inward_name: string;
-          directed: unknown;
-        }[]
-      >('select id, name, name_key, outward_name, inward_name, directed from issue_link_types');
+      const rows = await readRows<{
+        id: number;
+        name: string;
+        name_key: string;
+        outward_name: string;
+        inward_name: string;
+        directed: unknown;
+      }>(this.em, 'select id, name, name_key, outward_name, inward_name, directed from issue_link_types');
       this.linkTypes = new Map(
         rows.map((r) => [
           r.name_key,

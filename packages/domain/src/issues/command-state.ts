@@ -2,6 +2,8 @@ import { entryOf } from '../collections/map-entry.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../read-models/statements.js';
+import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
 
@@ -64,22 +66,21 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
   const inIssues = placeholders(issueIds);
   const inProjects = placeholders(projectIds);
 
-  const fieldRows = await em.execute<
-    {
-      id: number;
-      project_id: number;
-      name: string;
-      name_key: string;
-      kind: FieldKind;
-      multi: unknown;
-      can_be_empty: unknown;
-      empty_text: string | null;
-      value_id: number | null;
-      value_name: string | null;
-      value_key: string | null;
-      resolved: unknown;
-    }[]
-  >(
+  const fieldRows = await readRows<{
+    id: number;
+    project_id: number;
+    name: string;
+    name_key: string;
+    kind: FieldKind;
+    multi: unknown;
+    can_be_empty: unknown;
+    empty_text: string | null;
+    value_id: number | null;
+    value_name: string | null;
+    value_key: string | null;
+    resolved: unknown;
+  }>(
+    em,
     'select pf.id, pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
       'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
       `from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id in (${inProjects})`,
@@ -112,8 +113,9 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
   }
 
   const fieldUsers = new Map<number, Set<number>>();
-  for (const row of await em.execute<{ field_id: number; user_id: number }[]>(
-    'select pf.id as field_id, bu.user_id from project_fields pf join bundle_users bu on bu.bundle_id = pf.bundle_id ' +
+  for (const row of await readRows<{ field_id: number; user_id: number }>(
+    em,
+    `select pf.id as field_id, bu.user_id from project_fields pf join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id ` +
       `where pf.kind = 'user' and pf.project_id in (${inProjects})`,
     projectIds,
   )) {
@@ -134,17 +136,16 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
       },
     ]),
   );
-  for (const row of await em.execute<
-    {
-      issue_id: number;
-      field_id: number;
-      slot: number;
-      value_id: number | null;
-      user_id: number | null;
-      text: string | null;
-      number: unknown;
-    }[]
-  >(
+  for (const row of await readRows<{
+    issue_id: number;
+    field_id: number;
+    slot: number;
+    value_id: number | null;
+    user_id: number | null;
+    text: string | null;
+    number: unknown;
+  }>(
+    em,
     `select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values where issue_id in (${inIssues})`,
     issueIds,
   )) {
@@ -161,7 +162,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     sql: string,
     pick: (s: IssueState) => { initial: Set<number>; current: Set<number> },
   ) => {
-    for (const row of await em.execute<{ issue_id: number; ref: number }[]>(sql, issueIds)) {
+    for (const row of await readRows<{ issue_id: number; ref: number }>(em, sql, issueIds)) {
       const state = states.get(Number(row.issue_id));
       if (state) pick(state).initial.add(Number(row.ref));
     }
@@ -183,7 +184,8 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
   }
 
-  const linkRows = await em.execute<{ id: number; type_id: number; source_id: number; target_id: number }[]>(
+  const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(
+    em,
     `select id, type_id, source_id, target_id from issue_links where source_id in (${inIssues}) or target_id in (${inIssues})`,
     [...issueIds, ...issueIds],
   );

@@ -4,6 +4,7 @@ import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../read-models/statements.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
 
 /** The few columns most use cases need about an issue. */
@@ -56,7 +57,8 @@ export async function findReadableIssues(
   if (bad) throw issueNotFound(bad.id);
   if (parsed.length === 0) return [];
   const keys = parsed.map((p) => p.key as NonNullable<(typeof p)['key']>);
-  const rows = await em.execute<Row[]>(
+  const rows = await readRows<Row>(
+    em,
     `${SELECT} where ${keys.map(() => '(p.short_name_key = ? and i.number_in_project = ?)').join(' or ')}`,
     keys.flatMap((k) => [k.shortNameKey, k.number]),
   );
@@ -87,7 +89,7 @@ export async function findReadableIssuesByDbIds(
 ): Promise<IssueRef[]> {
   const ids = [...new Set(dbIds.filter((id) => Number.isSafeInteger(id)))];
   if (ids.length === 0) return [];
-  const rows = await em.execute<Row[]>(`${SELECT} where i.id in (${placeholders(ids)})`, ids);
+  const rows = await readRows<Row>(em, `${SELECT} where i.id in (${placeholders(ids)})`, ids);
   const byId = new Map(rows.map((r) => [Number(r.id), toRef(r)]));
   return ids.flatMap((id) => {
     const ref = byId.get(id);

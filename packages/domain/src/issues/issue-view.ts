@@ -2,6 +2,7 @@ import { type Actor, can } from '../auth/actor.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../read-models/statements.js';
 import { visibleCommentsSql } from './comments/comments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { formatSimpleValue } from './fields/simple-values.js';
@@ -15,8 +16,8 @@ export type IssueFieldView = {
   multi: boolean;
   /** The text shown when `values` is empty ('Unassigned'...), null for fields that cannot be empty. */
   emptyText: string | null;
-  /** Value names (for user fields: logins, with the full name). */
-  values: { name: string; fullName?: string; resolved?: boolean }[];
+  /** Value names (for user fields: logins, with the full name; bundle values with their colour index, if any). */
+  values: { name: string; fullName?: string; resolved?: boolean; colorIndex?: number }[];
 };
 
 export type IssueLinkView = {
@@ -46,7 +47,7 @@ export type IssueView = {
   summary: string;
   description: string;
   reporter: UserRef;
-  /** Who changed the issue last, when recorded (the legacy `updaterName`; the reporter otherwise). */
+  /** Who changed the issue last (its latest recorded change); absent while none is recorded. */
   updater?: UserRef;
   /** Milliseconds since the epoch. */
   created: number;
@@ -63,8 +64,8 @@ export type IssueView = {
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
   links: IssueLinkView[];
-  /** Attached files (name and download URL), when the read model carries them. */
-  attachments?: { name: string; url: string }[];
+  /** Attached files (id and file name), when the read model carries them. */
+  attachments?: { id: number; name: string }[];
 };
 
 type IssueRow = {
@@ -95,6 +96,7 @@ type FieldRow = {
   full_name: string | null;
   text: string | null;
   number: unknown;
+  color_index: unknown;
 };
 
 type CommentRow = {
@@ -141,7 +143,8 @@ const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
 export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[]): Promise<IssueView[]> {
   if (ids.length === 0) return [];
   const inIds = placeholders(ids);
-  const issues = await em.execute<IssueRow[]>(
+  const issues = await readRows<IssueRow>(
+    em,
     'select i.id, i.project_id, i.number_in_project, i.summary, i.description, i.created_at, i.updated_at, ' +
       'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
@@ -150,16 +153,28 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   );
   if (issues.length === 0) return [];
 
-  const fieldRows = await em.execute<FieldRow[]>(
+  const fieldRows = await readRows<FieldRow>(
+    em,
     'select i.id as issue_id, pf.id as field_id, pf.name, pf.kind, pf.multi, pf.empty_text, ' +
-      'fv.name as value_name, fv.resolved, u.login, u.full_name, ifv.text, ifv.number ' +
+      'fv.name as value_name, fv.resolved, fv.color_index, u.login, u.full_name, ifv.text, ifv.number ' +
       'from issues i join project_fields pf on pf.project_id = i.project_id ' +
       'left join issue_field_values ifv on ifv.issue_id = i.id and ifv.field_id = pf.id ' +
       'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ' +
       `where i.id in (${inIds}) order by pf.ordinal, pf.id, fv.ordinal, fv.id, u.login`,
     [...ids],
   );
-  const tagRows = await em.execute<{ issue_id: number; name: string; login: string; shared: unknown }[]>(
+  // The author of each issue's latest recorded change (the legacy `updaterName`).
+  const updaterRows = await readRows<{ issue_id: number; login: string; full_name: string }>(
+    em,
+    'select c.issue_id, u.login, u.full_name from issue_changes c join users u on u.id = c.updater_id ' +
+      `where c.id in (select max(m.id) from issue_changes m where m.issue_id in (${inIds}) group by m.issue_id)`,
+    [...ids],
+  );
+  const updaterBy = new Map(
+    updaterRows.map((r) => [Number(r.issue_id), { login: r.login, fullName: r.full_name }] as const),
+  );
+  const tagRows = await readRows<{ issue_id: number; name: string; login: string; shared: unknown }>(
+    em,
     'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
       'join users u on u.id = t.owner_id ' +
       `where it.issue_id in (${inIds}) and (t.owner_id = ? or t.shared = true) order by t.name_key, t.id`,
@@ -168,7 +183,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   const counts = async (table: string) =>
     new Map(
       (
-        await em.execute<{ issue_id: number; n: unknown; mine: unknown }[]>(
+        await readRows<{ issue_id: number; n: unknown; mine: unknown }>(
+          em,
           `select issue_id, count(*) as n, sum(case when user_id = ? then 1 else 0 end) as mine from ${table} ` +
             `where issue_id in (${inIds}) group by issue_id`,
           [actor.userId, ...ids],
@@ -182,7 +198,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   // Deleted comments and those restricted to a group the viewer is not in are left out.
   const visibleComments = visibleCommentsSql(actor);
   const commentRows = commentable.length
-    ? await em.execute<CommentRow[]>(
+    ? await readRows<CommentRow>(
+        em,
         'select c.id, c.issue_id, c.text, c.created_at, c.updated_at, u.login, u.full_name from issue_comments c ' +
           `join users u on u.id = c.author_id where c.issue_id in (${placeholders(commentable)}) ` +
           `and not c.deleted and ${visibleComments.sql} order by c.id`,
@@ -194,7 +211,8 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
     'select l.source_id, l.target_id, t.name as type_name, t.outward_name, t.inward_name, t.directed, ' +
     'o.id, o.project_id, o.number_in_project, o.summary, o.resolved_at, op.short_name ' +
     'from issue_links l join issue_link_types t on t.id = l.type_id ';
-  const linkRows = await em.execute<LinkRow[]>(
+  const linkRows = await readRows<LinkRow>(
+    em,
     `${linkSelect} join issues o on o.id = l.target_id join projects op on op.id = o.project_id ` +
       `where l.source_id in (${inIds}) union all ` +
       `${linkSelect} join issues o on o.id = l.source_id join projects op on op.id = o.project_id ` +
@@ -220,6 +238,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
         updated: toMs(row.updated_at),
         resolved: toMsOrNull(row.resolved_at),
         fields: toFields(fieldsBy.get(id) ?? []),
+        ...(updaterBy.has(id) ? { updater: updaterBy.get(id) as UserRef } : {}),
         tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
         stars: stars.get(id)?.n ?? 0,
         starredByMe: stars.get(id)?.mine ?? false,
@@ -282,11 +301,13 @@ function toFields(rows: FieldRow[]): IssueFieldView[] {
       fields.set(id, field);
     }
     if (row.value_name !== null) {
-      field.values.push(
+      const value: IssueFieldView['values'][number] =
         row.kind === 'state'
           ? { name: row.value_name, resolved: toBool(row.resolved) }
-          : { name: row.value_name },
-      );
+          : { name: row.value_name };
+      if (row.color_index !== null && row.color_index !== undefined)
+        value.colorIndex = Number(row.color_index);
+      field.values.push(value);
     } else if (row.login !== null) {
       field.values.push({ name: row.login, fullName: row.full_name ?? row.login });
     } else if (row.text !== null || (row.number !== null && row.number !== undefined)) {

@@ -6,6 +6,7 @@ import { IssueAttachment } from '../issues/attachments/attachment.entity.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import {
   Bundle,
+  BundleGroup,
   BundleUser,
   CustomField,
   FieldValue,
@@ -57,6 +58,7 @@ export const ENTITIES: EntitySchema[] = [
   ProjectField,
   FieldValue,
   BundleUser,
+  BundleGroup,
   IssueFieldValue,
   IssueComment,
   IssueChange,

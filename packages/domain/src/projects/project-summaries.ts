@@ -1,4 +1,5 @@
 import type { Actor } from '../auth/actor.js';
+import { BUNDLE_MEMBERS } from '../issues/fields/bundle-usage.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { listAccessibleProjects } from './projects.js';
@@ -34,7 +35,7 @@ export async function listProjectSummaries(
   // Assignees: the users of each project's Assignee bundle (see `assigneeBundleId`).
   const assignees = await em.execute<{ project_id: number; login: string; full_name: string }[]>(
     'select pf.project_id, u.login, u.full_name from project_fields pf ' +
-      'join bundle_users bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ' +
+      `join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ` +
       `where pf.kind = 'user' and pf.name_key = 'assignee' and pf.project_id in (${inIds}) order by u.login_key`,
     ids,
   );

@@ -1,5 +1,6 @@
-import { type Actor, can, projectsWith, requirePermission } from '../auth/actor.js';
+import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { GroupRoleGrant } from '../groups/group.entity.js';
 import { attachDefaultFields } from '../issues/fields/attach-fields.js';
 import { deleteUnusedBundles } from '../issues/fields/bundle-usage.js';
 import { ProjectField } from '../issues/fields/field.entity.js';
@@ -7,6 +8,7 @@ import { Issue } from '../issues/issue.entity.js';
 import { deleteIssueDependents, issueIdsOfProject } from '../issues/issue-dependents.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { type ProjectListItem, readableProjects } from '../read-models/projects.js';
 import { RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { VcsIntegrationProject } from '../vcs/vcs.entity.js';
@@ -21,10 +23,8 @@ export type NewProject = {
 };
 
 /** Projects the actor may read (READ_PROJECT globally or in the project). */
-export async function listAccessibleProjects(em: Em, actor: Actor): Promise<IProject[]> {
-  const ids = projectsWith(actor, 'READ_PROJECT');
-  if (ids !== 'all' && ids.length === 0) return [];
-  return em.find(Project, ids === 'all' ? {} : { id: { $in: ids } }, { orderBy: { shortNameKey: 'asc' } });
+export function listAccessibleProjects(em: Em, actor: Actor): Promise<ProjectListItem[]> {
+  return readableProjects(em, actor);
 }
 
 /**
@@ -115,6 +115,7 @@ export async function purgeProjectRows(em: Em, projectId: number): Promise<boole
     const project = await tx.findOne(Project, projectId);
     if (project) await deleteUnusedBundles(tx as Em, bundleIds, project.shortName);
     await tx.nativeDelete(RoleGrant, { project: projectId });
+    await tx.nativeDelete(GroupRoleGrant, { project: projectId });
     await tx.nativeDelete(VcsIntegrationProject, { project: projectId });
     // A concurrent purge may have removed it meanwhile (PostgreSQL runs both at once).
     return (await tx.nativeDelete(Project, { id: projectId, deletedAt: { $ne: null } })) > 0;

@@ -3,11 +3,12 @@ import { type Actor, holdsInScope, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { allRoles, type RoleView, roleByName } from '../read-models/roles.js';
 import { type IPermission, type IRole, Permission, Role } from './role.entity.js';
 
-export function listRoles(em: Em, actor: Actor): Promise<IRole[]> {
+export function listRoles(em: Em, actor: Actor): Promise<RoleView[]> {
   requirePermission(actor, 'READ_ROLE');
-  return em.find(Role, {}, { orderBy: { nameKey: 'asc' } });
+  return allRoles(em);
 }
 
 async function findRole(em: Em, name: string, populate = false): Promise<IRole> {
@@ -20,9 +21,11 @@ async function findRole(em: Em, name: string, populate = false): Promise<IRole> 
   return role;
 }
 
-export function getRole(em: Em, actor: Actor, name: string): Promise<IRole> {
+export async function getRole(em: Em, actor: Actor, name: string): Promise<RoleView> {
   requirePermission(actor, 'READ_ROLE');
-  return findRole(em, name);
+  const role = await roleByName(em, name);
+  if (!role) throw DomainError.notFound('Role', name);
+  return role;
 }
 
 export async function createRole(em: Em, actor: Actor, name: string, description = ''): Promise<IRole> {

@@ -9,6 +9,7 @@ import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { Project } from '../projects/project.entity.js';
+import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
 import { Role } from '../roles/role.entity.js';
 import { DELETED_USER } from '../seed/seed-data.js';
@@ -28,14 +29,6 @@ export type UserFilter = {
 };
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * Every (user, role, project) a user holds: their own grants and their groups' grants. The
- * `role`, `project` and `permission` filters of the user list read it.
- */
-const EFFECTIVE_GRANTS =
-  '(select user_id, role_id, project_id from role_grants union all ' +
-  'select m.user_id, g.role_id, g.project_id from group_role_grants g join group_members m on m.group_id = g.group_id)';
 
 /**
  * `GET /admin/user?q&group&role&project&permission&start`: ten users a page, by login. Unknown
@@ -77,7 +70,7 @@ export async function listUsers(em: Em, actor: Actor, filter: UserFilter): Promi
       conditions.push('e.role_id in (select role_id from role_permissions where permission_key = ?)');
       params.push(filter.permission);
     }
-    where.push(`id in (select e.user_id from ${EFFECTIVE_GRANTS} e where ${conditions.join(' and ')})`);
+    where.push(`id in (select e.user_id from ${EFFECTIVE_GRANTS_SQL} e where ${conditions.join(' and ')})`);
   }
   const sql =
     `select id from users${where.length ? ` where ${where.join(' and ')}` : ''} ` +
@@ -190,7 +183,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
 
 /**
  * `POST /admin/user/{login}/merge/{loginToMerge}`: everything of the second account moves to
- * the first (authorship, grants, group memberships, assignee lists, stars, votes, tags and saved searches
+ * the first (authorship, grants, group memberships, user bundles (assignees), stars, votes, tags and saved searches
  * whose names do not clash), then the second is deleted.
  */
 export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMerge: string): Promise<IUser> {

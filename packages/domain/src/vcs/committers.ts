@@ -1,4 +1,5 @@
 import type { Em } from '../orm/em.js';
+import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 
 export type Committer =
   | { kind: 'matched'; user: { id: number; login: string; type: string } }
@@ -6,7 +7,7 @@ export type Committer =
 
 /**
  * The one user a commit's author e-mail stands for: same e-mail (case-insensitive) and the
- * integration's committers role, globally or in the issue's project. None or several: the
+ * integration's committers role (own or through a group), globally or in the issue's project. None or several: the
  * commit is still recorded, but nobody's commands run (the legacy YouTrack rule).
  */
 export async function findCommitter(
@@ -18,7 +19,7 @@ export async function findCommitter(
   if (!email?.trim()) return { kind: 'unmatched', reason: 'the commit has no author e-mail' };
   if (!role) return { kind: 'unmatched', reason: 'the integration has no committers role' };
   const rows = await em.execute<{ id: number; login: string; type: string }[]>(
-    'select distinct u.id, u.login, u.type from users u join role_grants g on g.user_id = u.id ' +
+    `select distinct u.id, u.login, u.type from users u join ${EFFECTIVE_GRANTS_SQL} g on g.user_id = u.id ` +
       'where u.email_key = ? and g.role_id = ? and (g.project_id is null or g.project_id = ?) order by u.login',
     [email.trim().toLowerCase(), role.id, projectId],
   );

@@ -143,7 +143,7 @@ function resultsOf(plan: CommitPlan, lookup: Lookup): VcsEffectResultDto[] {
 /** Per-commit results of a delivery: applied, skipped and why, failed and why, or pending. */
 export async function deliveryReport(
   em: Em,
-  integration: IVcsIntegration,
+  integration: Pick<IVcsIntegration, 'id' | 'name' | 'branches'>,
   delivery: IVcsDelivery,
 ): Promise<VcsDeliveryReportDto> {
   const push = JSON.parse(delivery.payload) as PushEvent;

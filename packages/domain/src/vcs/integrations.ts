@@ -5,6 +5,7 @@ import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type IProject, Project } from '../projects/project.entity.js';
+import { readRow } from '../read-models/statements.js';
 import { type IRole, Role } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { insertUser } from '../users/users.js';
@@ -211,14 +212,25 @@ export async function deleteVcsIntegration(em: Em, actor: Actor, name: string): 
 }
 
 /** The integration an apiKey belongs to (looked up by its hash), for the receiver. */
+/** What receiving a hook needs of its integration (read with one prepared statement). */
+export type HookIntegration = Pick<
+  IVcsIntegration,
+  'id' | 'name' | 'host' | 'repository' | 'secret' | 'branches'
+>;
+
 export async function findIntegrationByApiKey(
   em: Em,
   host: VcsHost,
   apiKey: string | null,
-): Promise<IVcsIntegration> {
+): Promise<HookIntegration> {
   if (!apiKey) throw DomainError.unauthenticated('An apiKey is required.');
-  const integration = await em.findOne(VcsIntegration, { apiKeyHash: sha256Hex(apiKey) });
-  if (!integration) throw DomainError.unauthenticated('Unknown apiKey.');
+  const row = await readRow<HookIntegration>(
+    em,
+    'select id, name, host, repository, secret, branches from vcs_integrations where api_key_hash = ?',
+    [sha256Hex(apiKey)],
+  );
+  if (!row) throw DomainError.unauthenticated('Unknown apiKey.');
+  const integration: HookIntegration = { ...row, id: Number(row.id) };
   if (integration.host !== host) {
     throw DomainError.forbidden(`receive ${host} hooks with the apiKey of a ${integration.host} integration`);
   }

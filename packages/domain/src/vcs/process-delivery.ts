@@ -7,6 +7,8 @@ import type { PushEvent } from './push-event.js';
 import { type Claim, completeDelivery, extendLease } from './queue.js';
 import { VcsDelivery } from './vcs.entity.js';
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export type ProcessOptions = {
   leaseMs: number;
   /** Called after each (commit, issue) unit is committed: progress and fault injection. */
@@ -37,6 +39,9 @@ export async function processDelivery(
   let renewedAt = Date.now();
   for (const { commit, references } of plans) {
     for (const ref of references) {
+      // SQLite answers synchronously, so a unit never waits on I/O: without this turn of the
+      // event loop a long push would hold the process and every request (hooks included) waits.
+      await yieldToEventLoop();
       await applyReference(orm.em.fork() as Em, ctx, commit, ref);
       await options.afterUnit?.(delivery.id);
       if (Date.now() - renewedAt > options.leaseMs / 3) {

@@ -5,8 +5,8 @@ import { classifyHook, normalizePush } from './classify-hook.js';
 import { pendingResult, planCommit } from './commit-plan.js';
 import { deliveryReport } from './delivery-report.js';
 import { extractPayload, type HookRequest, parsePayloadJson } from './hook-request.js';
+import type { HookIntegration } from './integrations.js';
 import { deliveryKeyOf, recordDelivery } from './record-delivery.js';
-import type { IVcsIntegration } from './vcs.entity.js';
 import { verifyHook } from './verify-hook.js';
 
 export type HookReceipt = { status: 200 | 202; body: VcsHookResponseDto; deliveryId?: number };
@@ -25,7 +25,7 @@ const signedBytes = (request: HookRequest) =>
  */
 export async function receiveHook(
   em: Em,
-  integration: IVcsIntegration,
+  integration: HookIntegration,
   request: HookRequest,
 ): Promise<HookReceipt> {
   const signed = signedBytes(request);
@@ -40,17 +40,19 @@ export async function receiveHook(
     throw DomainError.forbidden(`receive pushes of repository [ ${push.repository} ] with this apiKey`);
   }
   const key = deliveryKeyOf(request.header, signed);
-  const { delivery, created } = await recordDelivery(em, integration.id, key, event.name, push);
-  if (!created) {
+  const recorded = await recordDelivery(em, integration.id, key, event.name, push);
+  if ('existing' in recorded) {
+    const delivery = recorded.existing;
     const report = await deliveryReport(em, integration, delivery);
     return { status: 200, body: { status: 'duplicate', delivery: delivery.id, commits: report.commits } };
   }
+  // The pending results come from the push alone: no query between storing and answering.
   return {
     status: 202,
-    deliveryId: delivery.id,
+    deliveryId: recorded.id,
     body: {
       status: 'queued',
-      delivery: delivery.id,
+      delivery: recorded.id,
       commits: push.commits.map((commit) => pendingResult(planCommit(commit, integration.branches))),
     },
   };

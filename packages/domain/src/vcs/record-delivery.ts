@@ -1,6 +1,6 @@
 import { sha256Hex } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
-import { onUniqueViolation } from '../orm/unique.js';
+import { returningRows } from '../read-models/statements.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
 import { type IVcsDelivery, VcsDelivery } from './vcs.entity.js';
@@ -18,9 +18,10 @@ export function deliveryKeyOf(header: HeaderReader, signed: Buffer): string {
 }
 
 /**
- * Stores the delivery as a pending queue row, durably, before the hook is answered. The
- * unique (integration, delivery key) index decides between concurrent receivers in any
- * number of processes: the loser gets the stored row back.
+ * Stores the delivery as a pending queue row, durably, before the hook is answered, with one
+ * statement (`insert … on conflict do nothing returning id`, SQLite 3.35+ and PostgreSQL). The
+ * unique (integration, delivery key) index decides between concurrent receivers in any number
+ * of processes: the loser inserts nothing and reads the stored row back.
  */
 export async function recordDelivery(
   em: Em,
@@ -28,28 +29,15 @@ export async function recordDelivery(
   deliveryKey: string,
   event: string,
   push: PushEvent,
-): Promise<{ delivery: IVcsDelivery; created: boolean }> {
-  const inserted = await onUniqueViolation(
-    async () => {
-      const id = await em.insert(VcsDelivery, {
-        integration: integrationId,
-        deliveryKey,
-        event,
-        receivedAt: Date.now(),
-        status: 'pending',
-        leaseUntil: null,
-        claimToken: null,
-        attempts: 0,
-        commitCount: push.commits.length,
-        payload: JSON.stringify(push),
-        error: null,
-        finishedAt: null,
-      });
-      return { delivery: await em.findOneOrFail(VcsDelivery, { id: Number(id) }), created: true };
-    },
-    () => null,
+): Promise<{ id: number } | { existing: IVcsDelivery }> {
+  const rows = await returningRows<{ id: number }>(
+    em,
+    'insert into vcs_deliveries (integration_id, delivery_key, event, received_at, status, attempts, ' +
+      "commit_count, payload) values (?, ?, ?, ?, 'pending', 0, ?, ?) " +
+      'on conflict (integration_id, delivery_key) do nothing returning id',
+    [integrationId, deliveryKey, event, Date.now(), push.commits.length, JSON.stringify(push)],
   );
-  if (inserted) return inserted;
-  const existing = await em.findOneOrFail(VcsDelivery, { integration: integrationId, deliveryKey });
-  return { delivery: existing, created: false };
+  const row = rows[0];
+  if (row) return { id: Number(row.id) };
+  return { existing: await em.findOneOrFail(VcsDelivery, { integration: integrationId, deliveryKey }) };
 }

@@ -10,7 +10,7 @@ const bundleDto = (ctx: Context, b: d.BundleView): c.BundleDto => ({
   name: b.name,
   values: b.values,
   users: b.users.map((login) => ({ login, url: restUrl(ctx, 'admin', 'user', login) })),
-  groups: [],
+  groups: b.groups.map((group) => ({ name: group, url: restUrl(ctx, 'admin', 'group', group) })),
 });
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : /^(true|1)$/i.test(v));
@@ -23,9 +23,13 @@ const num = (v: string | undefined) => (v === undefined || v.trim() === '' ? und
 function fromXml(
   type: c.BundleTypeName,
   children: Record<string, Record<string, string>[]>,
-): { values?: z.infer<typeof c.ZNewBundleValue>[]; users?: string[] } {
+): { values?: z.infer<typeof c.ZNewBundleValue>[]; users?: string[]; groups?: string[] } {
   const tag = c.BUNDLE_XML[type].value;
-  if (type === 'userBundle') return { users: (children.user ?? []).map((u) => u.login ?? u.$text ?? '') };
+  if (type === 'userBundle')
+    return {
+      users: (children.user ?? []).map((u) => u.login ?? u.$text ?? ''),
+      groups: (children.userGroup ?? []).map((g) => g.name ?? g.$text ?? ''),
+    };
   const values = (children[tag] ?? []).map((v) => ({
     name: v.$text ?? v.name ?? '',
     description: v.description,
@@ -81,6 +85,7 @@ export const bundlesRouter = router({
         name: input.name,
         values: input.values ?? fromBody.values,
         users: input.users ?? fromBody.users,
+        groups: input.groups ?? fromBody.groups,
       });
       return created(ctx, `/admin/customfield/${input.bundleType}/${bundle.name}`, bundleDto(ctx, bundle));
     }),
@@ -140,6 +145,24 @@ export const bundlesRouter = router({
     .output(c.ZEmpty)
     .mutation(async ({ ctx, input }) => {
       await d.removeBundleUser(ctx.em, ctx.actor, input.bundle, input.login);
+      return {};
+    }),
+
+  addGroup: authedProcedure
+    .meta(c.addBundleGroupMeta)
+    .input(c.ZBundleGroupInput)
+    .output(c.ZEmpty)
+    .mutation(async ({ ctx, input }) => {
+      await d.addBundleGroup(ctx.em, ctx.actor, input.bundle, input.group);
+      return created(ctx, `/admin/customfield/userBundle/${input.bundle}/group/${input.group}`, {});
+    }),
+
+  removeGroup: authedProcedure
+    .meta(c.removeBundleGroupMeta)
+    .input(c.ZBundleGroupInput)
+    .output(c.ZEmpty)
+    .mutation(async ({ ctx, input }) => {
+      await d.removeBundleGroup(ctx.em, ctx.actor, input.bundle, input.group);
       return {};
     }),
 });

@@ -163,10 +163,16 @@ export const projectBundlesRouter = router({
     .meta(c.listAssigneesMeta)
     .input(c.ZProjectOnlyInput)
     .output(z.array(c.ZAssignee))
+    .query(({ ctx, input }) => d.listProjectAssignees(ctx.em, ctx.actor, input.project)),
+
+  assigneeGroups: authedProcedure
+    .meta(c.listAssigneeGroupsMeta)
+    .input(c.ZProjectOnlyInput)
+    .output(z.array(z.object({ name: z.string(), url: z.string() })))
     .query(async ({ ctx, input }) =>
-      (await d.listProjectAssignees(ctx.em, ctx.actor, input.project)).map((u) => ({
-        ...u,
-        isFromGroup: false,
+      (await d.listProjectAssigneeGroups(ctx.em, ctx.actor, input.project)).map((name) => ({
+        name,
+        url: restUrl(ctx, 'admin', 'group', name),
       })),
     ),
 

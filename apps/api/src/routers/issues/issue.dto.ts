@@ -1,5 +1,5 @@
 import { type IssueDto, issueEntityId } from '@trackline/contracts';
-import type { IssueFieldView, IssueView } from '@trackline/domain';
+import { BUNDLE_KINDS, type IssueFieldView, type IssueView } from '@trackline/domain';
 import { colorOf, cssClassOf } from './value-colors.js';
 
 type Field = IssueDto['field'][number];
@@ -12,13 +12,16 @@ function customField(f: IssueFieldView): Field {
       value: f.values.map((v) => ({ value: v.name, fullName: v.fullName ?? v.name })),
     };
   }
-  const first = f.values[0] as (IssueFieldView['values'][number] & { colorIndex?: number }) | undefined;
+  // Simple fields (string, text, integer, float, date, period) hold a value of their own.
+  if (!BUNDLE_KINDS.includes(f.kind as (typeof BUNDLE_KINDS)[number])) {
+    return { name: f.name, value: f.values.map((v) => v.name) };
+  }
   return {
     name: f.name,
     value: f.values.map((v) => v.name),
-    // Bundle values are named uniquely within their field: the name is the value's id.
+    // Bundle values are named uniquely within their bundle: the name is the value's id.
     valueId: f.values.map((v) => v.name),
-    color: colorOf(first?.colorIndex),
+    color: colorOf(f.values[0]?.colorIndex),
   };
 }
 
@@ -54,7 +57,9 @@ export function toIssueDto(issue: IssueView): IssueDto {
   }
   const attachments = issue.attachments ?? [];
   if (attachments.length > 0) {
-    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: a.url })) });
+    // A path, as the original's (`/_persistent/…`) were: the download route of the attachment.
+    const url = (id: number) => `/rest/issue/${encodeURIComponent(issue.id)}/attachment/${id}`;
+    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: url(a.id) })) });
   }
   return {
     id: issue.id,

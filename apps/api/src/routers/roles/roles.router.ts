@@ -5,7 +5,7 @@ import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { created, restUrl } from '../respond.js';
 
-const toRole = (ctx: Context, role: d.IRole): c.RoleDto => ({
+const toRole = (ctx: Context, role: d.RoleView): c.RoleDto => ({
   name: role.name,
   description: role.description,
   permissionsUrl: restUrl(ctx, 'admin', 'role', role.name, 'permission'),

@@ -91,7 +91,8 @@ const commentNotFound = (id: string) => DomainError.notFound('Comment', id);
 /** A comment of the issue the actor can see (a deleted one only when `withDeleted`), or NOT_FOUND. */
 async function findComment(em: Em, actor: Actor, issue: IssueRef, commentId: string, withDeleted: boolean) {
   requirePermission(actor, 'READ_COMMENT', issue.projectId, `read comments of issue [ ${issue.readableId} ]`);
-  const id = /^\d{1,15}$/.test(commentId) ? Number(commentId) : null;
+  // Ids are 32-bit integers in the database (PostgreSQL refuses bigger ones in a comparison).
+  const id = /^\d{1,10}$/.test(commentId) && Number(commentId) <= 2_147_483_647 ? Number(commentId) : null;
   const comment = id
     ? await em.findOne(IssueComment, { id, issue: issue.id }, { populate: ['author', 'permittedGroup'] })
     : null;

@@ -7,6 +7,7 @@ import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
 import { User } from '../../users/user.entity.js';
 import type { UserRef } from '../issue-view.js';
+import { BUNDLE_MEMBERS } from './bundle-usage.js';
 import { BundleUser, ProjectField } from './field.entity.js';
 
 /**
@@ -23,17 +24,37 @@ export async function assigneeBundleId(em: Em, projectId: number): Promise<numbe
   return field?.bundle?.id ?? null;
 }
 
-/** Users issues of the project may be assigned to (READ_PROJECT), by login. */
-export async function listProjectAssignees(em: Em, actor: Actor, shortName: string): Promise<UserRef[]> {
+/** Users issues of the project may be assigned to (READ_PROJECT), by login: individuals and members of its groups. */
+export async function listProjectAssignees(
+  em: Em,
+  actor: Actor,
+  shortName: string,
+): Promise<(UserRef & { isFromGroup: boolean })[]> {
   const project = await getReadableProject(em, actor, shortName);
   const bundle = await assigneeBundleId(em, project.id);
   if (bundle === null) return [];
-  const rows = await em.find(
-    BundleUser,
-    { bundle },
-    { populate: ['user'], orderBy: { user: { loginKey: 'asc' } } },
+  const rows = await em.execute<{ login: string; full_name: string; individual: unknown }[]>(
+    'select u.login, u.full_name, (select count(*) from bundle_users i where i.bundle_id = ? and i.user_id = u.id) as individual ' +
+      `from (${BUNDLE_MEMBERS}) bm join users u on u.id = bm.user_id where bm.bundle_id = ? order by u.login_key`,
+    [bundle, bundle],
   );
-  return rows.map((r) => ({ login: r.user.login, fullName: r.user.fullName }));
+  return rows.map((r) => ({
+    login: r.login,
+    fullName: r.full_name,
+    isFromGroup: Number(r.individual) === 0,
+  }));
+}
+
+/** The groups whose members may be assigned issues of the project (READ_PROJECT). */
+export async function listProjectAssigneeGroups(em: Em, actor: Actor, shortName: string): Promise<string[]> {
+  const project = await getReadableProject(em, actor, shortName);
+  const bundle = await assigneeBundleId(em, project.id);
+  if (bundle === null) return [];
+  const rows = await em.execute<{ name: string }[]>(
+    'select g.name from bundle_groups bg join user_groups g on g.id = bg.group_id where bg.bundle_id = ? order by g.name_key',
+    [bundle],
+  );
+  return rows.map((r) => r.name);
 }
 
 async function resolve(

@@ -3,6 +3,7 @@ import type { IProject } from '../../projects/project.entity.js';
 import { nameKey } from '../../text/user-text.js';
 import {
   Bundle,
+  BundleGroup,
   type BundleKind,
   BundleUser,
   CustomField,
@@ -46,6 +47,9 @@ async function copyBundle(
     );
     if (extraUserId !== null) users.add(extraUserId);
     for (const user of users) em.create(BundleUser, { bundle, user });
+    if (source)
+      for (const g of await em.find(BundleGroup, { bundle: source.id }))
+        em.create(BundleGroup, { bundle, group: g.group });
     return bundle;
   }
   if (source) {

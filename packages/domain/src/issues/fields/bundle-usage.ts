@@ -27,3 +27,11 @@ export async function deleteUnusedBundles(
   const unused = bundleIds.filter((id) => !used.has(id));
   if (unused.length) await em.nativeDelete(Bundle, { id: { $in: unused } });
 }
+
+/**
+ * The users of every user bundle as rows `(bundle_id, user_id)`: its individual users and the
+ * members of its groups, each once. For raw queries: `join (${BUNDLE_MEMBERS}) bm on bm.bundle_id = …`.
+ */
+export const BUNDLE_MEMBERS =
+  'select bundle_id, user_id from bundle_users union ' +
+  'select bg.bundle_id, gm.user_id from bundle_groups bg join group_members gm on gm.group_id = bg.group_id';

@@ -1,5 +1,6 @@
 import type { Actor } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import { Group } from '../../groups/group.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { nameKey } from '../../text/user-text.js';
@@ -7,6 +8,7 @@ import { User } from '../../users/user.entity.js';
 import { requireFieldsAdmin, validName } from './custom-fields.js';
 import {
   Bundle,
+  BundleGroup,
   type BundleKind,
   BundleUser,
   CustomField,
@@ -37,6 +39,8 @@ export type BundleView = {
   values: BundleValueView[];
   /** User bundles: their users' logins. */
   users: string[];
+  /** User bundles: their groups' names. */
+  groups: string[];
 };
 
 /** What a value may carry; each type takes its own attributes and ignores the rest. */
@@ -98,7 +102,17 @@ async function view(em: Em, type: BundleType, bundle: IBundle): Promise<BundleVi
           )
         ).map((u) => u.user.login)
       : [];
-  return { type, name: bundle.name, values: values.map((v) => valueView(kind, v, owners)), users };
+  const groups =
+    kind === 'user'
+      ? (
+          await em.find(
+            BundleGroup,
+            { bundle: bundle.id },
+            { populate: ['group'], orderBy: { group: { nameKey: 'asc' } } },
+          )
+        ).map((g) => g.group.name)
+      : [];
+  return { type, name: bundle.name, values: values.map((v) => valueView(kind, v, owners)), users, groups };
 }
 
 export async function listBundles(em: Em, type: BundleType): Promise<string[]> {
@@ -151,7 +165,12 @@ export async function createBundle(
   em: Em,
   actor: Actor,
   type: BundleType,
-  input: { name: string; values?: BundleValueInput[] | undefined; users?: string[] | undefined },
+  input: {
+    name: string;
+    values?: BundleValueInput[] | undefined;
+    users?: string[] | undefined;
+    groups?: string[] | undefined;
+  },
 ): Promise<BundleView> {
   requireFieldsAdmin(actor);
   const kind = kindOf(type);
@@ -175,9 +194,16 @@ export async function createBundle(
     if (!user) throw DomainError.invalid('user', `user [ ${login} ] not found`);
     if (!userIds.includes(user.id)) userIds.push(user.id);
   }
+  const groupIds: number[] = [];
+  for (const groupName of input.groups ?? []) {
+    const group = await em.findOne(Group, { nameKey: nameKey(groupName) });
+    if (!group) throw DomainError.invalid('userGroup', `group [ ${groupName} ] not found`);
+    if (!groupIds.includes(group.id)) groupIds.push(group.id);
+  }
   return onUniqueViolation(
     async () => {
       const bundle = em.create(Bundle, { kind, name, nameKey: nameKey(name) });
+      for (const group of groupIds) em.create(BundleGroup, { bundle, group });
       rows.forEach((row, ordinal) => {
         em.create(FieldValue, { bundle, nameKey: nameKey(row.name), ordinal, ...row });
       });
@@ -364,4 +390,39 @@ export async function removeBundleUser(
   if (!user) throw DomainError.notFound('User', login);
   if ((await em.nativeDelete(BundleUser, { bundle: bundle.id, user: user.id })) === 0)
     throw new DomainError('NOT_FOUND', `User [ ${login} ] is not in bundle [ ${bundle.name} ].`);
+}
+
+/** Adds a group to a user bundle (fields admin): its members become values of the fields using it. */
+export async function addBundleGroup(
+  em: Em,
+  actor: Actor,
+  bundleName: string,
+  groupName: string,
+): Promise<void> {
+  requireFieldsAdmin(actor);
+  const bundle = await findBundle(em, 'userBundle', bundleName);
+  const group = await em.findOne(Group, { nameKey: nameKey(groupName) });
+  if (!group) throw DomainError.notFound('Group', groupName);
+  if (await em.findOne(BundleGroup, { bundle: bundle.id, group: group.id })) return;
+  await onUniqueViolation(
+    async () => {
+      await em.insert(BundleGroup, { bundle: bundle.id, group: group.id });
+    },
+    () => undefined,
+  );
+}
+
+/** Removes a group from a user bundle (fields admin); issues assigned to its members keep it. */
+export async function removeBundleGroup(
+  em: Em,
+  actor: Actor,
+  bundleName: string,
+  groupName: string,
+): Promise<void> {
+  requireFieldsAdmin(actor);
+  const bundle = await findBundle(em, 'userBundle', bundleName);
+  const group = await em.findOne(Group, { nameKey: nameKey(groupName) });
+  if (!group) throw DomainError.notFound('Group', groupName);
+  if ((await em.nativeDelete(BundleGroup, { bundle: bundle.id, group: group.id })) === 0)
+    throw new DomainError('NOT_FOUND', `Group [ ${group.name} ] is not in bundle [ ${bundle.name} ].`);
 }

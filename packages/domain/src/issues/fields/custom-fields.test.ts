@@ -156,6 +156,26 @@ describe('custom fields as data', () => {
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('Nope') });
   });
 
+  it('concurrent creators of one value, bundle or prototype: one succeeds, the others conflict', async () => {
+    await createBundle(fork(orm), root, 'versionBundle', { name: 'Race' });
+    const outcomes = async (run: () => Promise<unknown>) =>
+      (await Promise.allSettled(Array.from({ length: 6 }, run))).map((r) =>
+        r.status === 'fulfilled' ? 'ok' : (r.reason as { code?: string }).code,
+      );
+    const count = (list: (string | undefined)[], what: string) => list.filter((x) => x === what).length;
+    const values = await outcomes(() =>
+      addBundleValue(fork(orm), root, 'versionBundle', 'Race', { name: '1.0' }),
+    );
+    expect([count(values, 'ok'), count(values, 'ALREADY_EXISTS')]).toEqual([1, 5]);
+    const bundles = await outcomes(() => createBundle(fork(orm), root, 'bundle', { name: 'Racing' }));
+    expect([count(bundles, 'ok'), count(bundles, 'ALREADY_EXISTS')]).toEqual([1, 5]);
+    const prototypes = await outcomes(() =>
+      createPrototype(fork(orm), root, { name: 'Racer', type: 'string' }),
+    );
+    expect([count(prototypes, 'ok'), count(prototypes, 'ALREADY_EXISTS')]).toEqual([1, 5]);
+    expect((await getBundle(fork(orm), 'versionBundle', 'Race')).values.map((v) => v.name)).toEqual(['1.0']);
+  });
+
   it('validates prototypes: unknown type names the field, duplicates conflict, writes need the admin grant', async () => {
     await expect(createPrototype(fork(orm), root, { name: 'X', type: 'enum' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',

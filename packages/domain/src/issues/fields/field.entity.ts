@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Group } from '../../groups/group.entity.js';
 import { Project } from '../../projects/project.entity.js';
 import { User } from '../../users/user.entity.js';
 import { Issue } from '../issue.entity.js';
@@ -140,6 +141,19 @@ export const BundleUser = defineEntity({
   },
 });
 export type IBundleUser = InferEntity<typeof BundleUser>;
+
+/** A group of a user bundle: its members are values of the fields using the bundle too. */
+export const BundleGroup = defineEntity({
+  name: 'BundleGroup',
+  tableName: 'bundle_groups',
+  uniques: [{ properties: ['bundle', 'group'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    bundle: () => p.manyToOne(Bundle).deleteRule('cascade'),
+    group: () => p.manyToOne(Group).deleteRule('cascade').index(),
+  },
+});
+export type IBundleGroup = InferEntity<typeof BundleGroup>;
 
 /**
  * One value of one field of one issue: `value` for bundle fields other than user ones, `user`

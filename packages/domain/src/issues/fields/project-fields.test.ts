@@ -62,7 +62,9 @@ describe('project fields and assignees', () => {
   });
 
   it('adds and removes assignees idempotently', async () => {
-    expect(await listProjectAssignees(fork(orm), dev, 'PF')).toEqual([{ login: 'root', fullName: 'root' }]);
+    expect(await listProjectAssignees(fork(orm), dev, 'PF')).toEqual([
+      { login: 'root', fullName: 'root', isFromGroup: false },
+    ]);
     await addProjectAssignee(fork(orm), admin, 'PF', 'PDEV');
     await addProjectAssignee(fork(orm), admin, 'PF', 'pdev');
     expect((await listProjectAssignees(fork(orm), dev, 'PF')).map((u) => u.login)).toEqual(['pdev', 'root']);

@@ -4,7 +4,8 @@ import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
-import { BundleUser, type FieldKind, FieldValue, ProjectField } from './field.entity.js';
+import { BUNDLE_MEMBERS } from './bundle-usage.js';
+import { type FieldKind, FieldValue, ProjectField } from './field.entity.js';
 
 export type FieldValueView = { name: string; description: string; resolved: boolean; fullName?: string };
 
@@ -37,11 +38,14 @@ export async function listProjectFields(
     { bundle: { $in: bundleIds } },
     { orderBy: { ordinal: 'asc', id: 'asc' } },
   );
-  const users = await em.find(
-    BundleUser,
-    { bundle: { $in: bundleIds } },
-    { populate: ['user'], orderBy: { user: { loginKey: 'asc' } } },
-  );
+  const users = bundleIds.length
+    ? await em.execute<{ bundle_id: number; login: string; full_name: string }[]>(
+        'select bm.bundle_id, u.login, u.full_name from (' +
+          BUNDLE_MEMBERS +
+          `) bm join users u on u.id = bm.user_id where bm.bundle_id in (${bundleIds.map(() => '?').join(', ')}) order by u.login_key`,
+        bundleIds,
+      )
+    : [];
   return fields.map((f) => ({
     name: f.name,
     kind: f.kind,
@@ -52,10 +56,10 @@ export async function listProjectFields(
     values:
       f.kind === 'user'
         ? users
-            .filter((a) => a.bundle.id === f.bundle?.id)
+            .filter((a) => Number(a.bundle_id) === f.bundle?.id)
             .map((a) => ({
-              name: a.user.login,
-              fullName: a.user.fullName,
+              name: a.login,
+              fullName: a.full_name,
               description: '',
               resolved: false,
             }))

@@ -1,3 +1,4 @@
+import { isStorableTimestamp } from '@trackline/contracts';
 import type { SimpleKind } from './field.entity.js';
 
 /** The stored form of a simple field's value: `text` for string/text, `number` for the rest. */
@@ -57,6 +58,11 @@ export function parseSimpleValue(kind: SimpleKind, raw: string): SimpleValue | {
 const short = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 function parseDate(text: string): number | null {
+  const ms = readDate(text);
+  return ms !== null && isStorableTimestamp(ms) ? ms : null;
+}
+
+function readDate(text: string): number | null {
   if (/^-?\d{1,15}$/.test(text)) return Number(text);
   const m = ISO_DATE.exec(text);
   if (!m) return null;

@@ -9,12 +9,21 @@ const slotIds = (slots: FieldSlots | undefined) =>
 const changed = (before: FieldSlots | undefined, after: FieldSlots | undefined) => {
   const a = slotIds(before);
   const b = slotIds(after);
-  return a.length !== b.length || a.some((v, i) => v.value !== b[i]?.value || v.user !== b[i]?.user);
+  return (
+    a.length !== b.length ||
+    a.some(
+      (v, i) =>
+        v.value !== b[i]?.value ||
+        v.user !== b[i]?.user ||
+        v.text !== b[i]?.text ||
+        v.number !== b[i]?.number,
+    )
+  );
 };
 
 /**
  * The custom-field changes a command made to one issue, by field and value names (users by
- * login), read from the command state the persistence writes: what is recorded is exactly
+ * login, simple fields by their text or number), read from the command state the persistence writes: what is recorded is exactly
  * what is written. `logins` resolves user ids; see `loginsOf`.
  */
 export function commandFieldChanges(
@@ -25,11 +34,12 @@ export function commandFieldChanges(
   const defs = new Map<number, FieldDef>();
   for (const field of state.fields.get(issue.ref.projectId)?.values() ?? []) defs.set(field.id, field);
   const names = (def: FieldDef | undefined, slots: FieldSlots | undefined) =>
-    slotIds(slots).map((v) =>
-      v.user !== null
-        ? (logins.get(v.user) ?? String(v.user))
-        : (def?.valuesById.get(v.value ?? -1)?.name ?? String(v.value)),
-    );
+    slotIds(slots).map((v) => {
+      if (v.user !== null) return logins.get(v.user) ?? String(v.user);
+      if (v.value !== null) return def?.valuesById.get(v.value)?.name ?? String(v.value);
+      // Simple fields (string, text, integer, float, date, period) keep their text or number.
+      return v.text ?? (v.number !== null ? String(v.number) : '');
+    });
   const changes: FieldChange[] = [];
   for (const fieldId of new Set([...issue.initial.keys(), ...issue.current.keys()])) {
     const before = issue.initial.get(fieldId);

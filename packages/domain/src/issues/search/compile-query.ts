@@ -2,6 +2,7 @@ import { type Actor, can } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import { containsPattern, placeholders } from '../../orm/sql-fragments.js';
+import { readRows } from '../../read-models/statements.js';
 import { type FieldKind, isBundleKind, type SimpleKind } from '../fields/field.entity.js';
 import { parseSimpleValue, type SimpleValue } from '../fields/simple-values.js';
 import { parseIssueId } from '../issue-id.js';
@@ -95,7 +96,8 @@ class Compiler {
 
   async attributes(): Promise<Set<string>> {
     const s = this.scoped('project_id');
-    const rows = await this.em.execute<{ name_key: string }[]>(
+    const rows = await readRows<{ name_key: string }>(
+      this.em,
       `select distinct name_key from project_fields where 1 = 1${s.sql}`,
       s.params,
     );
@@ -104,7 +106,8 @@ class Compiler {
 
   private async projectIds(value: string): Promise<number[]> {
     const s = this.scoped('id');
-    const rows = await this.em.execute<{ id: number }[]>(
+    const rows = await readRows<{ id: number }>(
+      this.em,
       `select id from projects where (short_name_key = ? or name_key = ?)${s.sql}`,
       [value.trim().toUpperCase(), value.trim().toLowerCase(), ...s.params],
     );
@@ -119,7 +122,7 @@ class Compiler {
    */
   private async userId(term: QueryTerm, login: string): Promise<number> {
     if (login.trim().toLowerCase() === 'me') return this.actor.userId;
-    const rows = await this.em.execute<{ id: number }[]>('select id from users where login_key = ?', [
+    const rows = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [
       login.trim().toLowerCase(),
     ]);
     if (rows[0]) return Number(rows[0].id);
@@ -128,7 +131,8 @@ class Compiler {
   }
 
   private async tagIds(name: string): Promise<number[]> {
-    const rows = await this.em.execute<{ id: number }[]>(
+    const rows = await readRows<{ id: number }>(
+      this.em,
       'select id from tags where name_key = ? and (owner_id = ? or shared = true)',
       [name.trim().toLowerCase(), this.actor.userId],
     );
@@ -188,7 +192,8 @@ class Compiler {
   /** `<Field>: v1, v2` (also `for:`): values, the field's empty text, `me`, `Resolved`/`Unresolved` for states. */
   private async field(term: QueryTerm, nameKey: string, values: QueryValue[]): Promise<SqlCondition> {
     const s = this.scoped('project_id');
-    const fields = await this.em.execute<{ name: string; kind: FieldKind; empty_text: string | null }[]>(
+    const fields = await readRows<{ name: string; kind: FieldKind; empty_text: string | null }>(
+      this.em,
       `select name, kind, empty_text from project_fields where name_key = ?${s.sql}`,
       [nameKey, ...s.params],
     );
@@ -219,7 +224,8 @@ class Compiler {
         continue;
       }
       const fs = this.scoped('pf.project_id');
-      const rows = await this.em.execute<{ id: number }[]>(
+      const rows = await readRows<{ id: number }>(
+        this.em,
         'select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
           `where pf.name_key = ? and fv.name_key = ?${fs.sql}`,
         [nameKey, key, ...fs.params],
@@ -240,12 +246,14 @@ class Compiler {
     if (key === 'me') return hasUsers('assignee', [this.actor.userId]);
     const conditions: SqlCondition[] = [];
     const s = this.scoped('pf.project_id');
-    const values = await this.em.execute<{ id: number }[]>(
+    const values = await readRows<{ id: number }>(
+      this.em,
       `select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id where fv.name_key = ?${s.sql}`,
       [key, ...s.params],
     );
     if (values.length) conditions.push(hasValues(values.map((r) => Number(r.id))));
-    const empties = await this.em.execute<{ name_key: string }[]>(
+    const empties = await readRows<{ name_key: string }>(
+      this.em,
       `select distinct pf.name_key from project_fields pf where lower(pf.empty_text) = ?${s.sql}`,
       [key, ...s.params],
     );

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import type { Em } from '../orm/em.js';
+
+/**
+ * Raw reads through statements prepared once and reused. `em.execute` inlines the parameters
+ * into the SQL text, so every call is a new statement for the database to parse and plan
+ * (better-sqlite3's `prepare` alone was 6% of a computed read). Here the SQL text is fixed
+ * (`?` placeholders) and the parameters are bound:
+ *   - SQLite: one better-sqlite3 `Statement` per SQL text per database, kept for the process.
+ *     The ORM's single connection is guarded by a mutex that a transaction holds until it ends;
+ *     the statement runs under that mutex (never in the middle of another request's
+ *     transaction), or directly inside the caller's own transaction, whose rows it then sees.
+ *   - PostgreSQL: a named prepared statement (`pg` prepares it once per pooled connection).
+ *     Inside a transaction, the statement goes through the ORM on the transaction's connection.
+ * For reads; writes keep the entities and the unit of work, except single statements that
+ * must stay one statement (`returningRows`).
+ */
+
+type Param = string | number | bigint | null | boolean;
+const isParam = (v: unknown): v is Param =>
+  v === null ||
+  typeof v === 'string' ||
+  typeof v === 'number' ||
+  typeof v === 'bigint' ||
+  typeof v === 'boolean';
+
+type SqliteStatement = { all(...params: unknown[]): unknown[] };
+type SqliteDatabase = { prepare(sql: string): SqliteStatement };
+type PgPool = {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+};
+/** Kysely's executor: `provideConnection` takes the connection mutex for the consumer's duration. */
+type Executor = { provideConnection<T>(consumer: (connection: unknown) => Promise<T>): Promise<T> };
+type Native =
+  | { kind: 'sqlite'; db: SqliteDatabase; executor: Executor }
+  | { kind: 'postgresql'; pool: PgPool };
+
+/** The most SQL texts kept prepared per database (texts with `in (?, ?, …)` vary with their length). */
+const MAX_STATEMENTS = 500;
+
+const natives = new WeakMap<object, Promise<Native>>();
+const sqliteStatements = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
+const pgTexts = new Map<string, { name: string; text: string }>();
+
+function nativeOf(em: Em): Promise<Native> {
+  const connection = em.getConnection();
+  let native = natives.get(connection);
+  if (!native) {
+    native = (async () => {
+      const orm = connection as unknown as {
+        getNativeClient(): Promise<unknown>;
+        getClient(): { getExecutor(): Executor };
+      };
+      const client = (await orm.getNativeClient()) as SqliteDatabase | PgPool;
+      return 'prepare' in client
+        ? { kind: 'sqlite' as const, db: client, executor: orm.getClient().getExecutor() }
+        : { kind: 'postgresql' as const, pool: client };
+    })();
+    natives.set(connection, native);
+  }
+  return native;
+}
+
+function sqliteStatement(db: SqliteDatabase, sql: string): SqliteStatement {
+  let cache = sqliteStatements.get(db);
+  if (!cache) {
+    cache = new Map();
+    sqliteStatements.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    if (cache.size >= MAX_STATEMENTS) cache.clear();
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
+/** `?` placeholders (outside quoted literals) become `$1, $2, …`; the name is the text's digest. */
+function pgText(sql: string): { name: string; text: string } {
+  let found = pgTexts.get(sql);
+  if (!found) {
+    let n = 0;
+    const text = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+    const name = `tl_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (pgTexts.size >= MAX_STATEMENTS * 4) pgTexts.clear();
+    found = { name, text };
+    pgTexts.set(sql, found);
+  }
+  return found;
+}
+
+/** SQLite binds no booleans. */
+const sqliteParam = (p: Param) => (typeof p === 'boolean' ? (p ? 1 : 0) : p);
+
+/**
+ * The rows of a read (`?` placeholders). Parameters other than strings, numbers, booleans and
+ * null (dates, say) take the ORM's path, which knows how each dialect stores them.
+ */
+export async function readRows<T>(em: Em, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  if (!params.every(isParam)) return em.execute<T[]>(sql, [...params]);
+  const native = await nativeOf(em);
+  if (native.kind === 'sqlite') {
+    const run = () => sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[];
+    return em.getTransactionContext() ? run() : native.executor.provideConnection(async () => run());
+  }
+  if (em.getTransactionContext() || inlineOnly.has(sql)) return em.execute<T[]>(sql, [...params]);
+  const { name, text } = pgText(sql);
+  try {
+    return (await native.pool.query({ name, text, values: [...params] })).rows as T[];
+  } catch (error) {
+    // A parameter whose type PostgreSQL cannot infer (`? is null`, a bare `select ?`) only works
+    // inlined, as the ORM sends it: remember the text and take that path.
+    if ((error as { code?: string }).code !== INDETERMINATE_TYPE) throw error;
+    inlineOnly.add(sql);
+    return em.execute<T[]>(sql, [...params]);
+  }
+}
+
+const INDETERMINATE_TYPE = '42P18';
+/** SQL texts PostgreSQL could not prepare with untyped parameters. */
+const inlineOnly = new Set<string>();
+
+/** The first row of a read, or undefined. */
+export async function readRow<T>(
+  em: Em,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<T | undefined> {
+  return (await readRows<T>(em, sql, params))[0];
+}
+
+/**
+ * One write statement with `returning` (an insert-or-nothing, say), its parameters bound like
+ * a read's: a large text parameter is not inlined into the SQL. Its returned rows.
+ */
+export const returningRows = readRows;
