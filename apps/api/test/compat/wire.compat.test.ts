@@ -205,6 +205,32 @@ describe('the issue representation', () => {
     expect(await updater()).toBe('u_dev');
   });
 
+  it('attachments are the field `attachments`: values with url, the file name as text (XML and JSON)', async () => {
+    const id = await createIssue(server, 'With a file');
+    const boundary = 'wireAttachmentBoundary';
+    const upload = await root(server, 'POST', `/rest/issue/${id}/attachment`, {
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      body:
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="notes.txt"\r\n` +
+        `Content-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+    });
+    expect(upload.status, upload.text).toBe(201);
+    const xmlRes = await root(server, 'GET', `/rest/issue/${id}`);
+    const fields = asArray<XmlField>(xml.parse(xmlRes.text).issue.field);
+    const attachments = fields.find((f) => f['@name'] === 'attachments');
+    expect(attachments?.['@xsi:type']).toBe('AttachmentField');
+    expect(attachments?.value).toEqual({
+      '#text': 'notes.txt',
+      '@url': expect.stringMatching(/\/attachment\/\d+$/),
+    });
+    const json = expectJson(await root(server, 'GET', `/rest/issue/${id}`, { accept: JSON_ACCEPT }), 200);
+    const field = json.field.find((f: { name: string }) => f.name === 'attachments');
+    expect(field.value).toEqual([{ value: 'notes.txt', url: expect.stringMatching(/\/attachment\/\d+$/) }]);
+    const download = await root(server, 'GET', field.value[0].url);
+    expect(download.status).toBe(200);
+    expect(download.text).toBe('hello');
+  });
+
   it('a value’s colour follows its colour index (index 0: no colour)', async () => {
     const em = fork(server.orm);
     await em.getConnection().execute("update field_values set color_index = 3 where name = 'Critical'");

@@ -173,6 +173,13 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
   const updaterBy = new Map(
     updaterRows.map((r) => [Number(r.issue_id), { login: r.login, fullName: r.full_name }] as const),
   );
+  // Attached files (readers of the issue see them all: the recorded group is not enforced).
+  const attachmentRows = await readRows<{ issue_id: number; id: number; name: string }>(
+    em,
+    `select issue_id, id, name from issue_attachments where issue_id in (${inIds}) order by id`,
+    [...ids],
+  );
+  const attachmentsBy = group(attachmentRows, (r) => Number(r.issue_id));
   const tagRows = await readRows<{ issue_id: number; name: string; login: string; shared: unknown }>(
     em,
     'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
@@ -239,6 +246,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
         resolved: toMsOrNull(row.resolved_at),
         fields: toFields(fieldsBy.get(id) ?? []),
         ...(updaterBy.has(id) ? { updater: updaterBy.get(id) as UserRef } : {}),
+        attachments: (attachmentsBy.get(id) ?? []).map((a) => ({ id: Number(a.id), name: a.name })),
         tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
         stars: stars.get(id)?.n ?? 0,
         starredByMe: stars.get(id)?.mine ?? false,
