@@ -20,6 +20,9 @@ type Document = {
 
 /** The admin and auth routes (this suite's scope), written out. */
 const ROUTES = [
+  'PUT /admin/customfield/userBundle/{bundle}/group/{group}',
+  'DELETE /admin/customfield/userBundle/{bundle}/group/{group}',
+  'GET /admin/project/{project}/assignee/group',
   'GET /admin/issueLinkType',
   'GET /admin/issueLinkType/{name}',
   'PUT /admin/issueLinkType/{name}',
