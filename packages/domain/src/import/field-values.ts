@@ -1,10 +1,9 @@
 import { DomainError } from '../errors.js';
-import type { FieldDef, SlotValue } from '../issues/command-state.js';
+import { addFieldValueRow, type FieldDef, fieldDefOf, type SlotValue } from '../issues/command-state.js';
 import { BundleUser } from '../issues/fields/field.entity.js';
 import { resolveValueText } from '../issues/fields/resolve-value-text.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
-import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import type { ImportProblem } from './import-report.js';
 
@@ -50,25 +49,13 @@ export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<Fie
     let field = fields.get(row.name_key);
     if (!field) {
       field = {
-        id: Number(row.id),
-        projectId,
-        name: row.name,
-        kind: row.kind,
-        multi: toBool(row.multi),
-        canBeEmpty: toBool(row.can_be_empty),
-        emptyText: row.empty_text,
-        values: new Map(),
-        valuesById: new Map(),
+        ...fieldDefOf(row, projectId),
         defaultKey: row.default_value?.toLowerCase() ?? null,
         bundleId: row.bundle_id === null ? null : Number(row.bundle_id),
       };
       fields.set(row.name_key, field);
     }
-    if (row.value_id !== null && row.value_name !== null && row.value_key !== null) {
-      const value = { id: Number(row.value_id), name: row.value_name, resolved: toBool(row.resolved) };
-      field.values.set(row.value_key, value);
-      field.valuesById.set(value.id, value);
-    }
+    addFieldValueRow(field, row);
   }
   return fields;
 }

@@ -9,6 +9,41 @@ import type { IssueRef } from './find-issues.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 
+/** A project field joined with one value of its bundle (none: the value columns are null), as read from SQL. */
+export type FieldValueRow = {
+  id: number;
+  name: string;
+  kind: FieldKind;
+  multi: unknown;
+  can_be_empty: unknown;
+  empty_text: string | null;
+  value_id: number | null;
+  value_name: string | null;
+  value_key: string | null;
+  resolved: unknown;
+};
+
+/** A field's definition from its first row, values still empty (`addFieldValueRow` fills them). */
+export const fieldDefOf = (row: FieldValueRow, projectId: number): FieldDef => ({
+  id: Number(row.id),
+  projectId,
+  name: row.name,
+  kind: row.kind,
+  multi: toBool(row.multi),
+  canBeEmpty: toBool(row.can_be_empty),
+  emptyText: row.empty_text,
+  values: new Map(),
+  valuesById: new Map(),
+});
+
+/** Adds the row's value, if it has one, to the field's values by name key and by id. */
+export function addFieldValueRow(field: FieldDef, row: FieldValueRow): void {
+  if (row.value_id === null || row.value_name === null || row.value_key === null) return;
+  const value = { id: Number(row.value_id), name: row.value_name, resolved: toBool(row.resolved) };
+  field.values.set(row.value_key, value);
+  field.valuesById.set(value.id, value);
+}
+
 export type FieldDef = {
   id: number;
   projectId: number;
@@ -92,24 +127,10 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     const byName = entryOf(fields, projectId, () => new Map<string, FieldDef>());
     let field = byName.get(row.name_key);
     if (!field) {
-      field = {
-        id: Number(row.id),
-        projectId,
-        name: row.name,
-        kind: row.kind,
-        multi: toBool(row.multi),
-        canBeEmpty: toBool(row.can_be_empty),
-        emptyText: row.empty_text,
-        values: new Map(),
-        valuesById: new Map(),
-      };
+      field = fieldDefOf(row, projectId);
       byName.set(row.name_key, field);
     }
-    if (row.value_id !== null && row.value_name !== null && row.value_key !== null) {
-      const value = { id: Number(row.value_id), name: row.value_name, resolved: toBool(row.resolved) };
-      field.values.set(row.value_key, value);
-      field.valuesById.set(value.id, value);
-    }
+    addFieldValueRow(field, row);
   }
 
   const fieldUsers = new Map<number, Set<number>>();
