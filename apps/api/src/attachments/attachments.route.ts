@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { isStorableTimestamp } from '@trackline/contracts';
 import {
   type Actor,
   type AttachmentStore,
@@ -103,8 +104,9 @@ export async function handleAttachment(
   }
   const query = url.searchParams;
   const created = query.get('created');
-  if (created !== null && !/^\d{1,15}$/.test(created))
-    throw DomainError.invalid('created', 'must be a time in ms since the epoch');
+  // The same storable range as every other time input (PostgreSQL refuses later years with an error).
+  if (created !== null && !(/^\d{1,15}$/.test(created) && isStorableTimestamp(Number(created))))
+    throw DomainError.invalid('created', 'must be a time in ms since the epoch, before the year 10000');
   const stored = await readFiles(req, options.maxBytes, (source, filename, mimeType) => {
     const common = {
       issue: route.issue,

@@ -308,6 +308,21 @@ describe('a migration through the import API', () => {
     ]);
   });
 
+  it('refuses an attachment time no database can hold with a 400 naming it, storing nothing', async () => {
+    const before = xmlElements(expectXml(await root('GET', '/rest/issue/IMP-1/attachment'), 200), 'fileUrl');
+    const data = new FormData();
+    data.append('files', new Blob(['late'], { type: 'text/plain' }), 'late.txt');
+    const res = await fetch(`${server.url}/rest/import/IMP-1/attachment?created=999999999999999`, {
+      method: 'POST',
+      headers: { authorization: basic('root', ROOT_PASSWORD), accept: 'application/json' },
+      body: data,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { value: string }).value).toContain('created');
+    const after = xmlElements(expectXml(await root('GET', '/rest/issue/IMP-1/attachment'), 200), 'fileUrl');
+    expect(after).toEqual(before);
+  });
+
   it('imports a work item as documented; the time tracking list gives it back', async () => {
     const date = T0 + 86_400_000;
     const body =
