@@ -433,7 +433,9 @@ try {
     [r.trackline, r.bare, r.hand].some((m) => m && (m.errors > 0 || m.non2xx > 0)),
   );
   if (failures.length > 0) {
-    console.error(`bench: errors or non-2xx answers (Trackline or a baseline) on ${failures.map((f) => f.target).join(', ')}`);
+    console.error(
+      `bench: errors or non-2xx answers (Trackline or a baseline) on ${failures.map((f) => f.target).join(', ')}`,
+    );
     process.exitCode = 1;
   }
 } finally {
