@@ -29,9 +29,14 @@ function listeningAddress(req: IncomingMessage): string {
  */
 export function createBaseUrl(publicUrl?: string): (req: IncomingMessage) => string {
   if (publicUrl) return () => publicUrl;
+  // Clients send the same Host on every call: the last valid one is remembered.
+  let lastHost = '';
   return (req) => {
     const host = req.headers.host;
-    return host && isValidHostHeader(host) ? `http://${host}` : listeningAddress(req);
+    if (host && host === lastHost) return `http://${host}`;
+    if (!host || !isValidHostHeader(host)) return listeningAddress(req);
+    lastHost = host;
+    return `http://${host}`;
   };
 }
 

@@ -86,7 +86,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
       if (route && matched) {
         const query =
-          method !== 'POST' && method !== 'PUT' && method !== 'PATCH'
+          method !== 'POST' && method !== 'PUT' && method !== 'PATCH' && url.search
             ? new URLSearchParams(dropEmptyQueryValues(url.searchParams, route))
             : url.searchParams;
         const call = ctx;

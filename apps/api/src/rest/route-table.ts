@@ -134,6 +134,12 @@ export function dropEmptyValues<T extends Record<string, unknown>>(fields: T, ro
 
 /** The same for a query string (GET and DELETE inputs are read from it). */
 export function dropEmptyQueryValues(params: URLSearchParams, route: Route): string {
+  let empty = false;
+  for (const [key, value] of params) if (value === '' && route.emptyMeansAbsent.has(key)) empty = true;
+  if (!empty) {
+    const text = params.toString();
+    return text ? `?${text}` : '';
+  }
   const kept = new URLSearchParams();
   for (const [key, value] of params)
     if (value !== '' || !route.emptyMeansAbsent.has(key)) kept.append(key, value);
