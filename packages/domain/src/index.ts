@@ -68,6 +68,7 @@ export * from './projects/project-summaries.js';
 export * from './projects/projects.js';
 export * from './projects/trash.js';
 export * from './read-models/actor.js';
+export * from './read-models/epoch-cache.js';
 export * from './read-models/projects.js';
 export * from './read-models/roles.js';
 export * from './read-models/statements.js';

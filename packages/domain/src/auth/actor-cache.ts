@@ -1,5 +1,4 @@
-import type { Em } from '../orm/em.js';
-import { readRow } from '../read-models/statements.js';
+import { EpochCache, perConnection } from '../read-models/epoch-cache.js';
 import type { Actor } from './actor.js';
 import { sha256Hex } from './secrets.js';
 
@@ -28,89 +27,51 @@ export type RememberedActor = {
   token?: { id: number; usedAt: number };
 };
 
-type Entry = RememberedActor & { epoch: string; bytes: number };
-
 /** The most bytes (estimated) of remembered actors per database, per process. */
 export const ACTOR_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** An estimate of an entry's size: fixed parts, then each permission and group held. */
-function bytesOf(actor: Actor): number {
+function bytesOf(value: RememberedActor): number {
+  const actor = value.actor;
   let held = actor.global.size + (actor.groups?.size ?? 0) + (actor.trash?.live.length ?? 0);
   for (const permissions of actor.byProject.values()) held += permissions.size + 4;
   return 512 + 48 * held;
 }
 
+/** Remembered actors: an `EpochCache` under the authorisation epoch, where a session still ends on time. */
 export class ActorCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly cache: EpochCache<RememberedActor>;
 
-  constructor(private readonly maxBytes = ACTOR_CACHE_MAX_BYTES) {}
+  constructor(maxBytes = ACTOR_CACHE_MAX_BYTES) {
+    this.cache = new EpochCache(bytesOf, maxBytes);
+  }
 
   /** The actor remembered for `key` under `epoch` (and, for a session, not yet ended). */
   get(key: string, epoch: string): RememberedActor | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.epoch !== epoch || (entry.expiresAt !== undefined && entry.expiresAt < Date.now())) {
-      this.delete(key);
+    const hit = this.cache.get(key, epoch, Number.POSITIVE_INFINITY);
+    if (hit?.expiresAt !== undefined && hit.expiresAt < Date.now()) {
+      this.cache.delete(key);
       return undefined;
     }
-    return entry;
+    return hit;
   }
 
   has(key: string): boolean {
-    return this.entries.has(key);
+    return this.cache.has(key);
   }
 
   /** Remembers `value` under the epoch read before it was resolved; the oldest entries go first. */
   set(key: string, epoch: string, value: RememberedActor): void {
-    this.delete(key);
-    const entry: Entry = { ...value, epoch, bytes: bytesOf(value.actor) };
-    if (entry.bytes > this.maxBytes) return;
-    this.entries.set(key, entry);
-    this.bytes += entry.bytes;
-    for (const [oldest, old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= old.bytes;
-    }
+    this.cache.set(key, epoch, Date.now(), value);
   }
 
-  delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
-  }
-
-  /** Estimated bytes held (for tests and diagnostics). */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return this.cache.size;
   }
 }
 
-/** One cache per database connection (tests open many databases in one process). */
-const caches = new WeakMap<object, ActorCache>();
-
-export function actorCacheOf(em: Em): ActorCache {
-  const connection = em.getConnection();
-  let cache = caches.get(connection);
-  if (!cache) {
-    cache = new ActorCache();
-    caches.set(connection, cache);
-  }
-  return cache;
-}
-
-/**
- * The current authorisation epoch. Read before resolving a credential: a change committed
- * after this read bumps the epoch past it, so what was resolved is never remembered for longer
- * than the rows it came from.
- */
-export async function readAuthEpoch(em: Em): Promise<string> {
-  const row = await readRow<{ n: unknown }>(em, 'select n from trackline_auth_epoch where id = 1');
-  if (!row) throw new Error('trackline_auth_epoch has no row: the database is not migrated.');
-  return String(row.n);
-}
+/** The remembered actors of a database (one cache per connection). */
+export const actorCacheOf = perConnection(() => new ActorCache());
 
 /** The cache key of a credential: a digest of its kind and value. */
 export const credentialKey = (kind: 'token' | 'session' | 'basic', value: string) =>

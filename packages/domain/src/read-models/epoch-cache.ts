@@ -1,0 +1,122 @@
+import type { Em } from '../orm/em.js';
+import { readRow, readRows } from './statements.js';
+
+/**
+ * Values remembered under epochs: counters in `trackline_auth_epoch` that database triggers bump
+ * in the transaction that changes what the values are built from (row 1, authorisation:
+ * migration 0012; row 2, command vocabulary: 0013). A value is used only while the epoch read
+ * before building it is unchanged, whichever process or code path changed the rows.
+ */
+
+type Entry<T> = { epoch: string; builtAt: number; value: T; bytes: number };
+
+/** The most bytes (estimated) of remembered values per kind, per database, per process. */
+export const EPOCH_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Values remembered per key under an epoch, bounded by an estimate of their bytes. */
+export class EpochCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly bytesOf: (value: T) => number,
+    private readonly maxBytes = EPOCH_CACHE_MAX_BYTES,
+  ) {}
+
+  get(key: string, epoch: string, maxAgeMs: number): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.epoch !== epoch || Date.now() - entry.builtAt > maxAgeMs) {
+      this.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, epoch: string, builtAt: number, value: T): void {
+    this.delete(key);
+    const entry = { epoch, builtAt, value, bytes: this.bytesOf(value) };
+    if (entry.bytes > this.maxBytes) return;
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= old.bytes;
+    }
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** Estimated bytes held (for tests and diagnostics). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
+
+/** One `T` per database connection (tests open many databases in one process). */
+export function perConnection<T extends object>(create: () => T): (em: Em) => T {
+  const values = new WeakMap<object, T>();
+  return (em) => {
+    const connection = em.getConnection();
+    let value = values.get(connection);
+    if (!value) {
+      value = create();
+      values.set(connection, value);
+    }
+    return value;
+  };
+}
+
+/** A cache of `T` per database connection, for `remembered`. */
+export const epochCacheFor = <T>(bytesOf: (value: T) => number): ((em: Em) => EpochCache<T>) =>
+  perConnection(() => new EpochCache(bytesOf));
+
+/** The authorisation and vocabulary epochs, as one key part (one statement). */
+export async function readEpochs(em: Em): Promise<string> {
+  const rows = await readRows<{ id: number; n: unknown }>(
+    em,
+    'select id, n from trackline_auth_epoch where id in (1, 2) order by id',
+  );
+  if (rows.length !== 2)
+    throw new Error('trackline_auth_epoch lacks its rows: the database is not migrated.');
+  return rows.map((r) => String(r.n)).join('.');
+}
+
+/** The authorisation epoch alone (row 1). */
+export async function readAuthEpoch(em: Em): Promise<string> {
+  const row = await readRow<{ n: unknown }>(em, 'select n from trackline_auth_epoch where id = 1');
+  if (!row) throw new Error('trackline_auth_epoch has no row: the database is not migrated.');
+  return String(row.n);
+}
+
+/**
+ * `cache`'s value for `key` under the current epochs, else `build()`. Inside a transaction a
+ * value is looked up but never kept: the epochs read there may be the transaction's own,
+ * uncommitted ones, and what it builds may see its uncommitted rows. (A lookup is safe: no
+ * value is ever kept under an epoch that was not committed when it was read.)
+ */
+export async function remembered<T>(
+  cache: EpochCache<T>,
+  em: Em,
+  key: string,
+  maxAgeMs: number,
+  build: () => Promise<T>,
+): Promise<T> {
+  const epoch = await readEpochs(em);
+  const hit = cache.get(key, epoch, maxAgeMs);
+  if (hit) return hit;
+  const builtAt = Date.now();
+  const value = await build();
+  if (!em.getTransactionContext()) cache.set(key, epoch, builtAt, value);
+  return value;
+}
