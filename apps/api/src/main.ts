@@ -10,6 +10,7 @@ import {
   purgeExpiredProjects,
   seed,
   sweepAttachmentFiles,
+  type VcsWorkerOptions,
 } from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
@@ -24,13 +25,13 @@ import { dataChanged } from './routers/commands/data-changes.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
-/** Each applied unit of a delivery changed issues: cached command vocabularies must be rebuilt. */
-function withChangeFeed(hooks: ReturnType<typeof vcsFaultHooks>): ReturnType<typeof vcsFaultHooks> {
+/** Each applied chunk of a delivery changed issues: cached command vocabularies must be rebuilt. */
+function withChangeFeed(hooks: ReturnType<typeof vcsFaultHooks>): VcsWorkerOptions {
   return {
     ...hooks,
-    afterUnit: async (deliveryId: number) => {
+    afterChunk: async (deliveryId: number, units: number) => {
       dataChanged();
-      await hooks.afterUnit?.(deliveryId);
+      await hooks.afterChunk?.(deliveryId, units);
     },
   };
 }

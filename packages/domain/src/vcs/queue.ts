@@ -1,5 +1,6 @@
 import { randomSecret } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
+import { returningRows, runStatement } from '../read-models/statements.js';
 
 /** A claimed delivery: the token proves the claim is still ours when we write back. */
 export type Claim = { id: number; token: string; attempts: number };
@@ -14,7 +15,8 @@ const CLAIMABLE = "status in ('pending', 'processing') and coalesce(lease_until,
  */
 export async function claimDelivery(em: Em, leaseMs: number, now = Date.now()): Promise<Claim | null> {
   const token = randomSecret(18);
-  const rows = await em.execute<{ id: number; attempts: number }[]>(
+  const rows = await returningRows<{ id: number; attempts: number }>(
+    em,
     "update vcs_deliveries set status = 'processing', lease_until = ?, claim_token = ?, attempts = attempts + 1 " +
       `where id = (select id from vcs_deliveries where ${CLAIMABLE} order by id limit 1) and ${CLAIMABLE} ` +
       'returning id, attempts',
@@ -25,12 +27,12 @@ export async function claimDelivery(em: Em, leaseMs: number, now = Date.now()): 
 }
 
 async function updateClaimed(em: Em, claim: Claim, set: string, params: unknown[]): Promise<boolean> {
-  const result = await em.execute<{ affectedRows: number }>(
+  const changed = await runStatement(
+    em,
     `update vcs_deliveries set ${set} where id = ? and claim_token = ?`,
     [...params, claim.id, claim.token],
-    'run',
   );
-  return result.affectedRows > 0;
+  return changed > 0;
 }
 
 /** Moves the lease on; false when the claim was lost (expired and taken by another worker). */

@@ -14,6 +14,11 @@ export type VcsWorkerOptions = {
   /** Called right after a claim (fault injection: a crash between store and apply). */
   afterClaim?: (claim: Claim) => void | Promise<void>;
   afterUnit?: (deliveryId: number) => void | Promise<void>;
+  /** Called after each committed chunk of units (see `processDelivery`). */
+  afterChunk?: (deliveryId: number, units: number) => void | Promise<void>;
+  /** Most units per transaction, and how long one may keep taking more (`processDelivery`). */
+  chunkUnits?: number;
+  chunkBudgetMs?: number;
 };
 
 export type VcsWorker = {
@@ -53,6 +58,9 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
       await processDelivery(orm, claim, {
         leaseMs,
         ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
+        ...(options.afterChunk ? { afterChunk: options.afterChunk } : {}),
+        ...(options.chunkUnits !== undefined ? { chunkUnits: options.chunkUnits } : {}),
+        ...(options.chunkBudgetMs !== undefined ? { chunkBudgetMs: options.chunkBudgetMs } : {}),
       });
     } catch (error) {
       logError(error);
