@@ -26,11 +26,12 @@ import type { CommitReference } from './parse-commit-message.js';
 import type { PushCommit } from './push-event.js';
 import { truncateText } from './truncate.js';
 
-/** One (commit, issue) reference of a push: the unit that is recorded and applied once. */
-export type ChunkUnit = { commit: PushCommit; ref: CommitReference };
+/** One (commit, issue) reference of a delivery's push: the unit that is recorded and applied once. */
+export type ChunkUnit = { ctx: DeliveryContext; commit: PushCommit; ref: CommitReference };
 
 /** A unit with what it needs looked up (outside the transaction, as `applyReference` does). */
 type Resolved = {
+  ctx: DeliveryContext;
   commit: PushCommit;
   ref: CommitReference;
   issue: ReferencedIssue;
@@ -93,13 +94,12 @@ class ChunkCommands {
   }
 
   /** The command's changes become the state the next command starts from. */
-  private settle(issue: IssueState, resolved: Map<number, Date | null>, linksChanged: boolean) {
+  private settle(issue: IssueState, resolved: Map<number, Date | null>) {
     issue.initial = copySlots(issue.current);
     for (const set of [issue.tags, issue.stars, issue.votes]) set.initial = new Set(set.current);
     issue.comment = null;
     const resolvedAt = resolved.get(issue.ref.id);
     if (resolvedAt !== undefined) issue.ref = { ...issue.ref, resolvedAt: resolvedAt?.getTime() ?? null };
-    return linksChanged;
   }
 
   /** Back to what was loaded or last settled. */
@@ -125,30 +125,34 @@ class ChunkCommands {
       const issue = this.byIssue.get(issueId);
       // Deleted meanwhile (by a command of this chunk, say): missing, as a fresh lookup would say.
       if (!issue) throw issueNotFound(readableId);
+      // A savepoint of our own (prepared, not the ORM's nested transaction): a refused command
+      // leaves nothing behind (a tag it created, say).
+      await runStatement(this.tx, 'savepoint vcs_command');
+      let done: { resolved: Map<number, Date | null>; linksChanged: boolean; createdTags: number };
       try {
-        let linksChanged = false;
-        let resolved = new Map<number, Date | null>();
-        let createdTags = 0;
-        await this.tx.transactional(async (sp) => {
-          if (!can(actor, 'READ_ISSUE', issue.ref.projectId)) throw issueNotFound(readableId);
-          const sub: CommandState = { ...state, issues: [issue] };
-          const lookups = new CommandLookups(sp, actor);
-          const ctx = { actor, state: sub, lookups, comment: '' };
-          for (const op of ops) await applyOp(ctx, issue, op);
-          applyCommentArgument(ctx, issue);
-          const { initial, current } = state.links;
-          linksChanged = initial.size !== current.size || [...current].some((key) => !initial.has(key));
-          resolved = resolutionChanges(sub, new Date());
-          await persistCommandState(sp, actor.userId, sub, resolved, null);
-          createdTags = lookups.createdTags;
-        });
-        if (this.settle(issue, resolved, linksChanged)) state.links = await loadLinks(this.tx, this.issueIds);
-        return createdTags;
+        if (!can(actor, 'READ_ISSUE', issue.ref.projectId)) throw issueNotFound(readableId);
+        const sub: CommandState = { ...state, issues: [issue] };
+        const lookups = new CommandLookups(this.tx, actor);
+        const ctx = { actor, state: sub, lookups, comment: '' };
+        for (const op of ops) await applyOp(ctx, issue, op);
+        applyCommentArgument(ctx, issue);
+        const { initial, current } = state.links;
+        const linksChanged = initial.size !== current.size || [...current].some((key) => !initial.has(key));
+        const resolved = resolutionChanges(sub, new Date());
+        await persistCommandState(this.tx, actor.userId, sub, resolved, null);
+        await runStatement(this.tx, 'release savepoint vcs_command');
+        done = { resolved, linksChanged, createdTags: lookups.createdTags };
       } catch (error) {
+        await runStatement(this.tx, 'rollback to savepoint vcs_command');
+        await runStatement(this.tx, 'release savepoint vcs_command');
         this.reset(state, issue);
         if (attempt >= ATTEMPTS || !isUniqueViolation(error)) throw error;
         await this.reload(issueId);
+        continue;
       }
+      this.settle(issue, done.resolved);
+      if (done.linksChanged) state.links = await loadLinks(this.tx, this.issueIds);
+      return done.createdTags;
     }
   }
 }
@@ -164,14 +168,9 @@ type Outcome = { status: 'applied' | 'skipped' | 'failed'; reason: string | null
  * taken in order while the transaction is younger than `budgetMs` (at least one): how many
  * were applied. An unexpected error rolls the whole chunk back; the worker retries it.
  */
-export async function applyChunk(
-  em: Em,
-  ctx: DeliveryContext,
-  units: readonly ChunkUnit[],
-  limits: ChunkLimits,
-): Promise<number> {
+export async function applyChunk(em: Em, units: readonly ChunkUnit[], limits: ChunkLimits): Promise<number> {
   const resolved: (Resolved | null)[] = [];
-  for (const { commit, ref } of units) {
+  for (const { ctx, commit, ref } of units) {
     const issue = await ctx.issue(em, ref.issue);
     if (!issue || !ctx.projectIds.has(issue.projectId)) {
       resolved.push(null);
@@ -179,7 +178,7 @@ export async function applyChunk(
     }
     const committer = await ctx.committerOf(em, commit, issue.projectId);
     const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
-    resolved.push({ commit, ref, issue, committer, actor });
+    resolved.push({ ctx, commit, ref, issue, committer, actor });
   }
   const commandIssues = resolved.flatMap((u) =>
     u && u.ref.commands.length > 0 && u.actor ? [u.issue.id] : [],
@@ -194,24 +193,24 @@ export async function applyChunk(
       if (taken > 0 && performance.now() - started > limits.budgetMs) break;
       taken++;
       if (!unit) continue;
-      await recordChange(tx, ctx, unit, at);
-      for (const command of unit.ref.commands) await applyEffect(tx, ctx, unit, command, commands);
+      await recordChange(tx, unit, at);
+      for (const command of unit.ref.commands) await applyEffect(tx, unit, command, commands);
     }
     return taken;
   });
 }
 
 /** The committer when allowed to comment on the issue, else the integration's service account. */
-function commentAuthor(ctx: DeliveryContext, unit: Resolved): Actor {
-  const { actor, issue } = unit;
+function commentAuthor(unit: Resolved): Actor {
+  const { actor, issue, ctx } = unit;
   const allowed =
     actor && can(actor, 'READ_ISSUE', issue.projectId) && can(actor, 'CREATE_COMMENT', issue.projectId);
   return allowed ? actor : ctx.serviceActor;
 }
 
-async function recordChange(tx: Em, ctx: DeliveryContext, unit: Resolved, at: Date | number) {
-  const { commit, issue, committer } = unit;
-  const author = commentAuthor(ctx, unit);
+async function recordChange(tx: Em, unit: Resolved, at: Date | number) {
+  const { ctx, commit, issue, committer } = unit;
+  const author = commentAuthor(unit);
   const inserted = await returningRows<{ id: number }>(tx, CHANGE_SQL, [
     ctx.integrationId,
     issue.id,
@@ -235,12 +234,11 @@ async function recordChange(tx: Em, ctx: DeliveryContext, unit: Resolved, at: Da
 
 async function runCommand(
   tx: Em,
-  ctx: DeliveryContext,
   unit: Resolved,
   command: string,
   commands: ChunkCommands,
 ): Promise<Outcome> {
-  const { issue, committer, actor } = unit;
+  const { ctx, issue, committer, actor } = unit;
   if (committer.kind === 'unmatched' || !actor) {
     return {
       status: 'skipped',
@@ -264,14 +262,8 @@ async function runCommand(
   }
 }
 
-async function applyEffect(
-  tx: Em,
-  ctx: DeliveryContext,
-  unit: Resolved,
-  command: string,
-  commands: ChunkCommands,
-): Promise<void> {
-  const { commit, issue } = unit;
+async function applyEffect(tx: Em, unit: Resolved, command: string, commands: ChunkCommands): Promise<void> {
+  const { ctx, commit, issue } = unit;
   const inserted = await returningRows<{ id: number }>(tx, EFFECT_SQL, [
     ctx.integrationId,
     commit.sha,
@@ -283,7 +275,7 @@ async function applyEffect(
   ]);
   const effectId = inserted[0]?.id;
   if (effectId === undefined) return;
-  const outcome = await runCommand(tx, ctx, unit, command, commands);
+  const outcome = await runCommand(tx, unit, command, commands);
   await runStatement(tx, EFFECT_DONE_SQL, [
     outcome.status,
     outcome.reason,

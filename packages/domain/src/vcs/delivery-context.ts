@@ -23,16 +23,25 @@ export type DeliveryIntegration = {
 /** What the service account may do: read and comment the linked projects' issues, nothing else. */
 const SERVICE_PERMISSIONS: ReadonlySet<PermissionKey> = new Set(['READ_ISSUE', 'CREATE_COMMENT']);
 
+/** What the deliveries of one claim share: lookups that do not depend on the push. */
+type Caches = {
+  committers: Map<string, Committer>;
+  actors: Map<number, Actor>;
+  vocabularies: Map<string, CommandVocabulary>;
+  issues: Map<string, ReferencedIssue | null>;
+};
+
 /**
  * One delivery's processing state: the integration's settings and caches that make a large
  * push cheap (the committer per e-mail and project, actors, command vocabularies). The
- * caches live only as long as one delivery, so settings changed meanwhile apply to the next.
+ * caches live only as long as one claim (the deliveries the worker took at once, see
+ * `forDelivery`), so settings changed meanwhile apply to the next.
  */
 export class DeliveryContext {
-  private readonly committers = new Map<string, Committer>();
-  private readonly actors = new Map<number, Actor>();
-  private readonly vocabularies = new Map<string, CommandVocabulary>();
-  private readonly issues = new Map<string, ReferencedIssue | null>();
+  private readonly committers: Map<string, Committer>;
+  private readonly actors: Map<number, Actor>;
+  private readonly vocabularies: Map<string, CommandVocabulary>;
+  private readonly issues: Map<string, ReferencedIssue | null>;
 
   private constructor(
     readonly deliveryId: number,
@@ -41,7 +50,32 @@ export class DeliveryContext {
     readonly serviceActor: Actor,
     private readonly role: { id: number; name: string } | null,
     private readonly pusher: readonly string[] | null,
-  ) {}
+    private readonly requirePusherMatch: boolean,
+    caches?: Caches,
+  ) {
+    this.committers = caches?.committers ?? new Map();
+    this.actors = caches?.actors ?? new Map();
+    this.vocabularies = caches?.vocabularies ?? new Map();
+    this.issues = caches?.issues ?? new Map();
+  }
+
+  /**
+   * Another delivery of the same integration, claimed with this one: its own id and pusher,
+   * the same settings and caches (committers, actors, vocabularies, issues).
+   */
+  forDelivery(deliveryId: number, push: Pick<PushEvent, 'pusher'>): DeliveryContext {
+    const { committers, actors, vocabularies, issues } = this;
+    return new DeliveryContext(
+      deliveryId,
+      this.integrationId,
+      this.projectIds,
+      this.serviceActor,
+      this.role,
+      this.requirePusherMatch ? (push.pusher ?? []) : null,
+      this.requirePusherMatch,
+      { committers, actors, vocabularies, issues },
+    );
+  }
 
   /** `push.pusher` counts only when the integration requires the author to be the pusher. */
   static async load(
@@ -85,6 +119,7 @@ export class DeliveryContext {
       serviceActor,
       role ? { id: Number(role.id), name: role.name } : null,
       integration.requirePusherMatch ? (push.pusher ?? []) : null,
+      integration.requirePusherMatch,
     );
   }
 

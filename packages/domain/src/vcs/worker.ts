@@ -1,7 +1,7 @@
 import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
-import { processDelivery } from './process-delivery.js';
-import { type Claim, claimDelivery, failDelivery, retryDelivery } from './queue.js';
+import { processDeliveries } from './process-delivery.js';
+import { type Claim, claimDeliveries, failDelivery, retryDelivery } from './queue.js';
 
 export type VcsWorkerOptions = {
   /** How often an idle worker looks for work (a kick wakes it at once). */
@@ -19,6 +19,11 @@ export type VcsWorkerOptions = {
   /** Most units per transaction, and how long one may keep taking more (`processDelivery`). */
   chunkUnits?: number;
   chunkBudgetMs?: number;
+  /**
+   * Deliveries claimed (and applied) at once, oldest first (default 50): small pushes share
+   * their lookups and transactions instead of paying them one by one.
+   */
+  claimBatch?: number;
 };
 
 export type VcsWorker = {
@@ -33,29 +38,32 @@ export type VcsWorker = {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
-/** Applies stored deliveries from the durable queue, one at a time. */
+/** Applies stored deliveries from the durable queue, a batch of the oldest at a time. */
 export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWorker {
   const pollMs = options.pollMs ?? 100;
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const logError = options.logError ?? console.error;
+  const claimBatch = Math.max(1, options.claimBatch ?? 50);
   let running = false;
   let kicked = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
 
-  /** Claims and processes one delivery; false when nothing was claimable. */
-  async function step(): Promise<boolean> {
+  /** Claims and processes a batch of deliveries; how many were claimed (0: nothing was claimable). */
+  async function step(): Promise<number> {
     const em = orm.em.fork() as Em;
-    const claim = await claimDelivery(em, leaseMs);
-    if (!claim) return false;
-    await options.afterClaim?.(claim);
-    if (claim.attempts > maxAttempts) {
-      await failDelivery(em, claim, `gave up after ${maxAttempts} attempts`);
-      return true;
+    const claims = await claimDeliveries(em, leaseMs, claimBatch);
+    const work: Claim[] = [];
+    for (const claim of claims) {
+      await options.afterClaim?.(claim);
+      if (claim.attempts > maxAttempts)
+        await failDelivery(em, claim, `gave up after ${maxAttempts} attempts`);
+      else work.push(claim);
     }
+    if (work.length === 0) return claims.length;
     try {
-      await processDelivery(orm, claim, {
+      await processDeliveries(orm, work, {
         leaseMs,
         ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
         ...(options.afterChunk ? { afterChunk: options.afterChunk } : {}),
@@ -65,16 +73,17 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
     } catch (error) {
       logError(error);
       // Every unit is deduplicated: a retry redoes only what did not commit.
-      await retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
+      for (const claim of work)
+        await retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
     }
-    return true;
+    return claims.length;
   }
 
   async function run() {
     while (running) {
       let worked = false;
       try {
-        worked = await step();
+        worked = (await step()) > 0;
       } catch (error) {
         logError(error);
       }
@@ -112,7 +121,7 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
     },
     async runUntilIdle() {
       let taken = 0;
-      while (await step()) taken++;
+      for (let claimed = await step(); claimed > 0; claimed = await step()) taken += claimed;
       return taken;
     },
   };
