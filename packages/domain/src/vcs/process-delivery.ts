@@ -13,7 +13,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** Units per transaction, at most; and how long one transaction may keep taking more. */
 export const DEFAULT_CHUNK_UNITS = 500;
-export const DEFAULT_CHUNK_BUDGET_MS = 20;
+export const DEFAULT_CHUNK_BUDGET_MS = 10;
 const FIRST_OFFER = 64;
 const MIN_OFFER = 8;
 
