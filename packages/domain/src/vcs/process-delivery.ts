@@ -31,6 +31,11 @@ export type ProcessOptions = {
   /** A transaction stops taking units after this long, so the process answers requests meanwhile. */
   chunkBudgetMs?: number;
   /**
+   * Awaited before each chunk instead of a plain turn of the event loop: how the worker gives
+   * way to requests (see `VcsWorkerOptions.busy`).
+   */
+  pause?: () => Promise<void>;
+  /**
    * The reference path: each unit in its own transaction through the command use case
    * (`applyReference`). For comparison in tests; the worker applies chunks.
    */
@@ -129,7 +134,7 @@ export async function processDeliveries(
   while (pending.length > 0) {
     // SQLite answers synchronously, so a chunk never waits on I/O: without this turn of the
     // event loop a long push would hold the process and every request (hooks included) waits.
-    await yieldToEventLoop();
+    await (options.pause ? options.pause() : yieldToEventLoop());
     let applied = 1;
     const unit = pending[0] as ChunkUnit;
     if (options.oneByOne) await applyReference(orm.em.fork() as Em, unit.ctx, unit.commit, unit.ref);

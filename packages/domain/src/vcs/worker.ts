@@ -20,6 +20,13 @@ export type VcsWorkerOptions = {
   chunkUnits?: number;
   chunkBudgetMs?: number;
   /**
+   * Whether requests are waiting for this process (the API counts those in flight). While it
+   * says so, the worker waits before each chunk, up to `maxDeferMs` (default 50): requests
+   * (hook acknowledgements first of all) go before applying, and applying still moves on.
+   */
+  busy?: () => boolean;
+  maxDeferMs?: number;
+  /**
    * Deliveries claimed (and applied) at once, oldest first (default 50): small pushes share
    * their lookups and transactions instead of paying them one by one.
    */
@@ -45,6 +52,16 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
   const maxAttempts = options.maxAttempts ?? 5;
   const logError = options.logError ?? console.error;
   const claimBatch = Math.max(1, options.claimBatch ?? 50);
+  const busy = options.busy;
+  const maxDeferMs = options.maxDeferMs ?? 50;
+  /** A turn of the event loop, then (while requests are in flight) a bounded wait for them. */
+  async function pause(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!busy) return;
+    const until = Date.now() + maxDeferMs;
+    while (busy() && Date.now() < until && running)
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+  }
   let running = false;
   let kicked = false;
   let loop: Promise<void> | null = null;
@@ -52,6 +69,7 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
 
   /** Claims and processes a batch of deliveries; how many were claimed (0: nothing was claimable). */
   async function step(): Promise<number> {
+    await pause();
     const em = orm.em.fork() as Em;
     const claims = await claimDeliveries(em, leaseMs, claimBatch);
     const work: Claim[] = [];
@@ -69,6 +87,7 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
         ...(options.afterChunk ? { afterChunk: options.afterChunk } : {}),
         ...(options.chunkUnits !== undefined ? { chunkUnits: options.chunkUnits } : {}),
         ...(options.chunkBudgetMs !== undefined ? { chunkBudgetMs: options.chunkBudgetMs } : {}),
+        pause,
       });
     } catch (error) {
       logError(error);
