@@ -1,14 +1,24 @@
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
-import { dataChanged } from '../routers/commands/data-changes.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 import { findInputProblem } from './input-check.js';
 
+/** The `{name}` parameters of each route path, found once per path. */
+const pathParams = new Map<string, string[]>();
+function pathParamsOf(path: string): string[] {
+  let params = pathParams.get(path);
+  if (!params) {
+    params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    pathParams.set(path, params);
+  }
+  return params;
+}
+
 /** Path segments reach us percent-encoded from the REST adapter; names may contain spaces. */
 function decodePathParams(raw: unknown, path: string | undefined): unknown {
   if (!path || typeof raw !== 'object' || raw === null) return raw;
-  const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const params = pathParamsOf(path);
   const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
   for (const key of params) {
     const value = copy[key];
@@ -23,7 +33,7 @@ function decodePathParams(raw: unknown, path: string | undefined): unknown {
 }
 
 /** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
-const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
+const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (meta) ctx.response.meta = meta;
   const rawInput = async () => {
     const raw = await getRawInput();
@@ -32,8 +42,6 @@ const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
   const problem = findInputProblem(await rawInput());
   if (problem) throw toTrpcError(problem);
   const result = await next({ getRawInput: rawInput });
-  // Whatever a mutation changed (values, tags, grants) may change what commands can say.
-  if (type === 'mutation') dataChanged();
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;
