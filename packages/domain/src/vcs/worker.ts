@@ -80,20 +80,34 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
       else work.push(claim);
     }
     if (work.length === 0) return claims.length;
+    const processOptions = {
+      leaseMs,
+      ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
+      ...(options.afterChunk ? { afterChunk: options.afterChunk } : {}),
+      ...(options.chunkUnits !== undefined ? { chunkUnits: options.chunkUnits } : {}),
+      ...(options.chunkBudgetMs !== undefined ? { chunkBudgetMs: options.chunkBudgetMs } : {}),
+      pause,
+    };
+    /** Every unit is deduplicated: a retry redoes only what did not commit. */
+    const retry = (claim: Claim, error: unknown) =>
+      retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
     try {
-      await processDeliveries(orm, work, {
-        leaseMs,
-        ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
-        ...(options.afterChunk ? { afterChunk: options.afterChunk } : {}),
-        ...(options.chunkUnits !== undefined ? { chunkUnits: options.chunkUnits } : {}),
-        ...(options.chunkBudgetMs !== undefined ? { chunkBudgetMs: options.chunkBudgetMs } : {}),
-        pause,
-      });
+      await processDeliveries(orm, work, processOptions);
     } catch (error) {
       logError(error);
-      // Every unit is deduplicated: a retry redoes only what did not commit.
-      for (const claim of work)
-        await retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
+      if (work.length === 1) await retry(work[0] as Claim, error);
+      else {
+        // One delivery's unexpected error must not count against the others of its batch
+        // (attempts, then failure): each is applied again on its own, still under our claim.
+        for (const claim of work) {
+          try {
+            await processDeliveries(orm, [claim], processOptions);
+          } catch (alone) {
+            logError(alone);
+            await retry(claim, alone);
+          }
+        }
+      }
     }
     return claims.length;
   }
