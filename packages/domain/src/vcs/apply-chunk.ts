@@ -39,7 +39,7 @@ type Resolved = {
   actor: Actor | null;
 };
 
-/** How many units of a chunk one transaction may take, and for how long it may keep adding more. */
+/** How long one chunk's transaction may keep taking more units (it always takes one). */
 export type ChunkLimits = { budgetMs: number };
 
 const CHANGE_SQL =
