@@ -44,6 +44,9 @@ async function record(base, target) {
   return { status: res.status, headers, body: body.toString('base64') };
 }
 
+/** Webhook delivery ids of this run: unique across passes (warm-up and measured) and rows. */
+let deliveryIds = 0;
+
 /** Each request of a row comes from `target.next(i)`: varied paths, callers and bodies. */
 function load(url, target) {
   let sequence = 0;
@@ -57,7 +60,8 @@ function load(url, target) {
           const r = target.next(sequence++);
           const headers = { ...r.headers, 'x-bench-row': target.name };
           // Webhook deliveries must be new each time, or the receiver answers from its dedupe record.
-          if (target.uniqueDelivery) headers['x-github-delivery'] = `bench-${process.pid}-${sequence}`;
+          // (A counter per pass would repeat the warm-up's ids: the measured pass would answer duplicates.)
+          if (target.uniqueDelivery) headers['x-github-delivery'] = `bench-${process.pid}-${++deliveryIds}`;
           return { ...req, method: r.method ?? 'GET', path: r.path, headers, body: r.body };
         },
       },

@@ -1,10 +1,11 @@
 // VCS hook benchmark: one GitHub push of 2,000 commits touching 500 issues, sent to the real
 // API (apps/api/dist/main.js, SQLite file, worker on). Prints JSON with the time to
 // acknowledge (the 202) and the time until every commit is applied. Needs `pnpm build`.
-// Env: TRACKLINE_BENCH_COMMITS (2000), TRACKLINE_BENCH_ISSUES (500).
+// Env: TRACKLINE_BENCH_COMMITS (2000), TRACKLINE_BENCH_ISSUES (500), TRACKLINE_BENCH_PROFILE (a
+// directory: the server runs with --cpu-prof and writes its profile there on exit).
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,8 +66,22 @@ function pushBody() {
   return JSON.stringify({ ref: 'refs/heads/main', repository: { full_name: 'bench/repo' }, commits });
 }
 
+/** CPU time (ms) a process has used so far, from /proc (Linux; NaN elsewhere). */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+const PROFILE = process.env.TRACKLINE_BENCH_PROFILE;
+
 function start(file) {
-  const child = spawn(process.execPath, [MAIN], {
+  const args = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`, MAIN] : [MAIN];
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       PORT: '0',
@@ -103,6 +118,7 @@ try {
   const body = pushBody();
   const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
 
+  const cpuBefore = cpuMs(server.child.pid);
   const sent = performance.now();
   const res = await fetch(`${server.url}/rest/vcsHooksReceiver/github?apiKey=${apiKey}`, {
     method: 'POST',
@@ -127,6 +143,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const applyMs = performance.now() - sent;
+  const serverCpuMs = cpuMs(server.child.pid) - cpuBefore;
   const report = await get(`${server.url}/rest/admin/vcsIntegration/bench/delivery/${receipt.delivery}`);
   const statuses = {};
   for (const commit of report.commits)
@@ -143,6 +160,8 @@ try {
         ackMs: +ackMs.toFixed(1),
         applyMs: +applyMs.toFixed(1),
         serverApplyMs,
+        // Server CPU from the push to the last poll (polls included): contention-proof.
+        serverCpuMs,
         commitsPerSecond: Math.round((COMMITS / applyMs) * 1000),
         effects: statuses,
       },

@@ -40,12 +40,15 @@ if (seeded.generatedPassword) {
   );
 }
 
+// Requests in flight: while there are some, the worker gives way to them (VCS_DEFER_MS).
+let inFlight = 0;
 // Applies stored VCS deliveries; polls (other processes store too) and is kicked by our receiver.
 const worker =
   env.VCS_WORKER === 'on'
     ? createVcsWorker(orm, {
         pollMs: env.VCS_POLL_MS,
         leaseMs: env.VCS_LEASE_MS,
+        ...(env.VCS_DEFER_MS > 0 ? { busy: () => inFlight > 0, maxDeferMs: env.VCS_DEFER_MS } : {}),
         ...vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS),
       })
     : null;
@@ -61,6 +64,10 @@ const server = createServer({
   resourceLimits: resourceLimitsFromEnv(env),
   trashDays: env.TRACKLINE_TRASH_DAYS,
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
+});
+server.on('request', (_req, res) => {
+  inFlight++;
+  res.once('close', () => inFlight--);
 });
 worker?.start();
 

@@ -9,7 +9,7 @@ export const FAULT_EXIT_CODE = 75;
  */
 export function vcsFaultHooks(
   exitAfterUnits: number | undefined,
-): Pick<VcsWorkerOptions, 'afterClaim' | 'afterUnit'> {
+): Pick<VcsWorkerOptions, 'afterClaim' | 'afterUnit' | 'afterChunk'> {
   if (exitAfterUnits === undefined) return {};
   const die = () => {
     console.error('trackline: VCS fault injection: exiting mid-delivery');

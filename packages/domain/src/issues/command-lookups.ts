@@ -67,6 +67,11 @@ export class CommandLookups {
     return created;
   }
 
+  /** Tags this command created (0: the actor's visible tags are as they were). */
+  get createdTags(): number {
+    return this.newTags;
+  }
+
   async linkType(name: string): Promise<LinkTypeRef | null> {
     if (!this.linkTypes) {
       const rows = await readRows<{

@@ -1,41 +1,81 @@
 import type { Em } from '../orm/em.js';
+import { runStatement, storedTime } from '../read-models/statements.js';
 import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
-import { IssueComment } from './comments/comment.entity.js';
-import { IssueFieldValue } from './fields/field.entity.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
-import { Issue, IssueLink } from './issue.entity.js';
-import { IssueStar, IssueVote } from './stars-votes.entity.js';
-import { IssueTag } from './tags/tag.entity.js';
+import { IssueLink } from './issue.entity.js';
 
 const sameSlot = (a: SlotValue, b: SlotValue) =>
   a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;
 
-/** Writes the field changes of one issue; whether there were any. */
+const placeholderList = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+const rowsOf = (rows: number, columns: number) =>
+  Array.from({ length: rows }, () => `(${placeholderList(columns)})`).join(', ');
+
+/** Writes the field changes of one issue (statements prepared once); whether there were any. */
 async function persistFields(em: Em, state: IssueState): Promise<boolean> {
   const issue = state.ref.id;
   const fieldIds = new Set([...state.initial.keys(), ...state.current.keys()]);
-  const inserts: ({ issue: number; field: number; slot: number } & SlotValue)[] = [];
+  const inserts: (number | string | null)[][] = [];
   let changed = false;
   for (const field of fieldIds) {
     const before: FieldSlots = state.initial.get(field) ?? new Map();
     const after: FieldSlots = state.current.get(field) ?? new Map();
     const removed = [...before.keys()].filter((slot) => !after.has(slot));
     if (removed.length) {
-      await em.nativeDelete(IssueFieldValue, { issue, field, slot: { $in: removed } });
+      await runStatement(
+        em,
+        `delete from issue_field_values where issue_id = ? and field_id = ? and slot in (${placeholderList(removed.length)})`,
+        [issue, field, ...removed],
+      );
       changed = true;
     }
     for (const [slot, target] of after) {
       const old = before.get(slot);
-      if (!old) inserts.push({ issue, field, slot, ...target });
+      if (!old) inserts.push([issue, field, slot, target.value, target.user, target.text, target.number]);
       else if (!sameSlot(old, target)) {
-        await em.nativeUpdate(IssueFieldValue, { issue, field, slot }, target);
+        await runStatement(
+          em,
+          'update issue_field_values set value_id = ?, user_id = ?, text = ?, number = ? ' +
+            'where issue_id = ? and field_id = ? and slot = ?',
+          [target.value, target.user, target.text, target.number, issue, field, slot],
+        );
         changed = true;
       }
     }
   }
-  if (inserts.length) await em.insertMany(IssueFieldValue, inserts);
+  if (inserts.length) {
+    await runStatement(
+      em,
+      `insert into issue_field_values (issue_id, field_id, slot, value_id, user_id, text, number) values ${rowsOf(inserts.length, 7)}`,
+      inserts.flat(),
+    );
+  }
   return changed || inserts.length > 0;
+}
+
+/** Removes and adds the (issue, ref) rows of a relation table: tags, stars, votes. */
+async function persistSet(
+  em: Em,
+  table: 'issue_tags' | 'issue_stars' | 'issue_votes',
+  column: 'tag_id' | 'user_id',
+  issue: number,
+  change: { added: number[]; removed: number[] },
+): Promise<boolean> {
+  const { added, removed } = change;
+  if (removed.length)
+    await runStatement(
+      em,
+      `delete from ${table} where issue_id = ? and ${column} in (${placeholderList(removed.length)})`,
+      [issue, ...removed],
+    );
+  if (added.length)
+    await runStatement(
+      em,
+      `insert into ${table} (issue_id, ${column}) values ${rowsOf(added.length, 2)}`,
+      added.flatMap((ref) => [issue, ref]),
+    );
+  return added.length + removed.length > 0;
 }
 
 const diff = (set: { initial: Set<number>; current: Set<number> }) => ({
@@ -80,47 +120,33 @@ export async function persistCommandState(
   const now = new Date();
   const logins = await loginsOf(em, state);
   const linked = await persistLinks(em, state, now);
+  const at = await storedTime(em, now);
   for (const issue of state.issues) {
     const id = issue.ref.id;
     let changed = await persistFields(em, issue);
     const fields = commandFieldChanges(state, issue, logins);
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
-    const tags = diff(issue.tags);
-    if (tags.removed.length) await em.nativeDelete(IssueTag, { issue: id, tag: { $in: tags.removed } });
-    if (tags.added.length)
-      await em.insertMany(
-        IssueTag,
-        tags.added.map((tag) => ({ issue: id, tag })),
-      );
-    changed ||= tags.added.length + tags.removed.length > 0;
-    for (const [entity, set] of [
-      [IssueStar, issue.stars],
-      [IssueVote, issue.votes],
-    ] as const) {
-      const { added, removed } = diff(set);
-      if (removed.length) await em.nativeDelete(entity, { issue: id, user: { $in: removed } });
-      if (added.length)
-        await em.insertMany(
-          entity,
-          added.map((user) => ({ issue: id, user })),
-        );
-      changed ||= added.length + removed.length > 0;
-    }
+    changed = (await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags))) || changed;
+    changed = (await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars))) || changed;
+    changed = (await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes))) || changed;
     if (issue.comment !== null) {
-      await em.insert(IssueComment, {
-        issue: id,
-        author: actorId,
-        text: issue.comment,
-        createdAt: now,
-        updatedAt: now,
-        deleted: false,
-        permittedGroup: commentGroupId,
-      });
+      await runStatement(
+        em,
+        'insert into issue_comments (issue_id, author_id, text, created_at, updated_at, deleted, permitted_group_id) ' +
+          'values (?, ?, ?, ?, ?, ?, ?)',
+        [id, actorId, issue.comment, at, at, false, commentGroupId],
+      );
       changed = true;
     }
     const resolved = resolvedAt.get(id);
-    if (resolved !== undefined)
-      await em.nativeUpdate(Issue, { id }, { updatedAt: now, resolvedAt: resolved });
-    else if (changed || linked.has(id)) await em.nativeUpdate(Issue, { id }, { updatedAt: now });
+    if (resolved !== undefined) {
+      await runStatement(em, 'update issues set updated_at = ?, resolved_at = ? where id = ?', [
+        at,
+        resolved === null ? null : await storedTime(em, resolved),
+        id,
+      ]);
+    } else if (changed || linked.has(id)) {
+      await runStatement(em, 'update issues set updated_at = ? where id = ?', [at, id]);
+    }
   }
 }

@@ -92,7 +92,7 @@ export type CommandState = {
   links: { initial: Map<LinkKey, number>; current: Set<LinkKey> };
 };
 
-const copySlots = (fields: Map<number, FieldSlots>) =>
+export const copySlots = (fields: Map<number, FieldSlots>) =>
   new Map([...fields].map(([id, slots]) => [id, new Map(slots)]));
 
 type ProjectFields = {
@@ -234,18 +234,19 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
   }
 
+  return { issues: [...states.values()], fields, fieldUsers, links: await loadLinks(em, issueIds) };
+}
+
+/** The links touching any of the issues, as loaded (`initial`, with row ids) and as a command leaves them. */
+export async function loadLinks(em: Em, issueIds: readonly number[]): Promise<CommandState['links']> {
+  const inIssues = placeholders(issueIds);
   const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(
     em,
     `select id, type_id, source_id, target_id from issue_links where source_id in (${inIssues}) or target_id in (${inIssues})`,
     [...issueIds, ...issueIds],
   );
-  const initialLinks = new Map<LinkKey, number>(
+  const initial = new Map<LinkKey, number>(
     linkRows.map((r) => [linkKey(Number(r.type_id), Number(r.source_id), Number(r.target_id)), Number(r.id)]),
   );
-  return {
-    issues: [...states.values()],
-    fields,
-    fieldUsers,
-    links: { initial: initialLinks, current: new Set(initialLinks.keys()) },
-  };
+  return { initial, current: new Set(initial.keys()) };
 }

@@ -97,6 +97,14 @@ export async function findReadableIssuesByDbIds(
   });
 }
 
+/** Issues by database id, without any permission check (callers check it); unknown ids are skipped. */
+export async function loadIssueRefs(em: Em, dbIds: readonly number[]): Promise<IssueRef[]> {
+  const ids = [...new Set(dbIds)];
+  if (ids.length === 0) return [];
+  const rows = await readRows<Row>(em, `${SELECT} where i.id in (${placeholders(ids)})`, ids);
+  return rows.map(toRef);
+}
+
 /** SQL condition limiting `alias.project_id` to projects where the actor holds `permission`. */
 export function projectScope(
   actor: Actor,

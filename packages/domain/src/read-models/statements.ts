@@ -24,10 +24,17 @@ const isParam = (v: unknown): v is Param =>
   typeof v === 'bigint' ||
   typeof v === 'boolean';
 
-type SqliteStatement = { all(...params: unknown[]): unknown[] };
+type SqliteStatement = {
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+};
 type SqliteDatabase = { prepare(sql: string): SqliteStatement };
 type PgPool = {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 };
 /** Kysely's executor: `provideConnection` takes the connection mutex for the consumer's duration. */
 type Executor = { provideConnection<T>(consumer: (connection: unknown) => Promise<T>): Promise<T> };
@@ -135,3 +142,33 @@ export async function readRow<T>(
  * a read's: a large text parameter is not inlined into the SQL. Its returned rows.
  */
 export const returningRows = readRows;
+
+/**
+ * One write statement without `returning` (`?` placeholders), prepared once like a read: how
+ * many rows it changed. Parameters other than strings, numbers, booleans and null (dates)
+ * take the ORM's path, like `readRows`.
+ */
+export async function runStatement(em: Em, sql: string, params: readonly unknown[] = []): Promise<number> {
+  const viaOrm = async () =>
+    (await em.execute<{ affectedRows: number }>(sql, [...params], 'run')).affectedRows;
+  if (!params.every(isParam)) return viaOrm();
+  const native = await nativeOf(em);
+  if (native.kind === 'sqlite') {
+    const run = () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes;
+    return em.getTransactionContext() ? run() : native.executor.provideConnection(async () => run());
+  }
+  if (em.getTransactionContext() || inlineOnly.has(sql)) return viaOrm();
+  const { name, text } = pgText(sql);
+  try {
+    return (await native.pool.query({ name, text, values: [...params] })).rowCount ?? 0;
+  } catch (error) {
+    if ((error as { code?: string }).code !== INDETERMINATE_TYPE) throw error;
+    inlineOnly.add(sql);
+    return viaOrm();
+  }
+}
+
+/** A timestamp as the ORM stores it: ms since the epoch on SQLite, timestamptz (a Date) on PostgreSQL. */
+export async function storedTime(em: Em, at: Date): Promise<Date | number> {
+  return (await nativeOf(em)).kind === 'sqlite' ? at.getTime() : at;
+}

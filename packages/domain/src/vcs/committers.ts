@@ -1,4 +1,5 @@
 import type { Em } from '../orm/em.js';
+import { readRows } from '../read-models/statements.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 
 export type Committer =
@@ -18,7 +19,8 @@ export async function findCommitter(
 ): Promise<Committer> {
   if (!email?.trim()) return { kind: 'unmatched', reason: 'the commit has no author e-mail' };
   if (!role) return { kind: 'unmatched', reason: 'the integration has no committers role' };
-  const rows = await em.execute<{ id: number; login: string; type: string }[]>(
+  const rows = await readRows<{ id: number; login: string; type: string }>(
+    em,
     `select distinct u.id, u.login, u.type from users u join ${EFFECTIVE_GRANTS_SQL} g on g.user_id = u.id ` +
       'where u.email_key = ? and g.role_id = ? and (g.project_id is null or g.project_id = ?) order by u.login',
     [email.trim().toLowerCase(), role.id, projectId],

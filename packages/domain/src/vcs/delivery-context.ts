@@ -4,29 +4,44 @@ import { loadActor } from '../auth/load-actor.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { executionVocabulary } from '../issues/execute-command.js';
 import type { Em } from '../orm/em.js';
-import { Role } from '../roles/role.entity.js';
-import { User } from '../users/user.entity.js';
+import { readRow, readRows } from '../read-models/statements.js';
 import { type Committer, findCommitter } from './committers.js';
 import { findIssuesByKey, issueKey, type ReferencedIssue } from './issue-lookup.js';
 import { authorIsPusher, type PushCommit, type PushEvent } from './push-event.js';
-import { type IVcsIntegration, VcsIntegrationProject } from './vcs.entity.js';
 
 export const NOT_THE_PUSHER =
   'the commit author is not the pusher named by the host (requirePusherMatch): commands not applied';
 
+/** What processing a delivery needs of its integration. */
+export type DeliveryIntegration = {
+  id: number;
+  serviceUserId: number;
+  committersRoleId: number | null;
+  requirePusherMatch: boolean;
+};
+
 /** What the service account may do: read and comment the linked projects' issues, nothing else. */
 const SERVICE_PERMISSIONS: ReadonlySet<PermissionKey> = new Set(['READ_ISSUE', 'CREATE_COMMENT']);
+
+/** What the deliveries of one claim share: lookups that do not depend on the push. */
+type Caches = {
+  committers: Map<string, Committer>;
+  actors: Map<number, Actor>;
+  vocabularies: Map<string, CommandVocabulary>;
+  issues: Map<string, ReferencedIssue | null>;
+};
 
 /**
  * One delivery's processing state: the integration's settings and caches that make a large
  * push cheap (the committer per e-mail and project, actors, command vocabularies). The
- * caches live only as long as one delivery, so settings changed meanwhile apply to the next.
+ * caches live only as long as one claim (the deliveries the worker took at once, see
+ * `forDelivery`), so settings changed meanwhile apply to the next.
  */
 export class DeliveryContext {
-  private readonly committers = new Map<string, Committer>();
-  private readonly actors = new Map<number, Actor>();
-  private readonly vocabularies = new Map<string, CommandVocabulary>();
-  private readonly issues = new Map<string, ReferencedIssue | null>();
+  private readonly committers: Map<string, Committer>;
+  private readonly actors: Map<number, Actor>;
+  private readonly vocabularies: Map<string, CommandVocabulary>;
+  private readonly issues: Map<string, ReferencedIssue | null>;
 
   private constructor(
     readonly deliveryId: number,
@@ -35,24 +50,63 @@ export class DeliveryContext {
     readonly serviceActor: Actor,
     private readonly role: { id: number; name: string } | null,
     private readonly pusher: readonly string[] | null,
-  ) {}
+    private readonly requirePusherMatch: boolean,
+    caches?: Caches,
+  ) {
+    this.committers = caches?.committers ?? new Map();
+    this.actors = caches?.actors ?? new Map();
+    this.vocabularies = caches?.vocabularies ?? new Map();
+    this.issues = caches?.issues ?? new Map();
+  }
+
+  /**
+   * Another delivery of the same integration, claimed with this one: its own id and pusher,
+   * the same settings and caches (committers, actors, vocabularies, issues).
+   */
+  forDelivery(deliveryId: number, push: Pick<PushEvent, 'pusher'>): DeliveryContext {
+    const { committers, actors, vocabularies, issues } = this;
+    return new DeliveryContext(
+      deliveryId,
+      this.integrationId,
+      this.projectIds,
+      this.serviceActor,
+      this.role,
+      this.requirePusherMatch ? (push.pusher ?? []) : null,
+      this.requirePusherMatch,
+      { committers, actors, vocabularies, issues },
+    );
+  }
 
   /** `push.pusher` counts only when the integration requires the author to be the pusher. */
   static async load(
     em: Em,
     deliveryId: number,
-    integration: IVcsIntegration,
+    integration: DeliveryIntegration,
     push: Pick<PushEvent, 'pusher'>,
   ): Promise<DeliveryContext> {
     // A linked project in the trash takes no commits: its issues answer as missing.
-    const links = await em.find(VcsIntegrationProject, { integration, project: { deletedAt: null } });
-    const projectIds = new Set(links.map((l) => l.project.id));
-    const service = await em.findOneOrFail(User, { id: integration.serviceUser.id });
-    const role = integration.committersRole
-      ? await em.findOne(Role, { id: integration.committersRole.id })
-      : null;
+    const links = await readRows<{ project_id: number }>(
+      em,
+      'select l.project_id from vcs_integration_projects l join projects p on p.id = l.project_id ' +
+        'where l.integration_id = ? and p.deleted_at is null',
+      [integration.id],
+    );
+    const projectIds = new Set(links.map((l) => Number(l.project_id)));
+    const service = await readRow<{ id: number; login: string; type: string }>(
+      em,
+      'select id, login, type from users where id = ?',
+      [integration.serviceUserId],
+    );
+    if (!service)
+      throw new Error(`the service user ${integration.serviceUserId} of a VCS integration is missing`);
+    const role =
+      integration.committersRoleId === null
+        ? undefined
+        : await readRow<{ id: number; name: string }>(em, 'select id, name from roles where id = ?', [
+            integration.committersRoleId,
+          ]);
     const serviceActor: Actor = {
-      userId: service.id,
+      userId: Number(service.id),
       login: service.login,
       type: service.type as UserType,
       global: new Set(),
@@ -63,8 +117,9 @@ export class DeliveryContext {
       integration.id,
       projectIds,
       serviceActor,
-      role ? { id: role.id, name: role.name } : null,
+      role ? { id: Number(role.id), name: role.name } : null,
       integration.requirePusherMatch ? (push.pusher ?? []) : null,
+      integration.requirePusherMatch,
     );
   }
 

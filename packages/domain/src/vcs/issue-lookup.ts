@@ -1,5 +1,6 @@
 import { formatIssueId, parseIssueId } from '../issues/issue-id.js';
 import type { Em } from '../orm/em.js';
+import { readRows } from '../read-models/statements.js';
 
 /** An issue a commit references (looked up without permissions: the integration is trusted). */
 export type ReferencedIssue = { id: number; readableId: string; projectId: number; shortName: string };
@@ -21,15 +22,14 @@ export async function findIssuesByKey(
   const found = new Map<string, ReferencedIssue>();
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);
-    const rows = await em.execute<
-      {
-        id: number;
-        project_id: number;
-        number_in_project: number;
-        short_name: string;
-        short_name_key: string;
-      }[]
-    >(
+    const rows = await readRows<{
+      id: number;
+      project_id: number;
+      number_in_project: number;
+      short_name: string;
+      short_name_key: string;
+    }>(
+      em,
       'select i.id, i.project_id, i.number_in_project, p.short_name, p.short_name_key from issues i ' +
         `join projects p on p.id = i.project_id where ${chunk.map(() => '(p.short_name_key = ? and i.number_in_project = ?)').join(' or ')}`,
       chunk.flatMap((k) => [k.shortNameKey, k.number]),

@@ -1,7 +1,7 @@
 import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
-import { processDelivery } from './process-delivery.js';
-import { type Claim, claimDelivery, failDelivery, retryDelivery } from './queue.js';
+import { processDeliveries } from './process-delivery.js';
+import { type Claim, claimDeliveries, failDelivery, retryDelivery } from './queue.js';
 
 export type VcsWorkerOptions = {
   /** How often an idle worker looks for work (a kick wakes it at once). */
@@ -14,6 +14,23 @@ export type VcsWorkerOptions = {
   /** Called right after a claim (fault injection: a crash between store and apply). */
   afterClaim?: (claim: Claim) => void | Promise<void>;
   afterUnit?: (deliveryId: number) => void | Promise<void>;
+  /** Called after each committed chunk of units (see `processDelivery`). */
+  afterChunk?: (deliveryId: number, units: number) => void | Promise<void>;
+  /** Most units per transaction, and how long one may keep taking more (`processDelivery`). */
+  chunkUnits?: number;
+  chunkBudgetMs?: number;
+  /**
+   * Whether requests are waiting for this process (the API counts those in flight). While it
+   * says so, the worker waits before each chunk, up to `maxDeferMs` (default 50): requests
+   * (hook acknowledgements first of all) go before applying, and applying still moves on.
+   */
+  busy?: () => boolean;
+  maxDeferMs?: number;
+  /**
+   * Deliveries claimed (and applied) at once, oldest first (default 50): small pushes share
+   * their lookups and transactions instead of paying them one by one.
+   */
+  claimBatch?: number;
 };
 
 export type VcsWorker = {
@@ -28,45 +45,78 @@ export type VcsWorker = {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
-/** Applies stored deliveries from the durable queue, one at a time. */
+/** Applies stored deliveries from the durable queue, a batch of the oldest at a time. */
 export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWorker {
   const pollMs = options.pollMs ?? 100;
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 5;
   const logError = options.logError ?? console.error;
+  const claimBatch = Math.max(1, options.claimBatch ?? 50);
+  const busy = options.busy;
+  const maxDeferMs = options.maxDeferMs ?? 50;
+  /** A turn of the event loop, then (while requests are in flight) a bounded wait for them. */
+  async function pause(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!busy) return;
+    const until = Date.now() + maxDeferMs;
+    while (busy() && Date.now() < until && running)
+      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+  }
   let running = false;
   let kicked = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
 
-  /** Claims and processes one delivery; false when nothing was claimable. */
-  async function step(): Promise<boolean> {
+  /** Claims and processes a batch of deliveries; how many were claimed (0: nothing was claimable). */
+  async function step(): Promise<number> {
+    await pause();
     const em = orm.em.fork() as Em;
-    const claim = await claimDelivery(em, leaseMs);
-    if (!claim) return false;
-    await options.afterClaim?.(claim);
-    if (claim.attempts > maxAttempts) {
-      await failDelivery(em, claim, `gave up after ${maxAttempts} attempts`);
-      return true;
+    const claims = await claimDeliveries(em, leaseMs, claimBatch);
+    const work: Claim[] = [];
+    for (const claim of claims) {
+      await options.afterClaim?.(claim);
+      if (claim.attempts > maxAttempts)
+        await failDelivery(em, claim, `gave up after ${maxAttempts} attempts`);
+      else work.push(claim);
     }
+    if (work.length === 0) return claims.length;
+    const processOptions = {
+      leaseMs,
+      ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
+      ...(options.afterChunk ? { afterChunk: options.afterChunk } : {}),
+      ...(options.chunkUnits !== undefined ? { chunkUnits: options.chunkUnits } : {}),
+      ...(options.chunkBudgetMs !== undefined ? { chunkBudgetMs: options.chunkBudgetMs } : {}),
+      pause,
+    };
+    /** Every unit is deduplicated: a retry redoes only what did not commit. */
+    const retry = (claim: Claim, error: unknown) =>
+      retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
     try {
-      await processDelivery(orm, claim, {
-        leaseMs,
-        ...(options.afterUnit ? { afterUnit: options.afterUnit } : {}),
-      });
+      await processDeliveries(orm, work, processOptions);
     } catch (error) {
       logError(error);
-      // Every unit is deduplicated: a retry redoes only what did not commit.
-      await retryDelivery(em, claim, errorText(error), Math.min(60_000, 1000 * 2 ** claim.attempts));
+      if (work.length === 1) await retry(work[0] as Claim, error);
+      else {
+        // One delivery's unexpected error must not count against the others of its batch
+        // (attempts, then failure): each is applied again on its own, still under our claim.
+        for (const claim of work) {
+          try {
+            await processDeliveries(orm, [claim], processOptions);
+          } catch (alone) {
+            logError(alone);
+            await retry(claim, alone);
+          }
+        }
+      }
     }
-    return true;
+    return claims.length;
   }
 
   async function run() {
     while (running) {
       let worked = false;
       try {
-        worked = await step();
+        worked = (await step()) > 0;
       } catch (error) {
         logError(error);
       }
@@ -104,7 +154,7 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
     },
     async runUntilIdle() {
       let taken = 0;
-      while (await step()) taken++;
+      for (let claimed = await step(); claimed > 0; claimed = await step()) taken += claimed;
       return taken;
     },
   };

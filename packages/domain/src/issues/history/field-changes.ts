@@ -1,5 +1,6 @@
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
+import { readRows } from '../../read-models/statements.js';
 import type { CommandState, FieldDef, FieldSlots, IssueState } from '../command-state.js';
 import type { FieldChange } from './history.js';
 
@@ -64,7 +65,8 @@ export async function loginsOf(em: Em, state: CommandState): Promise<Map<number,
         for (const v of slots.values()) if (v.user !== null) ids.add(v.user);
   if (ids.size === 0) return new Map();
   const list = [...ids];
-  const rows = await em.execute<{ id: number; login: string }[]>(
+  const rows = await readRows<{ id: number; login: string }>(
+    em,
     `select id, login from users where id in (${placeholders(list)})`,
     list,
   );

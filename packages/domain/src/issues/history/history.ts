@@ -1,6 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
+import { runStatement, storedTime } from '../../read-models/statements.js';
 import { findReadableIssue } from '../find-issues.js';
 import { IssueChange } from './issue-change.entity.js';
 
@@ -28,12 +29,11 @@ export async function recordIssueChange(
 ): Promise<void> {
   const fields = change.fields.filter((f) => !sameValues(f.oldValues, f.newValues));
   if (fields.length === 0) return;
-  await em.insert(IssueChange, {
-    issue: change.issueId,
-    updater: change.updaterId,
-    updatedAt: change.at,
-    fields: JSON.stringify(fields),
-  });
+  await runStatement(
+    em,
+    'insert into issue_changes (issue_id, updater_id, updated_at, fields) values (?, ?, ?, ?)',
+    [change.issueId, change.updaterId, await storedTime(em, change.at), JSON.stringify(fields)],
+  );
 }
 
 /** `GET /issue/{issue}/changes`: the recorded changes of a readable issue, oldest first. */

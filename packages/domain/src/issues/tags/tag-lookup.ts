@@ -2,6 +2,7 @@ import type { Actor } from '../../auth/actor.js';
 import { commandTagName, ownedNameKey, visibleToSql } from '../../folders/owned-names.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
+import { readRows } from '../../read-models/statements.js';
 import { Tag } from './tag.entity.js';
 
 export type VisibleTag = { id: number; name: string; ownerId: number; shared: boolean };
@@ -12,7 +13,8 @@ export type VisibleTag = { id: number; name: string; ownerId: number; shared: bo
  */
 export async function findVisibleTag(em: Em, actor: Actor, name: string): Promise<VisibleTag | null> {
   const visible = visibleToSql(actor);
-  const rows = await em.execute<{ id: number; name: string; owner_id: number; shared: unknown }[]>(
+  const rows = await readRows<{ id: number; name: string; owner_id: number; shared: unknown }>(
+    em,
     `select id, name, owner_id, shared from tags where name_key = ? and ${visible.sql} ` +
       'order by case when owner_id = ? then 0 else 1 end, id limit 1',
     [ownedNameKey(name), ...visible.params, actor.userId],

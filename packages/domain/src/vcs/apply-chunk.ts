@@ -1,0 +1,285 @@
+import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '@trackline/contracts';
+import { type Actor, can } from '../auth/actor.js';
+import { sha256Hex } from '../auth/secrets.js';
+import { DomainError } from '../errors.js';
+import { CommandLookups } from '../issues/command-lookups.js';
+import { applyCommentArgument, applyOp, resolutionChanges } from '../issues/command-ops.js';
+import { persistCommandState } from '../issues/command-persist.js';
+import {
+  type CommandState,
+  copySlots,
+  type IssueState,
+  loadCommandState,
+  loadLinks,
+} from '../issues/command-state.js';
+import { parseCommandOrThrow } from '../issues/execute-command.js';
+import { issueNotFound, loadIssueRefs } from '../issues/find-issues.js';
+import type { Em } from '../orm/em.js';
+import { isUniqueViolation } from '../orm/unique.js';
+import { returningRows, runStatement, storedTime } from '../read-models/statements.js';
+import { storableText } from '../text/user-text.js';
+import { commitComment } from './apply-reference.js';
+import type { Committer } from './committers.js';
+import type { DeliveryContext } from './delivery-context.js';
+import type { ReferencedIssue } from './issue-lookup.js';
+import type { CommitReference } from './parse-commit-message.js';
+import type { PushCommit } from './push-event.js';
+import { truncateText } from './truncate.js';
+
+/** One (commit, issue) reference of a delivery's push: the unit that is recorded and applied once. */
+export type ChunkUnit = { ctx: DeliveryContext; commit: PushCommit; ref: CommitReference };
+
+/** A unit with what it needs looked up (outside the transaction, as `applyReference` does). */
+type Resolved = {
+  ctx: DeliveryContext;
+  commit: PushCommit;
+  ref: CommitReference;
+  issue: ReferencedIssue;
+  committer: Committer;
+  actor: Actor | null;
+};
+
+/** How long one chunk's transaction may keep taking more units (it always takes one). */
+export type ChunkLimits = { budgetMs: number };
+
+const CHANGE_SQL =
+  'insert into vcs_changes (integration_id, issue_id, commit_sha, url, author_name, author_email, message, ' +
+  'committed_at, branch, delivery_id, committer_id, comment_author_id, note, created_at) ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'on conflict (integration_id, commit_sha, issue_id) do nothing returning id';
+const COMMENT_SQL =
+  'insert into issue_comments (issue_id, author_id, text, created_at, updated_at) values (?, ?, ?, ?, ?)';
+const TOUCH_SQL = 'update issues set updated_at = ? where id = ?';
+const EFFECT_SQL =
+  'insert into vcs_effects (integration_id, commit_sha, issue_id, command_key, command, status, delivery_id, created_at) ' +
+  "values (?, ?, ?, ?, ?, 'skipped', ?, ?) " +
+  'on conflict (integration_id, commit_sha, issue_id, command_key) do nothing returning id';
+const EFFECT_DONE_SQL = 'update vcs_effects set status = ?, reason = ?, actor_id = ? where id = ?';
+
+const ATTEMPTS = 3;
+
+/**
+ * The command state of a chunk's issues, loaded once (lazily, at the first command) and kept
+ * as each command leaves it: every command still runs in its own savepoint, with the same
+ * permission checks, ops and persistence as `applyCommand`, and records its own history.
+ * A refused command's in-memory changes are dropped with its savepoint.
+ */
+class ChunkCommands {
+  private state: CommandState | null = null;
+  private readonly byIssue = new Map<number, IssueState>();
+
+  constructor(
+    private readonly tx: Em,
+    private readonly issueIds: readonly number[],
+  ) {}
+
+  private async load(): Promise<CommandState> {
+    if (!this.state) {
+      this.state = await loadCommandState(this.tx, await loadIssueRefs(this.tx, this.issueIds));
+      for (const issue of this.state.issues) this.byIssue.set(issue.ref.id, issue);
+    }
+    return this.state;
+  }
+
+  /** Rereads one issue's relations (after a concurrent writer tripped a unique index). */
+  private async reload(issueId: number): Promise<void> {
+    const state = await this.load();
+    const [fresh] = (await loadCommandState(this.tx, await loadIssueRefs(this.tx, [issueId]))).issues;
+    const index = state.issues.findIndex((s) => s.ref.id === issueId);
+    if (fresh && index >= 0) {
+      state.issues[index] = fresh;
+      this.byIssue.set(issueId, fresh);
+    }
+    state.links = await loadLinks(this.tx, this.issueIds);
+  }
+
+  /** The command's changes become the state the next command starts from. */
+  private settle(issue: IssueState, resolved: Map<number, Date | null>) {
+    issue.initial = copySlots(issue.current);
+    for (const set of [issue.tags, issue.stars, issue.votes]) set.initial = new Set(set.current);
+    issue.comment = null;
+    const resolvedAt = resolved.get(issue.ref.id);
+    if (resolvedAt !== undefined) issue.ref = { ...issue.ref, resolvedAt: resolvedAt?.getTime() ?? null };
+  }
+
+  /** Back to what was loaded or last settled. */
+  private reset(state: CommandState, issue: IssueState) {
+    issue.current = copySlots(issue.initial);
+    for (const set of [issue.tags, issue.stars, issue.votes]) set.current = new Set(set.initial);
+    issue.comment = null;
+    state.links.current = new Set(state.links.initial.keys());
+  }
+
+  /**
+   * `applyCommand(tx, actor, [issue], ops)` on the kept state; throws its DomainErrors. How
+   * many tags it created (the actor's command vocabularies are stale only then).
+   */
+  async apply(
+    actor: Actor,
+    readableId: string,
+    issueId: number,
+    ops: Parameters<typeof applyOp>[2][],
+  ): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const state = await this.load();
+      const issue = this.byIssue.get(issueId);
+      // Deleted meanwhile (by a command of this chunk, say): missing, as a fresh lookup would say.
+      if (!issue) throw issueNotFound(readableId);
+      // A savepoint of our own (prepared, not the ORM's nested transaction): a refused command
+      // leaves nothing behind (a tag it created, say).
+      await runStatement(this.tx, 'savepoint vcs_command');
+      let done: { resolved: Map<number, Date | null>; linksChanged: boolean; createdTags: number };
+      try {
+        if (!can(actor, 'READ_ISSUE', issue.ref.projectId)) throw issueNotFound(readableId);
+        const sub: CommandState = { ...state, issues: [issue] };
+        const lookups = new CommandLookups(this.tx, actor);
+        const ctx = { actor, state: sub, lookups, comment: '' };
+        for (const op of ops) await applyOp(ctx, issue, op);
+        applyCommentArgument(ctx, issue);
+        const { initial, current } = state.links;
+        const linksChanged = initial.size !== current.size || [...current].some((key) => !initial.has(key));
+        const resolved = resolutionChanges(sub, new Date());
+        await persistCommandState(this.tx, actor.userId, sub, resolved, null);
+        await runStatement(this.tx, 'release savepoint vcs_command');
+        done = { resolved, linksChanged, createdTags: lookups.createdTags };
+      } catch (error) {
+        await runStatement(this.tx, 'rollback to savepoint vcs_command');
+        await runStatement(this.tx, 'release savepoint vcs_command');
+        this.reset(state, issue);
+        if (attempt >= ATTEMPTS || !isUniqueViolation(error)) throw error;
+        await this.reload(issueId);
+        continue;
+      }
+      this.settle(issue, done.resolved);
+      if (done.linksChanged) state.links = await loadLinks(this.tx, this.issueIds);
+      return done.createdTags;
+    }
+  }
+}
+
+type Outcome = { status: 'applied' | 'skipped' | 'failed'; reason: string | null; actorId: number | null };
+
+/**
+ * Applies a chunk of a delivery's units in ONE transaction, with the same rules as
+ * `applyReference` unit by unit: the change row (insert or nothing) dedupes the commit's
+ * comment, each effect row (insert or nothing) dedupes its command, a command runs in a
+ * savepoint as its committer with the same checks, and its failure is recorded on its effect
+ * without touching the other units. Writes go through statements prepared once. Units are
+ * taken in order while the transaction is younger than `budgetMs` (at least one): how many
+ * were applied. An unexpected error rolls the whole chunk back; the worker retries it.
+ */
+export async function applyChunk(em: Em, units: readonly ChunkUnit[], limits: ChunkLimits): Promise<number> {
+  const resolved: (Resolved | null)[] = [];
+  for (const { ctx, commit, ref } of units) {
+    const issue = await ctx.issue(em, ref.issue);
+    if (!issue || !ctx.projectIds.has(issue.projectId)) {
+      resolved.push(null);
+      continue;
+    }
+    const committer = await ctx.committerOf(em, commit, issue.projectId);
+    const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
+    resolved.push({ ctx, commit, ref, issue, committer, actor });
+  }
+  const commandIssues = resolved.flatMap((u) =>
+    u && u.ref.commands.length > 0 && u.actor ? [u.issue.id] : [],
+  );
+  return em.transactional(async (tx) => {
+    const started = performance.now();
+    const commands = new ChunkCommands(tx, [...new Set(commandIssues)]);
+    const now = new Date();
+    const at = await storedTime(tx, now);
+    let taken = 0;
+    for (const unit of resolved) {
+      if (taken > 0 && performance.now() - started > limits.budgetMs) break;
+      taken++;
+      if (!unit) continue;
+      await recordChange(tx, unit, at);
+      for (const command of unit.ref.commands) await applyEffect(tx, unit, command, commands);
+    }
+    return taken;
+  });
+}
+
+/** The committer when allowed to comment on the issue, else the integration's service account. */
+function commentAuthor(unit: Resolved): Actor {
+  const { actor, issue, ctx } = unit;
+  const allowed =
+    actor && can(actor, 'READ_ISSUE', issue.projectId) && can(actor, 'CREATE_COMMENT', issue.projectId);
+  return allowed ? actor : ctx.serviceActor;
+}
+
+async function recordChange(tx: Em, unit: Resolved, at: Date | number) {
+  const { ctx, commit, issue, committer } = unit;
+  const author = commentAuthor(unit);
+  const inserted = await returningRows<{ id: number }>(tx, CHANGE_SQL, [
+    ctx.integrationId,
+    issue.id,
+    commit.sha,
+    storableText(commit.url),
+    storableText(commit.authorName),
+    commit.authorEmail ? storableText(commit.authorEmail) : null,
+    truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
+    storableText(commit.timestamp).slice(0, 100),
+    storableText(commit.branch),
+    ctx.deliveryId,
+    committer.kind === 'matched' ? committer.user.id : null,
+    author.userId,
+    committer.kind === 'unmatched' ? committer.reason : null,
+    Date.now(),
+  ]);
+  if (inserted.length === 0) return;
+  await runStatement(tx, COMMENT_SQL, [issue.id, author.userId, commitComment(commit), at, at]);
+  await runStatement(tx, TOUCH_SQL, [at, issue.id]);
+}
+
+async function runCommand(
+  tx: Em,
+  unit: Resolved,
+  command: string,
+  commands: ChunkCommands,
+): Promise<Outcome> {
+  const { ctx, issue, committer, actor } = unit;
+  if (committer.kind === 'unmatched' || !actor) {
+    return {
+      status: 'skipped',
+      reason: committer.kind === 'unmatched' ? committer.reason : null,
+      actorId: null,
+    };
+  }
+  if (command.length > MAX_COMMAND_LENGTH) {
+    const reason = `command: must be at most ${MAX_COMMAND_LENGTH} characters`;
+    return { status: 'failed', reason, actorId: actor.userId };
+  }
+  try {
+    const ops = parseCommandOrThrow(command, await ctx.vocabulary(tx, actor, issue));
+    // Only a created tag changes what the actor's vocabularies hold.
+    if ((await commands.apply(actor, issue.readableId, issue.id, ops)) > 0)
+      ctx.forgetVocabularies(actor.userId);
+    return { status: 'applied', reason: null, actorId: actor.userId };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { status: 'failed', reason: error.message, actorId: actor.userId };
+  }
+}
+
+async function applyEffect(tx: Em, unit: Resolved, command: string, commands: ChunkCommands): Promise<void> {
+  const { ctx, commit, issue } = unit;
+  const inserted = await returningRows<{ id: number }>(tx, EFFECT_SQL, [
+    ctx.integrationId,
+    commit.sha,
+    issue.id,
+    sha256Hex(command),
+    truncateText(storableText(command), MAX_COMMAND_LENGTH),
+    ctx.deliveryId,
+    Date.now(),
+  ]);
+  const effectId = inserted[0]?.id;
+  if (effectId === undefined) return;
+  const outcome = await runCommand(tx, unit, command, commands);
+  await runStatement(tx, EFFECT_DONE_SQL, [
+    outcome.status,
+    outcome.reason,
+    outcome.actorId,
+    Number(effectId),
+  ]);
+}
