@@ -36,12 +36,28 @@ export type LoginThrottle = {
  * is consulted before this cache (a locked login is refused even with a remembered pair).
  */
 const BASIC_TTL_MS = 60_000;
-const basicCache = new Map<string, { userId: number; passwordHash: string; expires: number }>();
+type RememberedPairs = Map<string, { userId: number; passwordHash: string; expires: number }>;
+/**
+ * One map per database (the ORM's connection): a user id means something only in its own
+ * database. A server has one; a test process that opens many databases keeps them apart.
+ */
+const basicCaches = new WeakMap<object, RememberedPairs>();
+
+function basicCacheOf(em: Em): RememberedPairs {
+  const connection = em.getConnection();
+  let cache = basicCaches.get(connection);
+  if (!cache) {
+    cache = new Map();
+    basicCaches.set(connection, cache);
+  }
+  return cache;
+}
 
 const basicKey = (login: string, password: string) => sha256Hex(`${login}\u0000${password}`);
 
 /** The user of a remembered pair whose password is unchanged, else null (and the pair is forgotten). */
 async function rememberedBasic(em: Em, key: string): Promise<IUser | null> {
+  const basicCache = basicCacheOf(em);
   const hit = basicCache.get(key);
   if (!hit) return null;
   const user = hit.expires > Date.now() ? await em.findOne(User, { id: hit.userId }) : null;
@@ -52,6 +68,7 @@ async function rememberedBasic(em: Em, key: string): Promise<IUser | null> {
 
 async function checkBasic(em: Em, key: string, login: string, password: string): Promise<IUser | null> {
   const user = await authenticatePassword(em, login, password);
+  const basicCache = basicCacheOf(em);
   if (user?.passwordHash) {
     if (basicCache.size > 10_000) basicCache.clear();
     basicCache.set(key, {
@@ -83,7 +100,7 @@ async function basicUser(
   const key = basicKey(login, password);
   if (!limit) return (await rememberedBasic(em, key)) ?? checkBasic(em, key, login, password);
   const { throttle, ip } = limit;
-  if (basicCache.has(key)) {
+  if (basicCacheOf(em).has(key)) {
     const wait = await throttle.check(login, ip);
     if (wait > 0) return throttled(wait);
     // No password check happens here, so nothing is reserved or reset (and no store write).

@@ -12,12 +12,26 @@ const TTL_MS = 3000;
 const MAX_ENTRIES = 1000;
 
 type Entry = { generation: number; expires: number; vocabulary: d.CommandVocabulary };
-const cache = new Map<string, Entry>();
+/**
+ * One map per database (the ORM's connection): actor and project ids mean something only in
+ * their own database. A server has one; a test process that opens many databases keeps them apart.
+ */
+let caches = new WeakMap<object, Map<string, Entry>>();
 let generation = 0;
 
 export function invalidateVocabularies(): void {
   generation++;
-  cache.clear();
+  caches = new WeakMap();
+}
+
+function cacheOf(em: d.Em): Map<string, Entry> {
+  const connection = em.getConnection();
+  let cache = caches.get(connection);
+  if (!cache) {
+    cache = new Map();
+    caches.set(connection, cache);
+  }
+  return cache;
 }
 onDataChanged(invalidateVocabularies);
 
@@ -31,6 +45,7 @@ export async function cachedVocabulary(
     context === null ? 'none' : [...new Set(context.map((r) => r.projectId))].sort((a, b) => a - b).join(',');
   const key = `${actor.userId}|${projects}`;
   const now = Date.now();
+  const cache = cacheOf(em);
   const hit = cache.get(key);
   if (hit && hit.generation === generation && hit.expires > now) return hit.vocabulary;
   const startedAt = generation;
