@@ -1,4 +1,5 @@
 export * from './auth/actor.js';
+export * from './auth/actor-cache.js';
 export * from './auth/authenticate.js';
 export * from './auth/load-actor.js';
 export * from './auth/password.js';

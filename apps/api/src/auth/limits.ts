@@ -198,10 +198,15 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
     clientIp,
     isSecure,
     requestFacts(em, req, res, transport, resolved) {
+      let queryKeys: ReadonlySet<string> | undefined;
       return {
         session: resolved.session ?? null,
         secure: isSecure(req),
-        queryKeys: new Set(new URL(req.url ?? '/', 'http://internal').searchParams.keys()),
+        // Read by the few procedures that take secrets; parsed on first use.
+        get queryKeys() {
+          queryKeys ??= new Set(new URL(req.url ?? '/', 'http://internal').searchParams.keys());
+          return queryKeys;
+        },
         async checkPassword(login, password) {
           const ip = clientIp(req);
           const wait = (await logins?.reserve(login, ip)) ?? 0;

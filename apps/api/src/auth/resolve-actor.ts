@@ -1,14 +1,17 @@
 import {
   type Actor,
   type AuthenticatedUser,
+  actorCacheOf,
   authenticatePassword,
-  authenticateSession,
-  authenticateToken,
+  credentialKey,
   type Em,
-  type IUser,
+  findUserWithPassword,
   loadActor,
-  sha256Hex,
-  User,
+  type RememberedActor,
+  readAuthEpoch,
+  recordTokenUse,
+  verifySession,
+  verifyToken,
 } from '@trackline/domain';
 import type { Credentials } from './credentials.js';
 
@@ -29,55 +32,21 @@ export type LoginThrottle = {
 };
 
 /**
- * Basic auth runs scrypt (tens of ms). Clients such as the IDE plugin send it on every
- * call, so a verified login:password pair is remembered for a minute, keyed by the hash of
- * the exact pair. A hit still needs the user's current password hash to be the one the pair
- * was verified against (a password change, in any process, ends it), and the login throttle
- * is consulted before this cache (a locked login is refused even with a remembered pair).
+ * Every kind of credential resolves through the actor cache (`actorCacheOf`, in the domain):
+ * what a credential resolved to is remembered under the authorisation epoch read before
+ * resolving it, and used while no change to users, tokens, sessions, grants, groups or the
+ * trash has bumped the epoch (database triggers do, whichever process or code path changes
+ * them). Basic auth runs scrypt (tens of ms) and clients such as the IDE plugin send it on
+ * every call, so this also spares them the password check.
  */
-const BASIC_TTL_MS = 60_000;
-type RememberedPairs = Map<string, { userId: number; passwordHash: string; expires: number }>;
-/**
- * One map per database (the ORM's connection): a user id means something only in its own
- * database. A server has one; a test process that opens many databases keeps them apart.
- */
-const basicCaches = new WeakMap<object, RememberedPairs>();
-
-function basicCacheOf(em: Em): RememberedPairs {
-  const connection = em.getConnection();
-  let cache = basicCaches.get(connection);
-  if (!cache) {
-    cache = new Map();
-    basicCaches.set(connection, cache);
-  }
-  return cache;
+async function remembered(em: Em, key: string): Promise<{ epoch: string; hit: RememberedActor | undefined }> {
+  const epoch = await readAuthEpoch(em);
+  return { epoch, hit: actorCacheOf(em).get(key, epoch) };
 }
 
-const basicKey = (login: string, password: string) => sha256Hex(`${login}\u0000${password}`);
-
-/** The user of a remembered pair whose password is unchanged, else null (and the pair is forgotten). */
-async function rememberedBasic(em: Em, key: string): Promise<IUser | null> {
-  const basicCache = basicCacheOf(em);
-  const hit = basicCache.get(key);
-  if (!hit) return null;
-  const user = hit.expires > Date.now() ? await em.findOne(User, { id: hit.userId }) : null;
-  if (user && user.passwordHash === hit.passwordHash) return user;
-  basicCache.delete(key);
-  return null;
-}
-
-async function checkBasic(em: Em, key: string, login: string, password: string): Promise<IUser | null> {
-  const user = await authenticatePassword(em, login, password);
-  const basicCache = basicCacheOf(em);
-  if (user?.passwordHash) {
-    if (basicCache.size > 10_000) basicCache.clear();
-    basicCache.set(key, {
-      userId: user.id,
-      passwordHash: user.passwordHash,
-      expires: Date.now() + BASIC_TTL_MS,
-    });
-  }
-  return user;
+function remember(em: Em, key: string, epoch: string, value: RememberedActor): Actor {
+  actorCacheOf(em).set(key, epoch, value);
+  return value.actor;
 }
 
 const throttled = (retryAfter: number): Resolved => ({
@@ -87,52 +56,125 @@ const throttled = (retryAfter: number): Resolved => ({
 });
 
 /**
+ * A Basic pair whose password was checked is remembered for a minute (keyed by the digest of
+ * the pair) with the password hash it was checked against: while the user's hash is that one,
+ * the pair needs no scrypt again even after the epoch moved (a grant elsewhere, a new project),
+ * and takes no throttle attempt. A password change, in any process, ends it.
+ */
+const VERIFIED_PAIR_TTL_MS = 60_000;
+type VerifiedPairs = Map<string, { userId: number; passwordHash: string; expires: number }>;
+/**
+ * One map per database (the ORM's connection), like the actor cache: a user id means something
+ * only in its own database. A server has one; a test process that opens many keeps them apart.
+ */
+const verifiedPairsByDatabase = new WeakMap<object, VerifiedPairs>();
+
+function verifiedPairsOf(em: Em): VerifiedPairs {
+  const connection = em.getConnection();
+  let pairs = verifiedPairsByDatabase.get(connection);
+  if (!pairs) {
+    pairs = new Map();
+    verifiedPairsByDatabase.set(connection, pairs);
+  }
+  return pairs;
+}
+
+async function verifiedPairUser(em: Em, key: string): Promise<AuthenticatedUser | null> {
+  const verifiedPairs = verifiedPairsOf(em);
+  const pair = verifiedPairs.get(key);
+  if (!pair) return null;
+  const user = pair.expires > Date.now() ? await findUserWithPassword(em, pair.userId) : null;
+  if (user && user.passwordHash === pair.passwordHash) return user;
+  verifiedPairs.delete(key);
+  return null;
+}
+
+function rememberPair(em: Em, key: string, user: { id: number; passwordHash?: string | null | undefined }) {
+  if (!user.passwordHash) return;
+  const verifiedPairs = verifiedPairsOf(em);
+  if (verifiedPairs.size > 10_000) verifiedPairs.clear();
+  verifiedPairs.set(key, {
+    userId: user.id,
+    passwordHash: user.passwordHash,
+    expires: Date.now() + VERIFIED_PAIR_TTL_MS,
+  });
+}
+
+/**
  * Basic credentials under a throttle: the lockout is consulted first, even for a remembered
  * pair (a lockout must not remain an oracle); a pair that needs scrypt first reserves an
  * attempt, so parallel guesses are counted before any of them is checked.
  */
-async function basicUser(
+async function basicActor(
   em: Em,
   credentials: Extract<Credentials, { kind: 'basic' }>,
   limit?: { throttle: LoginThrottle; ip: string },
-): Promise<IUser | Resolved | null> {
+): Promise<Actor | Resolved | null> {
   const { login, password } = credentials;
-  const key = basicKey(login, password);
-  if (!limit) return (await rememberedBasic(em, key)) ?? checkBasic(em, key, login, password);
-  const { throttle, ip } = limit;
-  if (basicCacheOf(em).has(key)) {
-    const wait = await throttle.check(login, ip);
+  const key = credentialKey('basic', `${login}\u0000${password}`);
+  if (limit && (verifiedPairsOf(em).has(key) || actorCacheOf(em).has(key))) {
+    const wait = await limit.throttle.check(login, limit.ip);
     if (wait > 0) return throttled(wait);
-    // No password check happens here, so nothing is reserved or reset (and no store write).
-    const user = await rememberedBasic(em, key);
-    if (user) return user;
   }
-  const wait = await throttle.reserve(login, ip);
-  if (wait > 0) return throttled(wait);
-  const user = await checkBasic(em, key, login, password);
-  if (user) await throttle.succeeded(login, ip);
-  return user;
+  // No password check happens on a hit, so nothing is reserved or reset (and no store write).
+  const { epoch, hit } = await remembered(em, key);
+  if (hit) return hit.actor;
+  const known = await verifiedPairUser(em, key);
+  if (known) return remember(em, key, epoch, { actor: await loadActor(em, known) });
+  if (limit) {
+    const wait = await limit.throttle.reserve(login, limit.ip);
+    if (wait > 0) return throttled(wait);
+  }
+  const user = await authenticatePassword(em, login, password);
+  if (!user) return null;
+  if (limit) await limit.throttle.succeeded(login, limit.ip);
+  rememberPair(em, key, user);
+  return remember(em, key, epoch, { actor: await loadActor(em, user) });
 }
 
-async function userFor(
+async function tokenActor(em: Em, token: string): Promise<Actor | null> {
+  const key = credentialKey('token', token);
+  const { epoch, hit } = await remembered(em, key);
+  if (hit?.token) {
+    await recordTokenUse(em, hit.token);
+    return hit.actor;
+  }
+  const verified = await verifyToken(em, token);
+  if (!verified) return null;
+  return remember(em, key, epoch, { actor: await loadActor(em, verified.user), token: verified.token });
+}
+
+async function sessionActor(em: Em, value: string): Promise<Actor | null> {
+  const key = credentialKey('session', value);
+  const { epoch, hit } = await remembered(em, key);
+  if (hit) return hit.actor;
+  const session = await verifySession(em, value);
+  if (!session) return null;
+  return remember(em, key, epoch, {
+    actor: await loadActor(em, session.user),
+    expiresAt: session.expiresAt,
+  });
+}
+
+function actorFor(
   em: Em,
   credentials: Credentials,
   limit?: { throttle: LoginThrottle; ip: string },
-): Promise<AuthenticatedUser | IUser | Resolved | null> {
+): Promise<Actor | Resolved | null> {
   switch (credentials.kind) {
     case 'token':
-      return authenticateToken(em, credentials.token);
+      return tokenActor(em, credentials.token);
     case 'session':
-      return authenticateSession(em, credentials.value);
+      return sessionActor(em, credentials.value);
     case 'basic':
-      return basicUser(em, credentials, limit);
+      return basicActor(em, credentials, limit);
     default:
-      return null;
+      return Promise.resolve(null);
   }
 }
 
 /**
- * Resolves the caller. With `limit`, Basic password checks are throttled (see `basicUser`);
+ * Resolves the caller. With `limit`, Basic password checks are throttled (see `basicActor`);
  * `retryAfter` in the result means the password was not checked.
  */
 export async function resolveActor(
@@ -142,10 +184,9 @@ export async function resolveActor(
 ): Promise<Resolved> {
   if (credentials.kind === 'none') return { actor: null, failure: null };
   if (credentials.kind === 'malformed') return { actor: null, failure: credentials.reason };
-  const found = await userFor(em, credentials, limit);
-  if (!found) return { actor: null, failure: 'Invalid credentials.' };
-  if ('failure' in found) return found;
-  const actor = await loadActor(em, found);
+  const actor = await actorFor(em, credentials, limit);
+  if (!actor) return { actor: null, failure: 'Invalid credentials.' };
+  if ('failure' in actor) return actor;
   return credentials.kind === 'session'
     ? { actor, failure: null, session: credentials.value }
     : { actor, failure: null };

@@ -53,7 +53,25 @@ function match(ranges: Range[], format: Format) {
  * then by order); XML when an XML type is.
  */
 export function negotiate(accept: string | undefined, fallback: Format): Format {
-  if (!accept?.trim()) return fallback;
+  if (!accept) return fallback;
+  if (accept.length > MAX_REMEMBERED_LENGTH) return decide(accept, fallback);
+  // Clients send the same few Accept headers on every call: each is parsed once.
+  const key = fallback === 'xml' ? accept : `\u0000${accept}`;
+  let format = decided.get(key);
+  if (format === undefined) {
+    format = decide(accept, fallback);
+    if (decided.size >= MAX_DECIDED) decided.clear();
+    decided.set(key, format);
+  }
+  return format;
+}
+
+const MAX_DECIDED = 256;
+const MAX_REMEMBERED_LENGTH = 512;
+const decided = new Map<string, Format>();
+
+function decide(accept: string, fallback: Format): Format {
+  if (!accept.trim()) return fallback;
   const ranges = parseAccept(accept);
   const json = match(ranges, 'json');
   const xml = match(ranges, 'xml');

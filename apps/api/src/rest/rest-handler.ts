@@ -17,7 +17,7 @@ import {
 } from './request-body.js';
 import { readRequestInput } from './request-input.js';
 import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
-import { createRouteTable, dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
+import { dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
@@ -50,7 +50,6 @@ export function createRestHandler(options: RestHandlerOptions) {
     },
   });
   scopeCoercionToRest(options.router);
-  const findRoute = createRouteTable(options.router);
   const procedures = createProcedureCaller(options.router, (error) => {
     if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
   });
@@ -65,7 +64,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       contexts.set(req, ctx);
       const method = req.method ?? 'GET';
       const path = url.pathname.slice('/rest'.length);
-      const route = findRoute(method, path);
+      const matched = procedures.find(method, path);
+      const route = matched?.route;
       if (route) ctx.response.meta = route.meta;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         // Every REST procedure needs a caller: without one, the body is neither read nor parsed.
@@ -84,7 +84,6 @@ export function createRestHandler(options: RestHandlerOptions) {
       } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
         throw tooManyParameters(limits.maxParameters);
       }
-      const matched = route ? procedures.find(method, path) : null;
       if (route && matched) {
         const query =
           method !== 'POST' && method !== 'PUT' && method !== 'PATCH'

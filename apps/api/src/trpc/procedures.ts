@@ -5,10 +5,21 @@ import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 import { findInputProblem } from './input-check.js';
 
+/** The `{name}` parameters of each route path, found once per path. */
+const pathParams = new Map<string, string[]>();
+function pathParamsOf(path: string): string[] {
+  let params = pathParams.get(path);
+  if (!params) {
+    params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+    pathParams.set(path, params);
+  }
+  return params;
+}
+
 /** Path segments reach us percent-encoded from the REST adapter; names may contain spaces. */
 function decodePathParams(raw: unknown, path: string | undefined): unknown {
   if (!path || typeof raw !== 'object' || raw === null) return raw;
-  const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const params = pathParamsOf(path);
   const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
   for (const key of params) {
     const value = copy[key];

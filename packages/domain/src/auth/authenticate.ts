@@ -22,18 +22,34 @@ export async function authenticatePassword(em: Em, login: string, password: stri
   return user;
 }
 
-/** The token's user (the actor read model: one prepared statement), or null when it is wrong. */
-export async function authenticateToken(em: Em, token: string): Promise<AuthenticatedUser | null> {
+/** A permanent token that matched: its user, its id, and when its use was last recorded (ms). */
+export type VerifiedToken = { user: AuthenticatedUser; token: { id: number; usedAt: number } };
+
+/** The token's user and row (the actor read model: one prepared statement), or null when it is wrong. */
+export async function verifyToken(em: Em, token: string): Promise<VerifiedToken | null> {
   const parsed = parsePermanentToken(token);
   if (!parsed || hasControlCharacters(parsed.login) || hasControlCharacters(parsed.name)) return null;
   const row = await findTokenRow(em, parsed.login.toLowerCase(), parsed.name);
   if (!row || !digestsEqual(row.secretHash, sha256Hex(parsed.secret))) return null;
-  // Record use at most once a minute: a write on every read request would serialise readers.
+  const used = { id: row.tokenId, usedAt: row.lastUsedAt ?? 0 };
+  await recordTokenUse(em, used);
+  return { user: row.user, token: used };
+}
+
+/**
+ * Records a token's use at most once a minute (a write on every read request would serialise
+ * readers); `token.usedAt` follows.
+ */
+export async function recordTokenUse(em: Em, token: { id: number; usedAt: number }): Promise<void> {
   const now = Date.now();
-  if (row.lastUsedAt === null || now - row.lastUsedAt > TOKEN_TOUCH_INTERVAL_MS) {
-    await em.nativeUpdate(PermanentToken, { id: row.tokenId }, { lastUsedAt: new Date(now) });
-  }
-  return row.user;
+  if (now - token.usedAt <= TOKEN_TOUCH_INTERVAL_MS) return;
+  token.usedAt = now;
+  await em.nativeUpdate(PermanentToken, { id: token.id }, { lastUsedAt: new Date(now) });
+}
+
+/** The token's user, or null when it is wrong. */
+export async function authenticateToken(em: Em, token: string): Promise<AuthenticatedUser | null> {
+  return (await verifyToken(em, token))?.user ?? null;
 }
 
 /** Creates a session and returns the cookie value (only its hash is stored). */
@@ -48,8 +64,15 @@ export async function createSession(em: Em, userId: number): Promise<string> {
   return value;
 }
 
-export async function authenticateSession(em: Em, value: string): Promise<AuthenticatedUser | null> {
+/** A live session's user and end (ms), or null. */
+export async function verifySession(
+  em: Em,
+  value: string,
+): Promise<{ user: AuthenticatedUser; expiresAt: number } | null> {
   const session = await findSessionRow(em, sha256Hex(value));
-  if (!session || session.expiresAt < Date.now()) return null;
-  return session.user;
+  return session && session.expiresAt >= Date.now() ? session : null;
+}
+
+export async function authenticateSession(em: Em, value: string): Promise<AuthenticatedUser | null> {
+  return (await verifySession(em, value))?.user ?? null;
 }

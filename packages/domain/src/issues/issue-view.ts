@@ -81,6 +81,16 @@ type IssueRow = {
   project_name: string;
   login: string;
   full_name: string;
+  updater_login: string | null;
+  updater_full_name: string | null;
+  stars: unknown;
+  my_stars: unknown;
+  votes: unknown;
+  my_votes: unknown;
+  has_attachments: unknown;
+  has_tags: unknown;
+  has_comments: unknown;
+  has_links: unknown;
 };
 
 type FieldRow = {
@@ -143,15 +153,32 @@ const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
 export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[]): Promise<IssueView[]> {
   if (ids.length === 0) return [];
   const inIds = placeholders(ids);
+  // One statement for the issue and everything that is one value per issue (counts, the
+  // latest updater) or decides whether the per-kind statements below need to run at all: most
+  // issues have no attachments, tags or links, and each statement skipped is a round trip saved.
   const issues = await readRows<IssueRow>(
     em,
     'select i.id, i.project_id, i.number_in_project, i.summary, i.description, i.created_at, i.updated_at, ' +
-      'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name ' +
+      'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name, ' +
+      'uu.login as updater_login, uu.full_name as updater_full_name, ' +
+      '(select count(*) from issue_stars s where s.issue_id = i.id) as stars, ' +
+      '(select count(*) from issue_stars s where s.issue_id = i.id and s.user_id = ?) as my_stars, ' +
+      '(select count(*) from issue_votes v where v.issue_id = i.id) as votes, ' +
+      '(select count(*) from issue_votes v where v.issue_id = i.id and v.user_id = ?) as my_votes, ' +
+      'exists (select 1 from issue_attachments a where a.issue_id = i.id) as has_attachments, ' +
+      'exists (select 1 from issue_tags it where it.issue_id = i.id) as has_tags, ' +
+      'exists (select 1 from issue_comments c where c.issue_id = i.id and not c.deleted) as has_comments, ' +
+      '(exists (select 1 from issue_links l where l.source_id = i.id) ' +
+      'or exists (select 1 from issue_links l where l.target_id = i.id)) as has_links ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
+      // The author of the issue's latest recorded change (the legacy `updaterName`).
+      'left join users uu on uu.id = ' +
+      '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1) ' +
       `where i.id in (${inIds})`,
-    [...ids],
+    [actor.userId, actor.userId, ...ids],
   );
   if (issues.length === 0) return [];
+  const having = (flag: keyof IssueRow) => issues.filter((i) => toBool(i[flag])).map((i) => Number(i.id));
 
   const fieldRows = await readRows<FieldRow>(
     em,
@@ -163,45 +190,32 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
       `where i.id in (${inIds}) order by pf.ordinal, pf.id, fv.ordinal, fv.id, u.login`,
     [...ids],
   );
-  // The author of each issue's latest recorded change (the legacy `updaterName`).
-  const updaterRows = await readRows<{ issue_id: number; login: string; full_name: string }>(
-    em,
-    'select c.issue_id, u.login, u.full_name from issue_changes c join users u on u.id = c.updater_id ' +
-      `where c.id in (select max(m.id) from issue_changes m where m.issue_id in (${inIds}) group by m.issue_id)`,
-    [...ids],
-  );
-  const updaterBy = new Map(
-    updaterRows.map((r) => [Number(r.issue_id), { login: r.login, fullName: r.full_name }] as const),
-  );
   // Attached files (readers of the issue see them all: the recorded group is not enforced).
-  const attachmentRows = await readRows<{ issue_id: number; id: number; name: string }>(
-    em,
-    `select issue_id, id, name from issue_attachments where issue_id in (${inIds}) order by id`,
-    [...ids],
-  );
+  const attached = having('has_attachments');
+  const attachmentRows = attached.length
+    ? await readRows<{ issue_id: number; id: number; name: string }>(
+        em,
+        `select issue_id, id, name from issue_attachments where issue_id in (${placeholders(attached)}) order by id`,
+        attached,
+      )
+    : [];
   const attachmentsBy = group(attachmentRows, (r) => Number(r.issue_id));
-  const tagRows = await readRows<{ issue_id: number; name: string; login: string; shared: unknown }>(
-    em,
-    'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
-      'join users u on u.id = t.owner_id ' +
-      `where it.issue_id in (${inIds}) and (t.owner_id = ? or t.shared = true) order by t.name_key, t.id`,
-    [...ids, actor.userId],
-  );
-  const counts = async (table: string) =>
-    new Map(
-      (
-        await readRows<{ issue_id: number; n: unknown; mine: unknown }>(
-          em,
-          `select issue_id, count(*) as n, sum(case when user_id = ? then 1 else 0 end) as mine from ${table} ` +
-            `where issue_id in (${inIds}) group by issue_id`,
-          [actor.userId, ...ids],
-        )
-      ).map((r) => [Number(r.issue_id), { n: Number(r.n), mine: Number(r.mine) > 0 }]),
-    );
-  const stars = await counts('issue_stars');
-  const votes = await counts('issue_votes');
+  const tagged = having('has_tags');
+  const tagRows = tagged.length
+    ? await readRows<{ issue_id: number; name: string; login: string; shared: unknown }>(
+        em,
+        'select it.issue_id, t.name, u.login, t.shared from issue_tags it join tags t on t.id = it.tag_id ' +
+          'join users u on u.id = t.owner_id ' +
+          `where it.issue_id in (${placeholders(tagged)}) and (t.owner_id = ? or t.shared = true) ` +
+          'order by t.name_key, t.id',
+        [...tagged, actor.userId],
+      )
+    : [];
 
-  const commentable = issues.filter((i) => can(actor, 'READ_COMMENT', Number(i.project_id))).map((i) => i.id);
+  const commented = new Set(having('has_comments'));
+  const commentable = issues
+    .filter((i) => commented.has(Number(i.id)) && can(actor, 'READ_COMMENT', Number(i.project_id)))
+    .map((i) => Number(i.id));
   // Deleted comments and those restricted to a group the viewer is not in are left out.
   const visibleComments = visibleCommentsSql(actor);
   const commentRows = commentable.length
@@ -218,14 +232,18 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
     'select l.source_id, l.target_id, t.name as type_name, t.outward_name, t.inward_name, t.directed, ' +
     'o.id, o.project_id, o.number_in_project, o.summary, o.resolved_at, op.short_name ' +
     'from issue_links l join issue_link_types t on t.id = l.type_id ';
-  const linkRows = await readRows<LinkRow>(
-    em,
-    `${linkSelect} join issues o on o.id = l.target_id join projects op on op.id = o.project_id ` +
-      `where l.source_id in (${inIds}) union all ` +
-      `${linkSelect} join issues o on o.id = l.source_id join projects op on op.id = o.project_id ` +
-      `where l.target_id in (${inIds})`,
-    [...ids, ...ids],
-  );
+  const linked = having('has_links');
+  const inLinked = placeholders(linked);
+  const linkRows = linked.length
+    ? await readRows<LinkRow>(
+        em,
+        `${linkSelect} join issues o on o.id = l.target_id join projects op on op.id = o.project_id ` +
+          `where l.source_id in (${inLinked}) union all ` +
+          `${linkSelect} join issues o on o.id = l.source_id join projects op on op.id = o.project_id ` +
+          `where l.target_id in (${inLinked})`,
+        [...linked, ...linked],
+      )
+    : [];
 
   const fieldsBy = group(fieldRows, (r) => Number(r.issue_id));
   const tagsBy = group(tagRows, (r) => Number(r.issue_id));
@@ -245,13 +263,15 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
         updated: toMs(row.updated_at),
         resolved: toMsOrNull(row.resolved_at),
         fields: toFields(fieldsBy.get(id) ?? []),
-        ...(updaterBy.has(id) ? { updater: updaterBy.get(id) as UserRef } : {}),
+        ...(row.updater_login !== null && row.updater_login !== undefined
+          ? { updater: { login: row.updater_login, fullName: row.updater_full_name ?? row.updater_login } }
+          : {}),
         attachments: (attachmentsBy.get(id) ?? []).map((a) => ({ id: Number(a.id), name: a.name })),
         tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
-        stars: stars.get(id)?.n ?? 0,
-        starredByMe: stars.get(id)?.mine ?? false,
-        votes: votes.get(id)?.n ?? 0,
-        votedByMe: votes.get(id)?.mine ?? false,
+        stars: Number(row.stars),
+        starredByMe: Number(row.my_stars) > 0,
+        votes: Number(row.votes),
+        votedByMe: Number(row.my_votes) > 0,
         comments: (commentsBy.get(id) ?? []).map((c) => ({
           id: Number(c.id),
           author: { login: c.login, fullName: c.full_name },

@@ -86,3 +86,16 @@ export async function liveProjectIds(em: Em): Promise<number[]> {
   const rows = await readRows<{ id: number }>(em, 'select id from projects where deleted_at is null');
   return rows.map((r) => Number(r.id));
 }
+
+/** A user by id with their password hash (a remembered Basic pair is checked against it). */
+export async function findUserWithPassword(
+  em: Em,
+  id: number,
+): Promise<(AuthenticatedUser & { passwordHash: string | null }) | null> {
+  const row = await readRow<UserRow & { password_hash: string | null }>(
+    em,
+    'select id, login, type, password_hash from users where id = ?',
+    [id],
+  );
+  return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+}
