@@ -90,7 +90,7 @@ const esc = (s) =>
 function issueDto(actor, key) {
   const m = /^([A-Za-z][A-Za-z0-9_]*)-(\d+)$/.exec(key);
   if (!m) return null;
-  const row = issueRow.get(m[1].toLowerCase(), Number(m[2]));
+  const row = issueRow.get(m[1].toUpperCase(), Number(m[2]));
   if (!row || !can(actor, 'READ_ISSUE', row.project_id)) return null;
   const id = `${row.short_name}-${row.number_in_project}`;
   const field = [

@@ -20,20 +20,8 @@ import {
   readEnv,
   resourceLimitsFromEnv,
 } from './env.js';
-import { dataChanged } from './routers/commands/data-changes.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
-
-/** Each applied unit of a delivery changed issues: cached command vocabularies must be rebuilt. */
-function withChangeFeed(hooks: ReturnType<typeof vcsFaultHooks>): ReturnType<typeof vcsFaultHooks> {
-  return {
-    ...hooks,
-    afterUnit: async (deliveryId: number) => {
-      dataChanged();
-      await hooks.afterUnit?.(deliveryId);
-    },
-  };
-}
 
 const env = readEnv();
 const db: DatabaseConfig = env.DATABASE_URL
@@ -58,7 +46,7 @@ const worker =
     ? createVcsWorker(orm, {
         pollMs: env.VCS_POLL_MS,
         leaseMs: env.VCS_LEASE_MS,
-        ...withChangeFeed(vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS)),
+        ...vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS),
       })
     : null;
 // Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
@@ -80,10 +68,7 @@ worker?.start();
 const purgeTrash = () =>
   purgeExpiredProjects(orm.em.fork() as Em, env.TRACKLINE_TRASH_DAYS)
     .then((purged) => {
-      if (purged.length > 0) {
-        console.log(`trackline: purged deleted projects ${purged.join(', ')}`);
-        dataChanged();
-      }
+      if (purged.length > 0) console.log(`trackline: purged deleted projects ${purged.join(', ')}`);
     })
     .catch((error: unknown) => console.error('trackline: purging the project trash failed', error));
 // Files no attachment uses any more (their issue or attachment was deleted) go with the same sweep.

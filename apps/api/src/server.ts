@@ -29,7 +29,6 @@ import { buildOpenApiDocument } from './rest/openapi.js';
 import { type InputLimits, REST_BODY_LIMIT } from './rest/request-body.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { renderXmlError } from './rest/xml.js';
-import { dataChanged } from './routers/commands/data-changes.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
 import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
@@ -156,11 +155,7 @@ export function createRequestHandler({
       if (hookHost !== null) {
         if (hookHost === 'unknown') throw DomainError.notFound('VCS host', url.pathname.split('/')[3] ?? '');
         if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
-        // A stored delivery may name new values: cached command vocabularies are rebuilt.
-        return await handleVcsHook(orm, req, res, url, hookHost, () => {
-          dataChanged();
-          onVcsDelivery?.();
-        });
+        return await handleVcsHook(orm, req, res, url, hookHost, () => onVcsDelivery?.());
       }
       const attachment = attachmentRoute(req.method, url.pathname);
       if (attachment) {

@@ -53,6 +53,7 @@ export * from './issues/search/query-assist.js';
 export * from './issues/search/search-issues.js';
 export * from './issues/stars-votes.entity.js';
 export * from './issues/tags/tag.entity.js';
+export * from './issues/vocabulary-cache.js';
 export * from './issues/work-items/work-item.entity.js';
 export * from './issues/work-items/work-items.js';
 export * from './link-types/link-type.entity.js';

@@ -45,7 +45,8 @@ async function remembered(em: Em, key: string): Promise<{ epoch: string; hit: Re
 }
 
 function remember(em: Em, key: string, epoch: string, value: RememberedActor): Actor {
-  actorCacheOf(em).set(key, epoch, value);
+  // Inside a transaction the epoch read may be the transaction's own, uncommitted one.
+  if (!em.getTransactionContext()) actorCacheOf(em).set(key, epoch, value);
   return value.actor;
 }
 

@@ -1,6 +1,5 @@
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
-import { dataChanged } from '../routers/commands/data-changes.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 import { findInputProblem } from './input-check.js';
@@ -34,7 +33,7 @@ function decodePathParams(raw: unknown, path: string | undefined): unknown {
 }
 
 /** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
-const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
+const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (meta) ctx.response.meta = meta;
   const rawInput = async () => {
     const raw = await getRawInput();
@@ -43,8 +42,6 @@ const base = t.procedure.use(async ({ ctx, meta, type, next, getRawInput }) => {
   const problem = findInputProblem(await rawInput());
   if (problem) throw toTrpcError(problem);
   const result = await next({ getRawInput: rawInput });
-  // Whatever a mutation changed (values, tags, grants) may change what commands can say.
-  if (type === 'mutation') dataChanged();
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;

@@ -26,6 +26,25 @@ const EXPECTED_TRIGGERS = [
   ),
 ].map((name) => `auth_epoch_${name}`);
 
+/** Every table a command vocabulary is built from (migration 0013). */
+const EXPECTED_VOCABULARY_TRIGGERS = [
+  'projects_insert',
+  'projects_update',
+  'projects_delete',
+  'users_insert',
+  'users_update',
+  'users_delete',
+  ...[
+    'project_fields',
+    'field_values',
+    'bundle_users',
+    'bundle_groups',
+    'group_members',
+    'tags',
+    'issue_link_types',
+  ].flatMap((t) => ['insert', 'update', 'delete'].map((e) => `${t}_${e}`)),
+].map((name) => `vocabulary_epoch_${name}`);
+
 describe('the authorisation epoch (migration 0012)', () => {
   let orm: Orm;
   let admin: Actor;
@@ -46,16 +65,45 @@ describe('the authorisation epoch (migration 0012)', () => {
     return (await epoch()) !== before;
   }
 
-  it('has a trigger on every table an actor is resolved from (a table rebuild would drop one)', async () => {
+  it('has a trigger on every table an actor or a vocabulary is built from (a table rebuild would drop one)', async () => {
     const rows =
       dialectOf(orm) === 'postgresql'
         ? await fork(orm).execute<{ name: string }[]>(
-            "select tgname as name from pg_trigger where tgname like 'auth\\_epoch\\_%'",
+            "select tgname as name from pg_trigger where tgname like '%\\_epoch\\_%'",
           )
         : await fork(orm).execute<{ name: string }[]>(
-            "select name from sqlite_master where type = 'trigger' and name like 'auth\\_epoch\\_%' escape '\\'",
+            "select name from sqlite_master where type = 'trigger' and name like '%\\_epoch\\_%' escape '\\'",
           );
-    expect(rows.map((r) => r.name).sort()).toEqual([...EXPECTED_TRIGGERS].sort());
+    expect(rows.map((r) => r.name).sort()).toEqual(
+      [...EXPECTED_TRIGGERS, ...EXPECTED_VOCABULARY_TRIGGERS].sort(),
+    );
+  });
+
+  it('moves the vocabulary epoch on fields, values, users, tags and link types, not on issue writes', async () => {
+    const vocabularyEpoch = async () =>
+      String(
+        (await fork(orm).execute<{ n: unknown }[]>('select n from trackline_auth_epoch where id = 2'))[0]?.n,
+      );
+    const moves = async (change: () => Promise<unknown>) => {
+      const before = await vocabularyEpoch();
+      await change();
+      return (await vocabularyEpoch()) !== before;
+    };
+    expect(
+      await moves(() =>
+        run("update field_values set name = name || '' where id = (select min(id) from field_values)"),
+      ),
+    ).toBe(true);
+    expect(await moves(() => run("update users set full_name = 'Dev Eloper' where login_key = 'dev'"))).toBe(
+      true,
+    );
+    expect(await moves(() => run('update issue_link_types set outward_name = outward_name'))).toBe(true);
+    expect(await moves(() => run("update users set email = 'dev@example.com' where login_key = 'dev'"))).toBe(
+      false,
+    );
+    expect(
+      await moves(() => run("update projects set next_number = next_number where short_name_key = 'ep'")),
+    ).toBe(false);
   });
 
   it('moves on grants, tokens, sessions, passwords and the trash, through use cases or plain SQL', async () => {

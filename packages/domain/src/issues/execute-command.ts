@@ -10,14 +10,21 @@ import type { Em } from '../orm/em.js';
 import { type ApplyCommandResult, applyCommand, type CommentOptions } from './apply-command.js';
 import { buildVocabulary } from './build-vocabulary.js';
 import { findReadableIssues } from './find-issues.js';
+import { rememberedVocabulary } from './vocabulary-cache.js';
 
 /**
  * The vocabulary a command is parsed against: every permission, so that a part the actor
  * may not apply is refused by the per-part check (403 naming it), not reported as an
  * unknown word.
  */
-export function executionVocabulary(em: Em, actor: Actor, issueIds: readonly string[]) {
-  return buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds);
+export async function executionVocabulary(em: Em, actor: Actor, issueIds: readonly string[]) {
+  const build = () => buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds);
+  if (em.getTransactionContext()) return build();
+  // What it is built from: the actor (own tags, `me`, guest or not) and the context projects.
+  const projects = [...new Set((await findReadableIssues(em, actor, issueIds)).map((i) => i.projectId))];
+  const key = `execute|${actor.userId}|${actor.login}|${actor.type}|${projects.sort((a, b) => a - b).join(',')}`;
+  // Parsing never uses the vocabulary's issue sample, so its age does not matter here.
+  return rememberedVocabulary(em, key, Number.POSITIVE_INFINITY, build);
 }
 
 /** The command's operations, or a 400 listing every diagnostic with its position. */
