@@ -6,23 +6,36 @@ const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const INVALID_XML_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
+/** Anything `escapeXml` would change (most values have none: they are returned as they are). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const NEEDS_ESCAPE = /[\u0000-\u001f&<>"\ufffe\uffff]/;
+/** Anything `escapeText` would change. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const TEXT_NEEDS_ESCAPE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f&<>\ufffe\uffff]/;
+
 export const escapeXml = (value: string) =>
-  value
-    .replace(INVALID_XML_CHARS, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\t/g, '&#9;');
+  !NEEDS_ESCAPE.test(value)
+    ? value
+    : value
+        .replace(INVALID_XML_CHARS, '')
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/\n/g, '&#10;')
+        .replace(/\r/g, '&#13;')
+        .replace(/\t/g, '&#9;');
 
 const escapeText = (value: string) =>
-  value.replace(INVALID_XML_CHARS, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  !TEXT_NEEDS_ESCAPE.test(value)
+    ? value
+    : value.replace(INVALID_XML_CHARS, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Element text with line breaks and tabs as references, so that a body stays on one line. */
 export const escapeTextOneLine = (value: string) =>
-  escapeText(value).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  !NEEDS_ESCAPE.test(value)
+    ? value
+    : escapeText(value).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 
 const isPrimitive = (v: unknown): v is string | number | boolean =>
   typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

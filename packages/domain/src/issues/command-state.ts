@@ -6,6 +6,7 @@ import { readRows } from '../read-models/statements.js';
 import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
+import { epochCacheFor, readEpochs } from './vocabulary-cache.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 
@@ -94,54 +95,82 @@ export type CommandState = {
 const copySlots = (fields: Map<number, FieldSlots>) =>
   new Map([...fields].map(([id, slots]) => [id, new Map(slots)]));
 
-/** Loads everything a command may change on `issues`, with a fixed number of queries. */
-export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<CommandState> {
-  const issueIds = issues.map((i) => i.id);
-  const projectIds = [...new Set(issues.map((i) => i.projectId))];
-  const inIssues = placeholders(issueIds);
-  const inProjects = placeholders(projectIds);
+type ProjectFields = {
+  /** By lower-cased name. */
+  fields: Map<string, FieldDef>;
+  /** The users a user field may take, by field id (its bundle's users). */
+  fieldUsers: Map<number, Set<number>>;
+};
 
-  const fieldRows = await readRows<{
-    id: number;
-    project_id: number;
-    name: string;
-    name_key: string;
-    kind: FieldKind;
-    multi: unknown;
-    can_be_empty: unknown;
-    empty_text: string | null;
-    value_id: number | null;
-    value_name: string | null;
-    value_key: string | null;
-    resolved: unknown;
-  }>(
-    em,
-    'select pf.id, pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
-      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
-      `from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id in (${inProjects})`,
-    projectIds,
-  );
+const projectFieldsCache = epochCacheFor<ProjectFields>((p) => {
+  let n = 0;
+  for (const field of p.fields.values()) n += field.values.size + 1;
+  for (const users of p.fieldUsers.values()) n += users.size;
+  return 512 + 128 * n;
+});
+
+/**
+ * The fields of the issues' projects with their values and permitted users: what every
+ * command reads before it changes anything. Remembered per project under the epochs (as
+ * `remembered` does: fields, values and bundle members bump the vocabulary epoch); read-only.
+ */
+export async function fieldDefinitions(
+  em: Em,
+  issues: readonly IssueRef[],
+): Promise<Pick<CommandState, 'fields' | 'fieldUsers'>> {
   const fields = new Map<number, Map<string, FieldDef>>();
-  for (const row of fieldRows) {
-    const projectId = Number(row.project_id);
-    const byName = entryOf(fields, projectId, () => new Map<string, FieldDef>());
-    let field = byName.get(row.name_key);
+  const fieldUsers = new Map<number, Set<number>>();
+  const cache = projectFieldsCache(em);
+  // Inside a transaction nothing is kept (see `remembered`); the epochs are read once.
+  const keep = !em.getTransactionContext();
+  const epoch = await readEpochs(em);
+  for (const projectId of new Set(issues.map((i) => i.projectId))) {
+    const key = `fields|${projectId}`;
+    let project = cache.get(key, epoch, Number.POSITIVE_INFINITY);
+    if (!project) {
+      const builtAt = Date.now();
+      project = await loadProjectFields(em, projectId);
+      if (keep) cache.set(key, epoch, builtAt, project);
+    }
+    fields.set(projectId, project.fields);
+    for (const [fieldId, users] of project.fieldUsers) fieldUsers.set(fieldId, users);
+  }
+  return { fields, fieldUsers };
+}
+
+async function loadProjectFields(em: Em, projectId: number): Promise<ProjectFields> {
+  const fields = new Map<string, FieldDef>();
+  for (const row of await readRows<FieldValueRow & { name_key: string }>(
+    em,
+    'select pf.id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
+      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
+      'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
+    [projectId],
+  )) {
+    let field = fields.get(row.name_key);
     if (!field) {
       field = fieldDefOf(row, projectId);
-      byName.set(row.name_key, field);
+      fields.set(row.name_key, field);
     }
     addFieldValueRow(field, row);
   }
-
   const fieldUsers = new Map<number, Set<number>>();
   for (const row of await readRows<{ field_id: number; user_id: number }>(
     em,
     `select pf.id as field_id, bu.user_id from project_fields pf join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id ` +
-      `where pf.kind = 'user' and pf.project_id in (${inProjects})`,
-    projectIds,
+      `where pf.kind = 'user' and pf.project_id = ?`,
+    [projectId],
   )) {
     entryOf(fieldUsers, Number(row.field_id), () => new Set<number>()).add(Number(row.user_id));
   }
+  return { fields, fieldUsers };
+}
+
+/** Loads everything a command may change on `issues`, with a fixed number of queries. */
+export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<CommandState> {
+  const issueIds = issues.map((i) => i.id);
+  const inIssues = placeholders(issueIds);
+  const { fields, fieldUsers } = await fieldDefinitions(em, issues);
 
   const states = new Map<number, IssueState>(
     issues.map((ref) => [

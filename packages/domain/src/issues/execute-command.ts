@@ -9,7 +9,8 @@ import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
 import { type ApplyCommandResult, applyCommand, type CommentOptions } from './apply-command.js';
 import { buildVocabulary } from './build-vocabulary.js';
-import { findReadableIssues } from './find-issues.js';
+import { fieldDefinitions } from './command-state.js';
+import { findReadableIssues, type IssueRef } from './find-issues.js';
 import { rememberedVocabulary } from './vocabulary-cache.js';
 
 /**
@@ -17,14 +18,21 @@ import { rememberedVocabulary } from './vocabulary-cache.js';
  * may not apply is refused by the per-part check (403 naming it), not reported as an
  * unknown word.
  */
-export async function executionVocabulary(em: Em, actor: Actor, issueIds: readonly string[]) {
-  const build = () => buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds);
-  if (em.getTransactionContext()) return build();
+export async function executionVocabulary(
+  em: Em,
+  actor: Actor,
+  issueIds: readonly string[],
+  /** The context issues when the caller has resolved them already. */
+  resolved?: readonly IssueRef[],
+) {
+  const refs = resolved ?? (await findReadableIssues(em, actor, issueIds));
   // What it is built from: the actor (own tags, `me`, guest or not) and the context projects.
-  const projects = [...new Set((await findReadableIssues(em, actor, issueIds)).map((i) => i.projectId))];
-  const key = `execute|${actor.userId}|${actor.login}|${actor.type}|${projects.sort((a, b) => a - b).join(',')}`;
+  const projects = [...new Set(refs.map((i) => i.projectId))].sort((a, b) => a - b);
+  const key = `execute|${actor.userId}|${actor.login}|${actor.type}|${projects.join(',')}`;
   // Parsing never uses the vocabulary's issue sample, so its age does not matter here.
-  return rememberedVocabulary(em, key, Number.POSITIVE_INFINITY, build);
+  return rememberedVocabulary(em, key, Number.POSITIVE_INFINITY, () =>
+    buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds),
+  );
 }
 
 /** The command's operations, or a 400 listing every diagnostic with its position. */
@@ -51,10 +59,12 @@ export async function executeCommand(
   limits?: ResourceLimits,
   options: CommentOptions = {},
 ): Promise<ApplyCommandResult> {
-  await findReadableIssues(em, actor, issueIds);
+  const refs = await findReadableIssues(em, actor, issueIds);
   const text = command?.trim() ?? '';
   if (!text && !comment) throw DomainError.invalid('command', 'is required (or a comment)');
-  const ops = text ? parseCommandOrThrow(text, await executionVocabulary(em, actor, issueIds)) : [];
+  const ops = text ? parseCommandOrThrow(text, await executionVocabulary(em, actor, issueIds, refs)) : [];
+  // Outside the command's transaction: the field definitions it loads are then remembered.
+  await fieldDefinitions(em, refs);
   return applyCommand(em, actor, issueIds, ops, comment, limits, options);
 }
 

@@ -6,7 +6,7 @@ import { readRows } from '../read-models/statements.js';
 import { visibleCommentsSql } from './comments/comments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { formatSimpleValue } from './fields/simple-values.js';
-import { formatIssueId } from './issue-id.js';
+import { formatIssueId, parseIssueId } from './issue-id.js';
 
 export type UserRef = { login: string; fullName: string };
 
@@ -152,11 +152,46 @@ const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
  */
 export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[]): Promise<IssueView[]> {
   if (ids.length === 0) return [];
-  const inIds = placeholders(ids);
+  const views = await loadViews(em, actor, `i.id in (${placeholders(ids)})`, [...ids]);
+  const byId = new Map(views.map((v) => [v.dbId, v]));
+  return ids.flatMap((id) => {
+    const view = byId.get(id);
+    return view ? [view] : [];
+  });
+}
+
+/**
+ * One issue by its readable id when the actor may read it (READ_ISSUE in its project, as
+ * `findReadableIssues`), else null: the lookup and the issue row are one statement.
+ */
+export async function loadReadableIssueView(
+  em: Em,
+  actor: Actor,
+  readableId: string,
+): Promise<IssueView | null> {
+  const key = parseIssueId(readableId);
+  if (!key) return null;
+  const [view] = await loadViews(
+    em,
+    actor,
+    '(p.short_name_key = ? and i.number_in_project = ?)',
+    [key.shortNameKey, key.number],
+    (row) => can(actor, 'READ_ISSUE', Number(row.project_id)),
+  );
+  return view ?? null;
+}
+
+async function loadViews(
+  em: Em,
+  actor: Actor,
+  where: string,
+  whereParams: readonly (string | number)[],
+  readable: (row: IssueRow) => boolean = () => true,
+): Promise<IssueView[]> {
   // One statement for the issue and everything that is one value per issue (counts, the
   // latest updater) or decides whether the per-kind statements below need to run at all: most
   // issues have no attachments, tags or links, and each statement skipped is a round trip saved.
-  const issues = await readRows<IssueRow>(
+  const rows = await readRows<IssueRow>(
     em,
     'select i.id, i.project_id, i.number_in_project, i.summary, i.description, i.created_at, i.updated_at, ' +
       'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name, ' +
@@ -174,10 +209,13 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
       // The author of the issue's latest recorded change (the legacy `updaterName`).
       'left join users uu on uu.id = ' +
       '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1) ' +
-      `where i.id in (${inIds})`,
-    [actor.userId, actor.userId, ...ids],
+      `where ${where}`,
+    [actor.userId, actor.userId, ...whereParams],
   );
+  const issues = rows.filter(readable);
   if (issues.length === 0) return [];
+  const ids = issues.map((i) => Number(i.id));
+  const inIds = placeholders(ids);
   const having = (flag: keyof IssueRow) => issues.filter((i) => toBool(i[flag])).map((i) => Number(i.id));
 
   const fieldRows = await readRows<FieldRow>(
@@ -304,10 +342,7 @@ export async function loadIssueViews(em: Em, actor: Actor, ids: readonly number[
     });
   }
   for (const view of byId.values()) view.links.sort(compareLinks);
-  return ids.flatMap((id) => {
-    const view = byId.get(id);
-    return view ? [view] : [];
-  });
+  return [...byId.values()];
 }
 
 const compareLinks = (a: IssueLinkView, b: IssueLinkView) =>

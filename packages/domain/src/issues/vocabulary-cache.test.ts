@@ -37,6 +37,14 @@ describe('remembered command vocabularies', () => {
 
   it('is never kept from inside a transaction', async () => {
     const root = await actorFor(orm, 'root');
+    // A new link type: what is remembered is stale, and inside the transaction nothing is kept.
+    await fork(orm)
+      .getConnection()
+      .execute(
+        "insert into issue_link_types (name, name_key, outward_name, inward_name, directed) values ('Trumps', 'trumps', 'trumps', 'is trumped by', true)",
+        [],
+        'run',
+      );
     const [a, b] = await fork(orm).transactional(async (em) => [
       await executionVocabulary(em, root, [issue]),
       await executionVocabulary(em, root, [issue]),

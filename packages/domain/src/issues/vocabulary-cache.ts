@@ -12,41 +12,39 @@ import { readRows } from '../read-models/statements.js';
  * the authorisation epoch (0012) on every change to what an actor may do; a vocabulary is
  * reused only while both are the ones read before it was built. So a new value, user, tag or
  * grant, made by any process, is in the next vocabulary, and no request ever parses against
- * a stale one. Inside a transaction nothing is read from or kept in the cache (the epochs
- * there may be the transaction's own, uncommitted). The sample of issue ids a vocabulary
- * carries (suggestions only) is not covered by the epochs: callers bound its age.
+ * a stale one. Nothing built inside a transaction is kept (see `remembered`). The sample of
+ * issue ids a vocabulary carries (suggestions only) is not covered by the epochs: callers
+ * bound its age.
  */
 
-type Entry = { epoch: string; builtAt: number; vocabulary: CommandVocabulary; bytes: number };
+type Entry<T> = { epoch: string; builtAt: number; value: T; bytes: number };
 
-/** The most bytes (estimated) of vocabularies per database, per process. */
+/** The most bytes (estimated) of remembered values per kind, per database, per process. */
 export const VOCABULARY_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
-function bytesOf(v: CommandVocabulary): number {
-  let values = 0;
-  for (const field of v.fields) values += field.values.length + 1;
-  return 1024 + 96 * v.users.length + 64 * (values + v.tags.length + v.linkTypes.length + v.issueIds.length);
-}
-
-export class VocabularyCache {
-  private readonly entries = new Map<string, Entry>();
+/** Values remembered per key under an epoch, bounded by an estimate of their bytes. */
+export class EpochCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
   private bytes = 0;
 
-  constructor(private readonly maxBytes = VOCABULARY_CACHE_MAX_BYTES) {}
+  constructor(
+    private readonly bytesOf: (value: T) => number,
+    private readonly maxBytes = VOCABULARY_CACHE_MAX_BYTES,
+  ) {}
 
-  get(key: string, epoch: string, maxAgeMs: number): CommandVocabulary | undefined {
+  get(key: string, epoch: string, maxAgeMs: number): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.epoch !== epoch || Date.now() - entry.builtAt > maxAgeMs) {
       this.delete(key);
       return undefined;
     }
-    return entry.vocabulary;
+    return entry.value;
   }
 
-  set(key: string, epoch: string, builtAt: number, vocabulary: CommandVocabulary): void {
+  set(key: string, epoch: string, builtAt: number, value: T): void {
     this.delete(key);
-    const entry = { epoch, builtAt, vocabulary, bytes: bytesOf(vocabulary) };
+    const entry = { epoch, builtAt, value, bytes: this.bytesOf(value) };
     if (entry.bytes > this.maxBytes) return;
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
@@ -65,20 +63,29 @@ export class VocabularyCache {
   }
 }
 
-const caches = new WeakMap<object, VocabularyCache>();
+function vocabularyBytes(v: CommandVocabulary): number {
+  let values = 0;
+  for (const field of v.fields) values += field.values.length + 1;
+  return 1024 + 96 * v.users.length + 64 * (values + v.tags.length + v.linkTypes.length + v.issueIds.length);
+}
 
-function cacheOf(em: Em): VocabularyCache {
+/** One cache per kind per database connection (tests open many databases in one process). */
+function cacheOf<T>(
+  caches: WeakMap<object, EpochCache<T>>,
+  em: Em,
+  bytesOf: (value: T) => number,
+): EpochCache<T> {
   const connection = em.getConnection();
   let cache = caches.get(connection);
   if (!cache) {
-    cache = new VocabularyCache();
+    cache = new EpochCache(bytesOf);
     caches.set(connection, cache);
   }
   return cache;
 }
 
 /** The authorisation and vocabulary epochs, as one key part (one statement). */
-async function readEpochs(em: Em): Promise<string> {
+export async function readEpochs(em: Em): Promise<string> {
   const rows = await readRows<{ id: number; n: unknown }>(
     em,
     'select id, n from trackline_auth_epoch where id in (1, 2) order by id',
@@ -88,24 +95,46 @@ async function readEpochs(em: Em): Promise<string> {
   return rows.map((r) => String(r.n)).join('.');
 }
 
+const vocabularies = new WeakMap<object, EpochCache<CommandVocabulary>>();
+
 /**
  * The vocabulary remembered under `key` (what it was built for: the actor and the context
  * projects) when the epochs are unchanged and it is at most `maxAgeMs` old; else `build()`,
  * remembered.
  */
-export async function rememberedVocabulary(
+export function rememberedVocabulary(
   em: Em,
   key: string,
   maxAgeMs: number,
   build: () => Promise<CommandVocabulary>,
 ): Promise<CommandVocabulary> {
-  if (em.getTransactionContext()) return build();
+  return remembered(cacheOf(vocabularies, em, vocabularyBytes), em, key, maxAgeMs, build);
+}
+
+/**
+ * `cache`'s value for `key` under the current epochs, else `build()`. Inside a transaction a
+ * value is looked up but never kept: the epochs read there may be the transaction's own,
+ * uncommitted ones, and what it builds may see its uncommitted rows. (A lookup is safe: no
+ * value is ever kept under an epoch that was not committed when it was read.)
+ */
+export async function remembered<T>(
+  cache: EpochCache<T>,
+  em: Em,
+  key: string,
+  maxAgeMs: number,
+  build: () => Promise<T>,
+): Promise<T> {
   const epoch = await readEpochs(em);
-  const cache = cacheOf(em);
   const hit = cache.get(key, epoch, maxAgeMs);
   if (hit) return hit;
   const builtAt = Date.now();
-  const vocabulary = await build();
-  cache.set(key, epoch, builtAt, vocabulary);
-  return vocabulary;
+  const value = await build();
+  if (!em.getTransactionContext()) cache.set(key, epoch, builtAt, value);
+  return value;
+}
+
+/** A cache of `T` per database connection, for `remembered`. */
+export function epochCacheFor<T>(bytesOf: (value: T) => number): (em: Em) => EpochCache<T> {
+  const caches = new WeakMap<object, EpochCache<T>>();
+  return (em) => cacheOf(caches, em, bytesOf);
 }
