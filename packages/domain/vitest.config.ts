@@ -1,4 +1,5 @@
 import { globSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -28,5 +29,13 @@ export default defineConfig({
       { find: /^@trackline\/domain$/, replacement: source('./src/index.ts') },
     ],
   },
-  test: { include, testTimeout: 20_000 },
+  test: {
+    include,
+    testTimeout: 20_000,
+    // The files share a worker's module graph (loaded once per worker, not once per file: it was
+    // half of this package's run); each opens and closes its own databases.
+    isolate: false,
+    // Vitest's default in `run` mode is one worker fewer than the cores: one on a 2-core machine.
+    maxWorkers: availableParallelism(),
+  },
 });

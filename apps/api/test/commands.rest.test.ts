@@ -763,8 +763,11 @@ describe('/rest/command/*', () => {
 
     it('an unknown or hidden issue is 404; a malformed id 400', async () => {
       const unknown = encodeCompressedId(999_999);
+      // Past the id column's range (2^31 - 1): PostgreSQL refused the comparison with a 500.
+      const huge = 'fz-tag';
       for (const [issueIds, message] of [
         [`${PRJ}-99999`, `Issue [ ${PRJ}-99999 ] not found.`],
+        [huge, `Issues [ ${huge} ] not found.`],
         [`${id},${PRJ}-99999`, `Issue [ ${PRJ}-99999 ] not found.`],
         [unknown, `Issues [ ${unknown} ] not found.`],
         [`${compressed},${unknown}`, `Issues [ ${compressed}, ${unknown} ] not found.`],

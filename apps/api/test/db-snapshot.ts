@@ -53,15 +53,46 @@ export function changedTables(before: DbSnapshot, after: DbSnapshot): string[] {
 /**
  * A value that changes whenever any row may have changed, far cheaper than a snapshot: on
  * SQLite the connection's `total_changes()` (the in-process server writes through this one
- * connection), on PostgreSQL the next transaction id (every writing transaction takes one).
- * Equal marks prove nothing was written between them; different marks call for a snapshot.
+ * connection); on PostgreSQL a counter in the test's own database that a statement-level
+ * trigger on every mapped table bumps (installed on first use). Equal marks prove nothing was
+ * written between them; different marks call for a snapshot. PostgreSQL's next transaction id
+ * would not do: it is the cluster's, moved by every other database's tests running alongside.
  */
 export async function changeMark(orm: Orm): Promise<string> {
   const connection = orm.em.fork().getConnection();
-  const sql =
-    dialectOf(orm) === 'postgresql'
-      ? 'select pg_snapshot_xmax(pg_current_snapshot())::text as mark'
-      : 'select total_changes() as mark';
-  const [row] = await connection.execute<{ mark: unknown }[]>(sql);
+  if (dialectOf(orm) !== 'postgresql') {
+    const [row] = await connection.execute<{ mark: unknown }[]>('select total_changes() as mark');
+    return String(row?.mark);
+  }
+  let installed = markInstalled.get(orm);
+  if (!installed) {
+    installed = installPgMark(orm);
+    markInstalled.set(orm, installed);
+  }
+  await installed;
+  const [row] = await connection.execute<{ mark: unknown }[]>(`select n as mark from ${MARK_TABLE}`);
   return String(row?.mark);
+}
+
+const MARK_TABLE = 'test_change_mark';
+const markInstalled = new WeakMap<Orm, Promise<void>>();
+
+async function installPgMark(orm: Orm): Promise<void> {
+  const connection = orm.em.fork().getConnection();
+  await connection.execute(`create table ${MARK_TABLE} (n bigint not null)`, [], 'run');
+  await connection.execute(`insert into ${MARK_TABLE} (n) values (0)`, [], 'run');
+  await connection.execute(
+    `create function test_change_mark_bump() returns trigger language plpgsql as $$
+     begin update ${MARK_TABLE} set n = n + 1; return null; end $$`,
+    [],
+    'run',
+  );
+  for (const table of tablesOf(orm)) {
+    await connection.execute(
+      `create trigger test_change_mark after insert or update or delete or truncate on ${table}
+       for each statement execute function test_change_mark_bump()`,
+      [],
+      'run',
+    );
+  }
 }

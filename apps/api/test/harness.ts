@@ -87,6 +87,10 @@ export async function startTestServer(
       ...options.handler,
     }),
   );
+  // Node's default (5 s) races fetch's pooled connection when a test blocks the event loop for
+  // seconds on a loaded machine (a SQLite snapshot): the request written right after the block
+  // meets the server's idle timer and fails with ECONNRESET. `close()` ends every connection.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -63,9 +63,25 @@ const throttled = (retryAfter: number): Resolved => ({
  * and takes no throttle attempt. A password change, in any process, ends it.
  */
 const VERIFIED_PAIR_TTL_MS = 60_000;
-const verifiedPairs = new Map<string, { userId: number; passwordHash: string; expires: number }>();
+type VerifiedPairs = Map<string, { userId: number; passwordHash: string; expires: number }>;
+/**
+ * One map per database (the ORM's connection), like the actor cache: a user id means something
+ * only in its own database. A server has one; a test process that opens many keeps them apart.
+ */
+const verifiedPairsByDatabase = new WeakMap<object, VerifiedPairs>();
+
+function verifiedPairsOf(em: Em): VerifiedPairs {
+  const connection = em.getConnection();
+  let pairs = verifiedPairsByDatabase.get(connection);
+  if (!pairs) {
+    pairs = new Map();
+    verifiedPairsByDatabase.set(connection, pairs);
+  }
+  return pairs;
+}
 
 async function verifiedPairUser(em: Em, key: string): Promise<AuthenticatedUser | null> {
+  const verifiedPairs = verifiedPairsOf(em);
   const pair = verifiedPairs.get(key);
   if (!pair) return null;
   const user = pair.expires > Date.now() ? await findUserWithPassword(em, pair.userId) : null;
@@ -74,8 +90,9 @@ async function verifiedPairUser(em: Em, key: string): Promise<AuthenticatedUser 
   return null;
 }
 
-function rememberPair(key: string, user: { id: number; passwordHash?: string | null | undefined }) {
+function rememberPair(em: Em, key: string, user: { id: number; passwordHash?: string | null | undefined }) {
   if (!user.passwordHash) return;
+  const verifiedPairs = verifiedPairsOf(em);
   if (verifiedPairs.size > 10_000) verifiedPairs.clear();
   verifiedPairs.set(key, {
     userId: user.id,
@@ -96,7 +113,7 @@ async function basicActor(
 ): Promise<Actor | Resolved | null> {
   const { login, password } = credentials;
   const key = credentialKey('basic', `${login}\u0000${password}`);
-  if (limit && (verifiedPairs.has(key) || actorCacheOf(em).has(key))) {
+  if (limit && (verifiedPairsOf(em).has(key) || actorCacheOf(em).has(key))) {
     const wait = await limit.throttle.check(login, limit.ip);
     if (wait > 0) return throttled(wait);
   }
@@ -112,7 +129,7 @@ async function basicActor(
   const user = await authenticatePassword(em, login, password);
   if (!user) return null;
   if (limit) await limit.throttle.succeeded(login, limit.ip);
-  rememberPair(key, user);
+  rememberPair(em, key, user);
   return remember(em, key, epoch, { actor: await loadActor(em, user) });
 }
 

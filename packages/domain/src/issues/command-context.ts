@@ -19,6 +19,8 @@ export type CommandContextRequest = {
 const READABLE_ID = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
 /** Issues a query context contributes at most: enough for the vocabulary, bounded in cost. */
 export const COMMAND_CONTEXT_LIMIT = 100;
+/** The largest row id (the id columns are 32-bit integers). */
+const MAX_ROW_ID = 2_147_483_647;
 
 /**
  * The issues a command is typed against: `issueIds` (readable ids first, else legacy compressed
@@ -42,7 +44,9 @@ export async function resolveCommandContext(
       throw DomainError.invalid('issueIds', 'must be issue ids (PRJ-12) or compressed persistent ids');
     }
     const named = readable.length > 0 ? await findReadableIssues(em, actor, readable) : [];
-    const fromDb = await findReadableIssuesByDbIds(em, actor, compressed as number[]);
+    // A number past the id column's range names no issue (PostgreSQL would refuse the comparison).
+    const inRange = (compressed as number[]).filter((n) => n <= MAX_ROW_ID);
+    const fromDb = await findReadableIssuesByDbIds(em, actor, inRange);
     if (fromDb.length < new Set(compressed).size) {
       throw new DomainError('NOT_FOUND', `Issues [ ${raw.join(', ')} ] not found.`);
     }
