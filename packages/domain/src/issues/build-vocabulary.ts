@@ -6,6 +6,7 @@ import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../com
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { epochCacheFor, remembered } from '../read-models/epoch-cache.js';
 import { readRows } from '../read-models/statements.js';
 import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
@@ -162,46 +163,66 @@ export async function buildVocabulary(
   const users = new Map<string, { login: string; fullName: string }>();
   for (const u of userRows) users.set(u.login.toLowerCase(), { login: u.login, fullName: u.full_name });
 
-  const tags = allowed.tag
-    ? await readRows<{ name: string }>(
-        em,
-        'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
-        [actor.userId],
-      )
-    : [];
-  const linkTypes = allowed.link
-    ? (
-        await readRows<{ name: string; outward_name: string; inward_name: string; directed: unknown }>(
-          em,
-          'select name, outward_name, inward_name, directed from issue_link_types order by name_key',
-        )
-      ).map((t) => ({
-        name: t.name,
-        outwardName: t.outward_name,
-        inwardName: t.inward_name,
-        directed: toBool(t.directed),
-      }))
-    : [];
-  const scope = projectScope(actor, 'READ_ISSUE');
-  const issueIds =
-    allowed.link && scope !== 'none'
-      ? (
-          await readRows<{ short_name: string; number_in_project: number }>(
-            em,
-            'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
-              `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
-            scope.params,
-          )
-        ).map((r) => formatIssueId(r.short_name, Number(r.number_in_project)))
-      : [];
+  const shared = await sharedParts(em, actor);
 
   return {
     me: actor.login,
     fields,
     users: [...users.values()],
-    tags: tags.map((t) => ({ name: t.name })),
-    linkTypes,
-    issueIds,
+    tags: allowed.tag ? shared.tags : [],
+    linkTypes: allowed.link ? shared.linkTypes : [],
+    issueIds: allowed.link ? shared.issueIds : [],
     can: allowed,
   };
+}
+
+/** What a vocabulary holds whatever its context projects: the actor's tags, the link types, linkable issues. */
+type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds'>;
+
+const sharedPartsCache = epochCacheFor<SharedParts>(
+  (p) => 512 + 64 * (p.tags.length + p.linkTypes.length + p.issueIds.length),
+);
+/** The sample of linkable issues is a suggestion hint that no epoch covers: at most this old. */
+const SAMPLE_MAX_AGE_MS = 60_000;
+
+/**
+ * The parts of a vocabulary that do not depend on its context, remembered per actor and read
+ * scope under the epochs: a caller's first keystroke in another project then reads only that
+ * project's fields and users.
+ */
+function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
+  const scope = projectScope(actor, 'READ_ISSUE');
+  const key = `shared|${actor.userId}|${scope === 'none' ? 'none' : scope.params.join(',') || 'all'}`;
+  return remembered(sharedPartsCache(em), em, key, SAMPLE_MAX_AGE_MS, async () => {
+    const tags = await readRows<{ name: string }>(
+      em,
+      'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
+      [actor.userId],
+    );
+    const linkTypes = await readRows<{
+      name: string;
+      outward_name: string;
+      inward_name: string;
+      directed: unknown;
+    }>(em, 'select name, outward_name, inward_name, directed from issue_link_types order by name_key');
+    const issueIds =
+      scope === 'none'
+        ? []
+        : await readRows<{ short_name: string; number_in_project: number }>(
+            em,
+            'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
+              `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
+            scope.params,
+          );
+    return {
+      tags: tags.map((t) => ({ name: t.name })),
+      linkTypes: linkTypes.map((t) => ({
+        name: t.name,
+        outwardName: t.outward_name,
+        inwardName: t.inward_name,
+        directed: toBool(t.directed),
+      })),
+      issueIds: issueIds.map((r) => formatIssueId(r.short_name, Number(r.number_in_project))),
+    };
+  });
 }
