@@ -1,4 +1,4 @@
-import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '@trackline/contracts';
+import { MAX_COMMAND_LENGTH } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { DomainError } from '../errors.js';
@@ -18,7 +18,7 @@ import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { returningRows, runStatement, storedTime } from '../read-models/statements.js';
 import { storableText } from '../text/user-text.js';
-import { commitComment } from './apply-reference.js';
+import { CHANGE_SQL, changeRowParams, commentAuthor, commitComment } from './apply-reference.js';
 import type { Committer } from './committers.js';
 import type { DeliveryContext } from './delivery-context.js';
 import type { ReferencedIssue } from './issue-lookup.js';
@@ -42,11 +42,6 @@ type Resolved = {
 /** How long one chunk's transaction may keep taking more units (it always takes one). */
 export type ChunkLimits = { budgetMs: number };
 
-const CHANGE_SQL =
-  'insert into vcs_changes (integration_id, issue_id, commit_sha, url, author_name, author_email, message, ' +
-  'committed_at, branch, delivery_id, committer_id, comment_author_id, note, created_at) ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-  'on conflict (integration_id, commit_sha, issue_id) do nothing returning id';
 const COMMENT_SQL =
   'insert into issue_comments (issue_id, author_id, text, created_at, updated_at) values (?, ?, ?, ?, ?)';
 const TOUCH_SQL = 'update issues set updated_at = ? where id = ?';
@@ -200,33 +195,10 @@ export async function applyChunk(em: Em, units: readonly ChunkUnit[], limits: Ch
   });
 }
 
-/** The committer when allowed to comment on the issue, else the integration's service account. */
-function commentAuthor(unit: Resolved): Actor {
-  const { actor, issue, ctx } = unit;
-  const allowed =
-    actor && can(actor, 'READ_ISSUE', issue.projectId) && can(actor, 'CREATE_COMMENT', issue.projectId);
-  return allowed ? actor : ctx.serviceActor;
-}
-
 async function recordChange(tx: Em, unit: Resolved, at: Date | number) {
-  const { ctx, commit, issue, committer } = unit;
+  const { commit, issue } = unit;
   const author = commentAuthor(unit);
-  const inserted = await returningRows<{ id: number }>(tx, CHANGE_SQL, [
-    ctx.integrationId,
-    issue.id,
-    commit.sha,
-    storableText(commit.url),
-    storableText(commit.authorName),
-    commit.authorEmail ? storableText(commit.authorEmail) : null,
-    truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
-    storableText(commit.timestamp).slice(0, 100),
-    storableText(commit.branch),
-    ctx.deliveryId,
-    committer.kind === 'matched' ? committer.user.id : null,
-    author.userId,
-    committer.kind === 'unmatched' ? committer.reason : null,
-    Date.now(),
-  ]);
+  const inserted = await returningRows<{ id: number }>(tx, CHANGE_SQL, changeRowParams(unit, author.userId));
   if (inserted.length === 0) return;
   await runStatement(tx, COMMENT_SQL, [issue.id, author.userId, commitComment(commit), at, at]);
   await runStatement(tx, TOUCH_SQL, [at, issue.id]);

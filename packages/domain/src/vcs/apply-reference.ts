@@ -35,11 +35,42 @@ type Unit = {
 };
 
 /** The committer when allowed to comment on the issue, else the integration's service account. */
-function commentAuthor(unit: Unit): Actor {
+export function commentAuthor(unit: Pick<Unit, 'actor' | 'issue' | 'ctx'>): Actor {
   const { actor, issue, ctx } = unit;
   const allowed =
     actor && can(actor, 'READ_ISSUE', issue.projectId) && can(actor, 'CREATE_COMMENT', issue.projectId);
   return allowed ? actor : ctx.serviceActor;
+}
+
+/** Records a commit on an issue once: the change row is the dedupe key (nothing on conflict). */
+export const CHANGE_SQL =
+  'insert into vcs_changes (integration_id, issue_id, commit_sha, url, author_name, author_email, message, ' +
+  'committed_at, branch, delivery_id, committer_id, comment_author_id, note, created_at) ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'on conflict (integration_id, commit_sha, issue_id) do nothing returning id';
+
+/** The parameters of `CHANGE_SQL` for a commit on an issue, commented by `authorId`. */
+export function changeRowParams(
+  unit: Pick<Unit, 'ctx' | 'commit' | 'issue' | 'committer'>,
+  authorId: number,
+): (string | number | null)[] {
+  const { ctx, commit, issue, committer } = unit;
+  return [
+    ctx.integrationId,
+    issue.id,
+    commit.sha,
+    storableText(commit.url),
+    storableText(commit.authorName),
+    commit.authorEmail ? storableText(commit.authorEmail) : null,
+    truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
+    storableText(commit.timestamp).slice(0, 100),
+    storableText(commit.branch),
+    ctx.deliveryId,
+    committer.kind === 'matched' ? committer.user.id : null,
+    authorId,
+    committer.kind === 'unmatched' ? committer.reason : null,
+    Date.now(),
+  ];
 }
 
 /**
@@ -49,30 +80,9 @@ function commentAuthor(unit: Unit): Actor {
  * command machinery, and a push may carry thousands.
  */
 async function recordChange(unit: Unit): Promise<void> {
-  const { tx, ctx, commit, issue, committer } = unit;
+  const { tx, commit, issue } = unit;
   const author = commentAuthor(unit);
-  const inserted = await tx.execute<{ id: number }[]>(
-    'insert into vcs_changes (integration_id, issue_id, commit_sha, url, author_name, author_email, message, ' +
-      'committed_at, branch, delivery_id, committer_id, comment_author_id, note, created_at) ' +
-      'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-      'on conflict (integration_id, commit_sha, issue_id) do nothing returning id',
-    [
-      ctx.integrationId,
-      issue.id,
-      commit.sha,
-      storableText(commit.url),
-      storableText(commit.authorName),
-      commit.authorEmail ? storableText(commit.authorEmail) : null,
-      truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
-      storableText(commit.timestamp).slice(0, 100),
-      storableText(commit.branch),
-      ctx.deliveryId,
-      committer.kind === 'matched' ? committer.user.id : null,
-      author.userId,
-      committer.kind === 'unmatched' ? committer.reason : null,
-      Date.now(),
-    ],
-  );
+  const inserted = await tx.execute<{ id: number }[]>(CHANGE_SQL, changeRowParams(unit, author.userId));
   if (inserted.length === 0) return;
   const now = new Date();
   const text = commitComment(commit);
