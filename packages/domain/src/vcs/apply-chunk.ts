@@ -1,7 +1,4 @@
-import { MAX_COMMAND_LENGTH } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
-import { sha256Hex } from '../auth/secrets.js';
-import { DomainError } from '../errors.js';
 import { CommandLookups } from '../issues/command-lookups.js';
 import { applyCommentArgument, applyOp, resolutionChanges } from '../issues/command-ops.js';
 import { persistCommandState } from '../issues/command-persist.js';
@@ -12,19 +9,25 @@ import {
   loadCommandState,
   loadLinks,
 } from '../issues/command-state.js';
-import { parseCommandOrThrow } from '../issues/execute-command.js';
 import { issueNotFound, loadIssueRefs } from '../issues/find-issues.js';
 import type { Em } from '../orm/em.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { returningRows, runStatement, storedTime } from '../read-models/statements.js';
-import { storableText } from '../text/user-text.js';
-import { CHANGE_SQL, changeRowParams, commentAuthor, commitComment } from './apply-reference.js';
+import {
+  CHANGE_SQL,
+  changeRowParams,
+  commentAuthor,
+  commitComment,
+  EFFECT_DONE_SQL,
+  EFFECT_SQL,
+  effectRowParams,
+  runCommitCommand,
+} from './apply-reference.js';
 import type { Committer } from './committers.js';
 import type { DeliveryContext } from './delivery-context.js';
 import type { ReferencedIssue } from './issue-lookup.js';
 import type { CommitReference } from './parse-commit-message.js';
 import type { PushCommit } from './push-event.js';
-import { truncateText } from './truncate.js';
 
 /** One (commit, issue) reference of a delivery's push: the unit that is recorded and applied once. */
 export type ChunkUnit = { ctx: DeliveryContext; commit: PushCommit; ref: CommitReference };
@@ -45,11 +48,6 @@ export type ChunkLimits = { budgetMs: number };
 const COMMENT_SQL =
   'insert into issue_comments (issue_id, author_id, text, created_at, updated_at) values (?, ?, ?, ?, ?)';
 const TOUCH_SQL = 'update issues set updated_at = ? where id = ?';
-const EFFECT_SQL =
-  'insert into vcs_effects (integration_id, commit_sha, issue_id, command_key, command, status, delivery_id, created_at) ' +
-  "values (?, ?, ?, ?, ?, 'skipped', ?, ?) " +
-  'on conflict (integration_id, commit_sha, issue_id, command_key) do nothing returning id';
-const EFFECT_DONE_SQL = 'update vcs_effects set status = ?, reason = ?, actor_id = ? where id = ?';
 
 const ATTEMPTS = 3;
 
@@ -152,8 +150,6 @@ class ChunkCommands {
   }
 }
 
-type Outcome = { status: 'applied' | 'skipped' | 'failed'; reason: string | null; actorId: number | null };
-
 /**
  * Applies a chunk of a delivery's units in ONE transaction, with the same rules as
  * `applyReference` unit by unit: the change row (insert or nothing) dedupes the commit's
@@ -204,50 +200,17 @@ async function recordChange(tx: Em, unit: Resolved, at: Date | number) {
   await runStatement(tx, TOUCH_SQL, [at, issue.id]);
 }
 
-async function runCommand(
-  tx: Em,
-  unit: Resolved,
-  command: string,
-  commands: ChunkCommands,
-): Promise<Outcome> {
-  const { ctx, issue, committer, actor } = unit;
-  if (committer.kind === 'unmatched' || !actor) {
-    return {
-      status: 'skipped',
-      reason: committer.kind === 'unmatched' ? committer.reason : null,
-      actorId: null,
-    };
-  }
-  if (command.length > MAX_COMMAND_LENGTH) {
-    const reason = `command: must be at most ${MAX_COMMAND_LENGTH} characters`;
-    return { status: 'failed', reason, actorId: actor.userId };
-  }
-  try {
-    const ops = parseCommandOrThrow(command, await ctx.vocabulary(tx, actor, issue));
-    // Only a created tag changes what the actor's vocabularies hold.
-    if ((await commands.apply(actor, issue.readableId, issue.id, ops)) > 0)
-      ctx.forgetVocabularies(actor.userId);
-    return { status: 'applied', reason: null, actorId: actor.userId };
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { status: 'failed', reason: error.message, actorId: actor.userId };
-  }
-}
-
 async function applyEffect(tx: Em, unit: Resolved, command: string, commands: ChunkCommands): Promise<void> {
-  const { ctx, commit, issue } = unit;
-  const inserted = await returningRows<{ id: number }>(tx, EFFECT_SQL, [
-    ctx.integrationId,
-    commit.sha,
-    issue.id,
-    sha256Hex(command),
-    truncateText(storableText(command), MAX_COMMAND_LENGTH),
-    ctx.deliveryId,
-    Date.now(),
-  ]);
+  const inserted = await returningRows<{ id: number }>(tx, EFFECT_SQL, effectRowParams(unit, command));
   const effectId = inserted[0]?.id;
   if (effectId === undefined) return;
-  const outcome = await runCommand(tx, unit, command, commands);
+  // Only a created tag changes what the actor's vocabularies hold.
+  const outcome = await runCommitCommand(
+    tx,
+    unit,
+    command,
+    async (actor, ops) => (await commands.apply(actor, unit.issue.readableId, unit.issue.id, ops)) > 0,
+  );
   await runStatement(tx, EFFECT_DONE_SQL, [
     outcome.status,
     outcome.reason,

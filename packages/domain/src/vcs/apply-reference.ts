@@ -1,6 +1,7 @@
 import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import { sha256Hex } from '../auth/secrets.js';
+import type { CommandOp } from '../commands/ops.js';
 import { DomainError } from '../errors.js';
 import { applyCommand } from '../issues/apply-command.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
@@ -96,10 +97,25 @@ async function recordChange(unit: Unit): Promise<void> {
   await tx.nativeUpdate(Issue, { id: issue.id }, { updatedAt: now });
 }
 
-type Outcome = { status: 'applied' | 'skipped' | 'failed'; reason: string | null; actorId: number | null };
+export type Outcome = {
+  status: 'applied' | 'skipped' | 'failed';
+  reason: string | null;
+  actorId: number | null;
+};
 
-async function runCommand(unit: Unit, command: string): Promise<Outcome> {
-  const { tx, ctx, issue, committer, actor } = unit;
+/**
+ * Runs a commit's command as its committer: skipped without a matched committer, failed
+ * (with the refusal's message) when too long or refused; `apply` applies the parsed ops and
+ * says whether a tag was created (the committer's vocabularies then change). Shared by the
+ * one-by-one and the chunked paths.
+ */
+export async function runCommitCommand(
+  tx: Em,
+  unit: Pick<Unit, 'ctx' | 'issue' | 'committer' | 'actor'>,
+  command: string,
+  apply: (actor: Actor, ops: CommandOp[]) => Promise<boolean>,
+): Promise<Outcome> {
+  const { ctx, issue, committer, actor } = unit;
   if (committer.kind === 'unmatched' || !actor) {
     return {
       status: 'skipped',
@@ -113,14 +129,36 @@ async function runCommand(unit: Unit, command: string): Promise<Outcome> {
   }
   try {
     const ops = parseCommandOrThrow(command, await ctx.vocabulary(tx, actor, issue));
-    // applyCommand runs in a savepoint: a refused command leaves nothing behind.
-    await applyCommand(tx, actor, [issue.readableId], ops);
-    if (ops.some((op) => op.kind === 'tag')) ctx.forgetVocabularies(actor.userId);
+    if (await apply(actor, ops)) ctx.forgetVocabularies(actor.userId);
     return { status: 'applied', reason: null, actorId: actor.userId };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return { status: 'failed', reason: error.message, actorId: actor.userId };
   }
+}
+
+/** A command's effect row: inserted once per (integration, commit, issue, command), nothing on conflict. */
+export const EFFECT_SQL =
+  'insert into vcs_effects (integration_id, commit_sha, issue_id, command_key, command, status, delivery_id, created_at) ' +
+  "values (?, ?, ?, ?, ?, 'skipped', ?, ?) " +
+  'on conflict (integration_id, commit_sha, issue_id, command_key) do nothing returning id';
+export const EFFECT_DONE_SQL = 'update vcs_effects set status = ?, reason = ?, actor_id = ? where id = ?';
+
+/** The parameters of `EFFECT_SQL`. */
+export function effectRowParams(
+  unit: Pick<Unit, 'ctx' | 'commit' | 'issue'>,
+  command: string,
+): (string | number | null)[] {
+  const { ctx, commit, issue } = unit;
+  return [
+    ctx.integrationId,
+    commit.sha,
+    issue.id,
+    sha256Hex(command),
+    truncateText(storableText(command), MAX_COMMAND_LENGTH),
+    ctx.deliveryId,
+    Date.now(),
+  ];
 }
 
 /**
@@ -129,30 +167,16 @@ async function runCommand(unit: Unit, command: string): Promise<Outcome> {
  * transaction as the command's changes.
  */
 async function applyEffect(unit: Unit, command: string): Promise<void> {
-  const { tx, ctx, commit, issue } = unit;
-  const inserted = await tx.execute<{ id: number }[]>(
-    'insert into vcs_effects (integration_id, commit_sha, issue_id, command_key, command, status, delivery_id, created_at) ' +
-      "values (?, ?, ?, ?, ?, 'skipped', ?, ?) " +
-      'on conflict (integration_id, commit_sha, issue_id, command_key) do nothing returning id',
-    [
-      ctx.integrationId,
-      commit.sha,
-      issue.id,
-      sha256Hex(command),
-      truncateText(storableText(command), MAX_COMMAND_LENGTH),
-      ctx.deliveryId,
-      Date.now(),
-    ],
-  );
+  const { tx } = unit;
+  const inserted = await tx.execute<{ id: number }[]>(EFFECT_SQL, effectRowParams(unit, command));
   const effectId = inserted[0]?.id;
   if (effectId === undefined) return;
-  const outcome = await runCommand(unit, command);
-  await tx.execute('update vcs_effects set status = ?, reason = ?, actor_id = ? where id = ?', [
-    outcome.status,
-    outcome.reason,
-    outcome.actorId,
-    Number(effectId),
-  ]);
+  // applyCommand runs in a savepoint: a refused command leaves nothing behind.
+  const outcome = await runCommitCommand(tx, unit, command, async (actor, ops) => {
+    await applyCommand(tx, actor, [unit.issue.readableId], ops);
+    return ops.some((op) => op.kind === 'tag');
+  });
+  await tx.execute(EFFECT_DONE_SQL, [outcome.status, outcome.reason, outcome.actorId, Number(effectId)]);
 }
 
 /** One (commit, issue) unit in one transaction: nothing of it is applied twice or half. */
