@@ -6,15 +6,12 @@
 // TRACKLINE_BENCH_SINGLE (1,000) issues, extrapolated to the same number (each such creation
 // carries only a summary and a description, so the comparison favours the one-by-one path).
 // Prints JSON. Env: TRACKLINE_BENCH_IMPORT (10000). Needs `pnpm build`.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadDomain, processCpuMs, startApi } from './bench-support.mjs';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const domain = await import(join(root, 'packages/domain/dist/index.js'));
-const MAIN = join(root, 'apps/api/dist/main.js');
+const domain = await loadDomain();
 const ISSUES = Number(process.env.TRACKLINE_BENCH_IMPORT ?? 10_000);
 const SINGLE = Number(process.env.TRACKLINE_BENCH_SINGLE ?? 1000);
 const BATCH = 100;
@@ -44,28 +41,7 @@ async function prepare(file) {
   await orm.close(true);
 }
 
-function start(file) {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      TRACKLINE_DB: file,
-      TRACKLINE_RATE_LIMIT: 'off',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const port = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-}
+const start = (file) => startApi(file, { env: { NODE_ENV: 'production' } });
 
 const T0 = Date.UTC(2015, 0, 1);
 const esc = (s) =>
@@ -88,12 +64,8 @@ function issueXml(n) {
 
 /** CPU seconds the server process has used (Linux /proc; null elsewhere): contention-proof cost. */
 function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
+  const ms = processCpuMs(pid);
+  return Number.isNaN(ms) ? null : ms / 1000;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-import-'));

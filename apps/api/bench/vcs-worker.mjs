@@ -10,10 +10,9 @@ import { createHmac } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadDomain, prepareVcsDatabase } from './bench-support.mjs';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const domain = await import(join(root, 'packages/domain/dist/index.js'));
+const domain = await loadDomain();
 const DELIVERIES = Number(process.env.TRACKLINE_BENCH_DELIVERIES ?? 500);
 const COMMITS = Number(process.env.TRACKLINE_BENCH_COMMITS ?? 2000);
 const ISSUES = 500;
@@ -22,35 +21,6 @@ const COMMANDS = ['In Progress', 'tag vcs-bench', '', 'Fixed'];
 
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-vcs-worker-'));
 const base = join(dir, 'base.sqlite');
-
-async function prepare() {
-  const orm = await domain.createOrm({ kind: 'sqlite', file: base });
-  await domain.migrate(orm);
-  await domain.seed(orm, { adminPassword: 'root-password' });
-  const fork = () => orm.em.fork();
-  const rootActor = await domain.loadActor(
-    fork(),
-    await fork().findOneOrFail(domain.User, { loginKey: 'root' }),
-  );
-  await domain.createProject(fork(), rootActor, { shortName: 'BENCH', name: 'Bench' });
-  for (let i = 1; i <= ISSUES; i++)
-    await domain.createIssue(fork(), rootActor, { project: 'BENCH', summary: `issue ${i}` });
-  await domain.createRole(fork(), rootActor, 'Committers');
-  await domain.insertUser(fork(), { login: 'dev', email: 'dev@example.com', password: 'password-1' });
-  await domain.grantRole(fork(), rootActor, 'dev', 'Developer', 'BENCH');
-  await domain.grantRole(fork(), rootActor, 'dev', 'Committers');
-  const { apiKey } = await domain.createVcsIntegration(fork(), rootActor, {
-    name: 'bench',
-    host: 'github',
-    repository: 'bench/repo',
-    projects: ['BENCH'],
-    committersRole: 'Committers',
-    secret: SECRET,
-    requirePusherMatch: false,
-  });
-  await orm.close(true);
-  return apiKey;
-}
 
 const commit = (i, message) => ({
   id: i.toString(16).padStart(40, '0'),
@@ -107,7 +77,7 @@ async function run(name, apiKey, pushes) {
 }
 
 try {
-  const apiKey = await prepare();
+  const apiKey = await prepareVcsDatabase(domain, base, { issues: ISSUES, secret: SECRET });
   const push = (commits) => ({ ref: 'refs/heads/main', repository: { full_name: 'bench/repo' }, commits });
   const small = await run(
     'small',

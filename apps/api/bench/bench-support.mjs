@@ -1,0 +1,80 @@
+// What the separate-server benchmarks share: the API started on a SQLite file, a process's CPU
+// time from /proc, and the VCS benchmarks' database (project BENCH, a committer, an integration).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+export const MAIN = join(root, 'apps/api/dist/main.js');
+export const loadDomain = () => import(join(root, 'packages/domain/dist/index.js'));
+
+/** The built API on `file` (loopback, any port, rate limit off); resolves when it listens. */
+export function startApi(file, { nodeArgs = [], env = {} } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TRACKLINE_DB: file,
+      TRACKLINE_RATE_LIMIT: 'off',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const port = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
+      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+/** CPU time (ms) a process has used so far, from /proc (Linux; NaN elsewhere). */
+export function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The VCS benchmarks' database at `file`: project BENCH with `issues` issues, a committer
+ * `dev` (Developer there, and in the committers role) and a GitHub integration signed with
+ * `secret`; its apiKey.
+ */
+export async function prepareVcsDatabase(domain, file, { issues, secret }) {
+  const orm = await domain.createOrm({ kind: 'sqlite', file });
+  await domain.migrate(orm);
+  await domain.seed(orm, { adminPassword: 'root-password' });
+  const fork = () => orm.em.fork();
+  const rootActor = await domain.loadActor(
+    fork(),
+    await fork().findOneOrFail(domain.User, { loginKey: 'root' }),
+  );
+  await domain.createProject(fork(), rootActor, { shortName: 'BENCH', name: 'Bench' });
+  for (let i = 1; i <= issues; i++)
+    await domain.createIssue(fork(), rootActor, { project: 'BENCH', summary: `issue ${i}` });
+  await domain.createRole(fork(), rootActor, 'Committers');
+  await domain.insertUser(fork(), { login: 'dev', email: 'dev@example.com', password: 'password-1' });
+  await domain.grantRole(fork(), rootActor, 'dev', 'Developer', 'BENCH');
+  await domain.grantRole(fork(), rootActor, 'dev', 'Committers');
+  const { apiKey } = await domain.createVcsIntegration(fork(), rootActor, {
+    name: 'bench',
+    host: 'github',
+    repository: 'bench/repo',
+    projects: ['BENCH'],
+    committersRole: 'Committers',
+    secret,
+    // Synthetic pushes name no pusher: measure applying commands.
+    requirePusherMatch: false,
+  });
+  await orm.close(true);
+  return apiKey;
+}
