@@ -8,7 +8,15 @@ import {
 } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../orm/create-orm.js';
-import { claimDelivery, completeDelivery, extendLease, failDelivery, retryDelivery } from './queue.js';
+import { dialectOf } from '../orm/create-orm.js';
+import {
+  claimDelivery,
+  completeDelivery,
+  extendLease,
+  failDelivery,
+  OLDEST_CLAIMABLE_SQL,
+  retryDelivery,
+} from './queue.js';
 import { receiveHook } from './receive-hook.js';
 import { VcsDelivery } from './vcs.entity.js';
 import { createVcsWorker } from './worker.js';
@@ -81,5 +89,24 @@ describe('the delivery queue', () => {
     }
     expect(await status(receipt.deliveryId as number)).toBe('done/1');
     await worker.stop();
+  });
+
+  it('claims through the partial index of unfinished deliveries, not by sorting the queue', async () => {
+    const conn = fork(orm).getConnection();
+    const sql = OLDEST_CLAIMABLE_SQL.replace('?', String(Date.now())).replace('?', '50');
+    const plan =
+      dialectOf(orm) === 'postgresql'
+        ? await fork(orm).transactional(async (em) => {
+            const ctx = em.getTransactionContext();
+            // With two rows any plan is cheap; the question is whether the index can serve the order.
+            for (const off of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort'])
+              await em.getConnection().execute(`set local ${off} = off`, [], 'run', ctx);
+            return em.getConnection().execute<Record<string, string>[]>(`explain ${sql}`, [], 'all', ctx);
+          })
+        : await conn.execute<Record<string, string>[]>(`explain query plan ${sql}`);
+    const text = plan.map((row) => Object.values(row).join(' ')).join('\n');
+    expect(text).toContain('vcs_deliveries_claimable_index');
+    expect(text.toLowerCase()).not.toContain('temp b-tree');
+    expect(text.toLowerCase()).not.toMatch(/\bsort\b/);
   });
 });

@@ -7,6 +7,12 @@ export type Claim = { id: number; token: string; attempts: number };
 
 // Claimable: pending (not before its retry time) or processing with an expired lease.
 const CLAIMABLE = "status in ('pending', 'processing') and coalesce(lease_until, 0) < ?";
+/**
+ * The ids of the oldest claimable deliveries (now, limit). The status condition is the partial
+ * index's own (`vcs_deliveries_claimable_index`, migration 0014), so the planner walks that
+ * index in id order and stops at the limit, however many deliveries are done or queued.
+ */
+export const OLDEST_CLAIMABLE_SQL = `select id from vcs_deliveries where ${CLAIMABLE} order by id limit ?`;
 
 /**
  * Claims the oldest claimable deliveries (at most `max`) with one lease and token, in one
@@ -24,7 +30,7 @@ export async function claimDeliveries(
   const rows = await returningRows<{ id: number; attempts: number }>(
     em,
     "update vcs_deliveries set status = 'processing', lease_until = ?, claim_token = ?, attempts = attempts + 1 " +
-      `where id in (select id from vcs_deliveries where ${CLAIMABLE} order by id limit ?) and ${CLAIMABLE} ` +
+      `where id in (${OLDEST_CLAIMABLE_SQL}) and ${CLAIMABLE} ` +
       'returning id, attempts',
     [now + leaseMs, token, now, Math.max(1, Math.floor(max)), now],
   );

@@ -50,7 +50,15 @@ export const VcsDelivery = defineEntity({
   tableName: 'vcs_deliveries',
   // The host's delivery id (or a hash of the body): a redelivery is recognised across processes.
   uniques: [{ properties: ['integration', 'deliveryKey'] }],
-  indexes: [{ properties: ['status', 'leaseUntil'] }],
+  // The claim walks the queue oldest first: an index of the unfinished deliveries' ids keeps it
+  // proportional to what it takes, whatever the backlog (done rows are not in it).
+  indexes: [
+    {
+      name: 'vcs_deliveries_claimable_index',
+      properties: ['id'],
+      where: "status in ('pending', 'processing')",
+    },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     integration: () => p.manyToOne(VcsIntegration).deleteRule('cascade'),
