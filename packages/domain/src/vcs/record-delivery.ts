@@ -1,5 +1,6 @@
 import { sha256Hex } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
+import { groupCommit } from '../read-models/group-commit.js';
 import { returningRows } from '../read-models/statements.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
@@ -17,11 +18,51 @@ export function deliveryKeyOf(header: HeaderReader, signed: Buffer): string {
   return `sha256:${sha256Hex(signed)}`;
 }
 
+type NewDelivery = {
+  integrationId: number;
+  deliveryKey: string;
+  event: string;
+  commitCount: number;
+  payload: string;
+};
+
+const INSERT =
+  'insert into vcs_deliveries (integration_id, delivery_key, event, received_at, status, attempts, ' +
+  'commit_count, payload) values ';
+const ROW = "(?, ?, ?, ?, 'pending', 0, ?, ?)";
+const CONFLICT =
+  ' on conflict (integration_id, delivery_key) do nothing returning id, integration_id, delivery_key';
+const keyOf = (integrationId: unknown, deliveryKey: string) => `${integrationId}\n${deliveryKey}`;
+
+/**
+ * Stores deliveries with one `insert … on conflict do nothing returning` statement (SQLite
+ * 3.35+ and PostgreSQL): each one's new id, or null when its (integration, key) was already
+ * stored, by another process or earlier in the same statement (the first of a repeated key wins).
+ */
+async function insertDeliveries(em: Em, rows: readonly NewDelivery[]): Promise<(number | null)[]> {
+  const now = Date.now();
+  const inserted = await returningRows<{ id: number; integration_id: number; delivery_key: string }>(
+    em,
+    INSERT + rows.map(() => ROW).join(', ') + CONFLICT,
+    rows.flatMap((r) => [r.integrationId, r.deliveryKey, r.event, now, r.commitCount, r.payload]),
+  );
+  const ids = new Map(inserted.map((r) => [keyOf(r.integration_id, r.delivery_key), Number(r.id)]));
+  return rows.map((r) => {
+    const key = keyOf(r.integrationId, r.deliveryKey);
+    const id = ids.get(key);
+    ids.delete(key);
+    return id ?? null;
+  });
+}
+
+/** Deliveries received together share one statement and one commit (see `groupCommit`). */
+const storeDelivery = groupCommit(insertDeliveries);
+
 /**
  * Stores the delivery as a pending queue row, durably, before the hook is answered, with one
- * statement (`insert … on conflict do nothing returning id`, SQLite 3.35+ and PostgreSQL). The
- * unique (integration, delivery key) index decides between concurrent receivers in any number
- * of processes: the loser inserts nothing and reads the stored row back.
+ * statement shared by the deliveries arriving in the same turn of the event loop. The unique
+ * (integration, delivery key) index decides between concurrent receivers in any number of
+ * processes: the loser inserts nothing and reads the stored row back.
  */
 export async function recordDelivery(
   em: Em,
@@ -30,14 +71,13 @@ export async function recordDelivery(
   event: string,
   push: PushEvent,
 ): Promise<{ id: number } | { existing: IVcsDelivery }> {
-  const rows = await returningRows<{ id: number }>(
-    em,
-    'insert into vcs_deliveries (integration_id, delivery_key, event, received_at, status, attempts, ' +
-      "commit_count, payload) values (?, ?, ?, ?, 'pending', 0, ?, ?) " +
-      'on conflict (integration_id, delivery_key) do nothing returning id',
-    [integrationId, deliveryKey, event, Date.now(), push.commits.length, JSON.stringify(push)],
-  );
-  const row = rows[0];
-  if (row) return { id: Number(row.id) };
+  const id = await storeDelivery(em, {
+    integrationId,
+    deliveryKey,
+    event,
+    commitCount: push.commits.length,
+    payload: JSON.stringify(push),
+  });
+  if (id !== null) return { id };
   return { existing: await em.findOneOrFail(VcsDelivery, { integration: integrationId, deliveryKey }) };
 }

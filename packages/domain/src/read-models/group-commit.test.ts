@@ -1,0 +1,73 @@
+import { createTestOrm, fork } from '@trackline/domain/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Orm } from '../orm/create-orm.js';
+import type { Em } from '../orm/em.js';
+import { groupCommit } from './group-commit.js';
+
+let orm: Orm;
+beforeAll(async () => {
+  orm = await createTestOrm();
+});
+afterAll(() => orm.close(true));
+
+/** A writer that records each statement's items, and fails any statement holding a 'bad' item. */
+function recordingWriter() {
+  const statements: string[][] = [];
+  const write = async (_em: Em, items: readonly string[]) => {
+    statements.push([...items]);
+    if (items.includes('bad')) throw new Error('bad row');
+    return items.map((item) => `stored ${item}`);
+  };
+  return { statements, write };
+}
+
+describe('groupCommit', () => {
+  it('writes the items requested in one turn with one statement, each caller getting its own result', async () => {
+    const { statements, write } = recordingWriter();
+    const store = groupCommit(write);
+    const results = await Promise.all(['a', 'b', 'c'].map((item) => store(fork(orm), item)));
+    expect(results).toEqual(['stored a', 'stored b', 'stored c']);
+    expect(statements).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('splits a turn into statements of at most maxItems', async () => {
+    const { statements, write } = recordingWriter();
+    const store = groupCommit(write, 2);
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((item) => store(fork(orm), item)));
+    expect(statements).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
+  it('items of later turns go to later statements', async () => {
+    const { statements, write } = recordingWriter();
+    const store = groupCommit(write);
+    await store(fork(orm), 'a');
+    await Promise.all([store(fork(orm), 'b'), store(fork(orm), 'c')]);
+    expect(statements).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('a failing batch is written again item by item: only the bad item fails its caller', async () => {
+    const { statements, write } = recordingWriter();
+    const store = groupCommit(write);
+    const settled = await Promise.allSettled(['a', 'bad', 'c'].map((item) => store(fork(orm), item)));
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
+      'stored a',
+      'bad row',
+      'stored c',
+    ]);
+    expect(statements).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
+  });
+
+  it('inside a transaction the item is written at once, on the transaction, unbatched', async () => {
+    const { statements, write } = recordingWriter();
+    const seen: boolean[] = [];
+    const store = groupCommit(async (em: Em, items: readonly string[]) => {
+      seen.push(em.getTransactionContext() !== undefined);
+      return write(em, items);
+    });
+    await fork(orm).transactional(async (em) => {
+      await Promise.all([store(em as Em, 'a'), store(em as Em, 'b')]);
+    });
+    expect(statements).toEqual([['a'], ['b']]);
+    expect(seen).toEqual([true, true]);
+  });
+});

@@ -1,0 +1,65 @@
+import type { Em } from '../orm/em.js';
+
+/**
+ * Group commit: single-row writes requested in the same turn of the event loop (webhook
+ * deliveries arriving together, say) are written by one statement, so they share one
+ * transaction commit instead of paying one each (on SQLite, 72 µs a row alone against 16 µs
+ * a row by tens). Each caller still waits for its own row to be stored before it answers.
+ *
+ * `write` stores the given items with one statement and returns one result per item, in order.
+ * A batch that fails is written again item by item, so one bad row (a foreign key that
+ * vanished meanwhile) fails its own caller only. Inside a transaction nothing is batched: the
+ * row must belong to the caller's transaction.
+ */
+export function groupCommit<I, R>(
+  write: (em: Em, items: readonly I[]) => Promise<R[]>,
+  maxItems = 100,
+): (em: Em, item: I) => Promise<R> {
+  type Waiting = { item: I; resolve: (r: R) => void; reject: (e: unknown) => void };
+  /** Per database connection: what waits for the next flush, and the em that will write it. */
+  const queues = new WeakMap<object, { em: Em; waiting: Waiting[] }>();
+
+  async function writeAlone(em: Em, entry: Waiting): Promise<void> {
+    try {
+      const [result] = await write(em, [entry.item]);
+      entry.resolve(result as R);
+    } catch (error) {
+      entry.reject(error);
+    }
+  }
+
+  async function flush(em: Em, batch: Waiting[]): Promise<void> {
+    if (batch.length === 1) return writeAlone(em, batch[0] as Waiting);
+    let results: R[];
+    try {
+      results = await write(
+        em,
+        batch.map((w) => w.item),
+      );
+    } catch {
+      for (const entry of batch) await writeAlone(em, entry);
+      return;
+    }
+    batch.forEach((entry, i) => entry.resolve(results[i] as R));
+  }
+
+  return (em, item) => {
+    if (em.getTransactionContext()) return write(em, [item]).then((results) => results[0] as R);
+    const connection = em.getConnection();
+    return new Promise<R>((resolve, reject) => {
+      let queue = queues.get(connection);
+      if (!queue) {
+        queue = { em, waiting: [] };
+        queues.set(connection, queue);
+        const taken = queue;
+        // After the I/O phase: every request read in this turn has queued its row by then.
+        setImmediate(() => {
+          queues.delete(connection);
+          for (let i = 0; i < taken.waiting.length; i += maxItems)
+            void flush(taken.em, taken.waiting.slice(i, i + maxItems));
+        });
+      }
+      queue.waiting.push({ item, resolve, reject });
+    });
+  };
+}
