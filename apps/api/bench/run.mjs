@@ -363,10 +363,12 @@ try {
       };
   const rows = [];
   for (const t of targets) {
-    await load(api.url, t); // warm-up pass, discarded
-    const trackline = await measure(api, t);
+    // The baselines first: after the webhook row the API's worker applies what the row stored,
+    // which would take the CPU from a baseline measured after it.
     const baseline = await measure(bare, t);
     const handWritten = t.hand ? await measure(hand, t) : null;
+    await load(api.url, t); // warm-up pass, discarded
+    const trackline = await measure(api, t);
     rows.push({
       target: t.name,
       trackline,

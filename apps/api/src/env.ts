@@ -82,10 +82,12 @@ const ZEnv = z.object({
   /** How long a worker's claim on a delivery lasts before another process may take it over. */
   VCS_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /**
-   * While this process has requests in flight, the worker waits up to this long before each
-   * chunk of units it applies (0: it only yields one turn of the event loop).
+   * While this process has requests in flight or arriving, the worker keeps to VCS_WORKER_SHARE
+   * of the time, waiting at most this long at once before its next chunk (0: it only yields one
+   * turn of the event loop and never waits for requests).
    */
-  VCS_DEFER_MS: z.coerce.number().int().min(0).max(10_000).default(50),
+  VCS_DEFER_MS: z.coerce.number().int().min(0).max(10_000).default(200),
+  VCS_WORKER_SHARE: z.coerce.number().min(0.01).max(1).default(0.1),
   /**
    * Crash drills only: the process exits abruptly after this many (commit, issue) units were
    * committed; 0 exits right after claiming a delivery.

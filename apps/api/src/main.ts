@@ -40,15 +40,20 @@ if (seeded.generatedPassword) {
   );
 }
 
-// Requests in flight: while there are some, the worker gives way to them (VCS_DEFER_MS).
+// Requests in flight, and when the last one arrived: while requests are in flight or keep
+// arriving (a gap between one answer and the client's next request is not a pause), the worker
+// keeps to its share of the time (VCS_WORKER_SHARE, VCS_DEFER_MS).
 let inFlight = 0;
+let lastArrival = 0;
+const ARRIVAL_WINDOW_MS = 10;
+const busy = () => inFlight > 0 || performance.now() - lastArrival < ARRIVAL_WINDOW_MS;
 // Applies stored VCS deliveries; polls (other processes store too) and is kicked by our receiver.
 const worker =
   env.VCS_WORKER === 'on'
     ? createVcsWorker(orm, {
         pollMs: env.VCS_POLL_MS,
         leaseMs: env.VCS_LEASE_MS,
-        ...(env.VCS_DEFER_MS > 0 ? { busy: () => inFlight > 0, maxDeferMs: env.VCS_DEFER_MS } : {}),
+        ...(env.VCS_DEFER_MS > 0 ? { busy, maxDeferMs: env.VCS_DEFER_MS, share: env.VCS_WORKER_SHARE } : {}),
         ...vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS),
       })
     : null;
@@ -67,6 +72,7 @@ const server = createServer({
 });
 server.on('request', (_req, res) => {
   inFlight++;
+  lastArrival = performance.now();
   res.once('close', () => inFlight--);
 });
 worker?.start();

@@ -12,18 +12,30 @@ import type { XmlBodyReader } from './import-xml.js';
 
 export const REST_BODY_LIMIT = 1024 * 1024;
 
-/** Reads the raw body, refusing more than `limit` bytes with 413 before buffering it all. */
-export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the raw body, refusing more than `limit` bytes with 413 before buffering it all. Plain
+ * stream events: an async iterator per request cost more than reading a small body.
+ */
+export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      // The rest is discarded as it arrives (what node does with any body left unread), so
+      // the 413 is still answered on this connection.
+      req.resume();
+      reject(new DomainError('PAYLOAD_TOO_LARGE', `Request body exceeds ${limit} bytes.`));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
 }
 
 type Fields = Record<string, unknown>;

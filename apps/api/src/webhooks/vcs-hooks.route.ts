@@ -15,6 +15,20 @@ export function vcsHookHost(pathname: string): VcsHost | 'unknown' | null {
   return (VCS_HOSTS as readonly string[]).includes(name) ? (name as VcsHost) : 'unknown';
 }
 
+/**
+ * The receiver's statements (the integration by apiKey, the delivery row) go through one entity
+ * manager per ORM that never loads entities: no fork per hook. A duplicate's report forks its own.
+ */
+const statementsEms = new WeakMap<Orm, Em>();
+function statementsEm(orm: Orm): Em {
+  let em = statementsEms.get(orm);
+  if (!em) {
+    em = orm.em.fork() as Em;
+    statementsEms.set(orm, em);
+  }
+  return em;
+}
+
 const headerReader = (req: IncomingMessage) => (name: string) => {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -35,7 +49,7 @@ export async function handleVcsHook(
   host: VcsHost,
   onStored?: () => void,
 ): Promise<void> {
-  const em = orm.em.fork() as Em;
+  const em = statementsEm(orm);
   const integration = await findIntegrationByApiKey(em, host, url.searchParams.get('apiKey'));
   const body = await readRawBody(req, VCS_HOOK_BODY_LIMIT);
   const receipt = await receiveHook(em, integration, {

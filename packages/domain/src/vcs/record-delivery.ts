@@ -79,5 +79,7 @@ export async function recordDelivery(
     payload: JSON.stringify(push),
   });
   if (id !== null) return { id };
-  return { existing: await em.findOneOrFail(VcsDelivery, { integration: integrationId, deliveryKey }) };
+  // A fork of its own: the caller's entity manager may be shared and must not keep entities.
+  const existing = await em.fork().findOneOrFail(VcsDelivery, { integration: integrationId, deliveryKey });
+  return { existing };
 }

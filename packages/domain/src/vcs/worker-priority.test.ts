@@ -12,7 +12,7 @@ import type { Orm } from '../orm/create-orm.js';
 import { receiveHook } from './receive-hook.js';
 import type { IVcsIntegration } from './vcs.entity.js';
 import { VcsDelivery } from './vcs.entity.js';
-import { createVcsWorker } from './worker.js';
+import { createVcsWorker, shareWaitMs } from './worker.js';
 
 let orm: Orm;
 let integration: IVcsIntegration;
@@ -40,21 +40,32 @@ const until = async (check: () => Promise<boolean>) => {
 };
 
 describe('the worker gives way to requests', () => {
-  it('waits while the process is busy, then applies', async () => {
+  it('while busy, keeps to its share: after a slice of work it waits in proportion, then applies when idle', async () => {
     let busy = true;
-    const worker = createVcsWorker(orm, { pollMs: 10, busy: () => busy, maxDeferMs: 600_000 });
-    const receipt = await receive('busy-1', [
-      ['a1'.padEnd(40, '0'), '#TL-1 tag waited', 'alice@example.com'],
+    // One delivery per slice; a share of 0.1% makes the wait after any slice (1 ms or more of
+    // claiming and applying) last a second or more, unless the requests stop.
+    const worker = createVcsWorker(orm, {
+      pollMs: 10,
+      busy: () => busy,
+      share: 0.001,
+      maxDeferMs: 600_000,
+      claimBatch: 1,
+    });
+    const first = await receive('busy-1', [['a1'.padEnd(40, '0'), '#TL-1 tag waited', 'alice@example.com']]);
+    const second = await receive('busy-1b', [
+      ['a2'.padEnd(40, '0'), '#TL-1 tag second', 'alice@example.com'],
     ]);
-    const id = receipt.body.delivery as number;
     worker.start();
     try {
+      await until(async () => (await statusOf(first.body.delivery as number)) === 'done');
       await turns(20);
-      expect(await statusOf(id)).toBe('pending');
+      expect(await statusOf(second.body.delivery as number)).toBe('pending');
       busy = false;
       worker.kick();
-      await until(async () => (await statusOf(id)) === 'done');
-      expect((await issueSummary(orm, 'TL-1')).tags).toContain('alice:waited');
+      await until(async () => (await statusOf(second.body.delivery as number)) === 'done');
+      expect((await issueSummary(orm, 'TL-1')).tags).toEqual(
+        expect.arrayContaining(['alice:waited', 'alice:second']),
+      );
     } finally {
       busy = false;
       await worker.stop();
@@ -80,5 +91,13 @@ describe('the worker gives way to requests', () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  it('keeps to its share of the time: the wait after a slice of work is in proportion, and bounded', () => {
+    expect(shareWaitMs(10, 0.1, 200)).toBeCloseTo(90);
+    expect(shareWaitMs(10, 0.5, 200)).toBeCloseTo(10);
+    expect(shareWaitMs(10, 1, 200)).toBe(0);
+    expect(shareWaitMs(50, 0.1, 200)).toBe(200);
+    expect(shareWaitMs(0, 0.1, 200)).toBe(0);
   });
 });

@@ -20,12 +20,15 @@ export type VcsWorkerOptions = {
   chunkUnits?: number;
   chunkBudgetMs?: number;
   /**
-   * Whether requests are waiting for this process (the API counts those in flight). While it
-   * says so, the worker waits before each chunk, up to `maxDeferMs` (default 50): requests
-   * (hook acknowledgements first of all) go before applying, and applying still moves on.
+   * Whether requests are waiting for or arriving at this process (the API counts those in
+   * flight and notes the last arrival). While it says so, the worker takes at most `share` of
+   * the time (default 0.1): after working w ms it waits w × (1 − share) / share ms, each wait at
+   * most `maxDeferMs` (default 200) and cut short when the requests stop. Requests (hook
+   * acknowledgements first of all) go before applying, and applying still moves on.
    */
   busy?: () => boolean;
   maxDeferMs?: number;
+  share?: number;
   /**
    * Deliveries claimed (and applied) at once, oldest first (default 50): small pushes share
    * their lookups and transactions instead of paying them one by one.
@@ -43,6 +46,14 @@ export type VcsWorker = {
   runUntilIdle(): Promise<number>;
 };
 
+/**
+ * How long a worker that keeps to `share` of the time waits after working `workedMs`: the time
+ * that makes its work that share of the whole, at most `maxMs`.
+ */
+export function shareWaitMs(workedMs: number, share: number, maxMs: number): number {
+  return Math.max(0, Math.min(maxMs, (workedMs * (1 - share)) / share));
+}
+
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
 /** Applies stored deliveries from the durable queue, a batch of the oldest at a time. */
@@ -53,14 +64,23 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
   const logError = options.logError ?? console.error;
   const claimBatch = Math.max(1, options.claimBatch ?? 50);
   const busy = options.busy;
-  const maxDeferMs = options.maxDeferMs ?? 50;
-  /** A turn of the event loop, then (while requests are in flight) a bounded wait for them. */
+  const maxDeferMs = options.maxDeferMs ?? 200;
+  const share = Math.min(1, Math.max(0.001, options.share ?? 0.1));
+  /** When the worker last resumed work: what it did since is its slice. */
+  let resumedAt = performance.now();
+  /**
+   * A turn of the event loop, then (while requests are in flight) a wait in proportion to the
+   * slice just worked, so that the worker keeps to its share of the time.
+   */
   async function pause(): Promise<void> {
+    const worked = performance.now() - resumedAt;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (!busy) return;
-    const until = Date.now() + maxDeferMs;
-    while (busy() && Date.now() < until && running)
-      await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    if (busy) {
+      const until = Date.now() + shareWaitMs(worked, share, maxDeferMs);
+      while (busy() && Date.now() < until && running)
+        await new Promise<void>((resolve) => setTimeout(resolve, 1));
+    }
+    resumedAt = performance.now();
   }
   let running = false;
   let kicked = false;
@@ -133,6 +153,8 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
         };
       });
       wake = null;
+      // Idle time is not work: the share counts from here.
+      resumedAt = performance.now();
     }
   }
 
@@ -140,6 +162,7 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
     start() {
       if (running) return;
       running = true;
+      resumedAt = performance.now();
       loop = run();
     },
     async stop() {
