@@ -61,7 +61,8 @@ export const VcsDelivery = defineEntity({
   ],
   properties: {
     id: p.integer().primary().autoincrement(),
-    integration: () => p.manyToOne(VcsIntegration).deleteRule('cascade'),
+    // No index of its own: the unique (integration, deliveryKey) index leads with it.
+    integration: () => p.manyToOne(VcsIntegration).deleteRule('cascade').index(false),
     deliveryKey: p.string().length(200),
     event: p.string().length(100),
     receivedAt: p.bigint('number'),

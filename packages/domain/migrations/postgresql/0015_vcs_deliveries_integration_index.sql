@@ -1,0 +1,2 @@
+-- Nothing to do: SQLite drops vcs_deliveries_integration_id_index here, which PostgreSQL never
+-- had (the unique (integration_id, delivery_key) index serves lookups by integration).
