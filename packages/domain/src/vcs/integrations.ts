@@ -5,7 +5,8 @@ import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type IProject, Project } from '../projects/project.entity.js';
-import { readRow } from '../read-models/statements.js';
+import { batchByTurn } from '../read-models/batch-by-turn.js';
+import { readRows } from '../read-models/statements.js';
 import { type IRole, Role } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { insertUser } from '../users/users.js';
@@ -211,24 +212,36 @@ export async function deleteVcsIntegration(em: Em, actor: Actor, name: string): 
   return `${KIND} [ ${integration.name} ] was successfully deleted.`;
 }
 
-/** The integration an apiKey belongs to (looked up by its hash), for the receiver. */
 /** What receiving a hook needs of its integration (read with one prepared statement). */
 export type HookIntegration = Pick<
   IVcsIntegration,
   'id' | 'name' | 'host' | 'repository' | 'secret' | 'branches'
 >;
 
+/** The integrations of the given apiKey hashes (null where none), by one statement. */
+async function integrationsByKeyHash(em: Em, hashes: readonly string[]): Promise<(HookIntegration | null)[]> {
+  const unique = [...new Set(hashes)];
+  const rows = await readRows<HookIntegration & { api_key_hash: string }>(
+    em,
+    'select id, name, host, repository, secret, branches, api_key_hash from vcs_integrations ' +
+      `where api_key_hash in (${unique.map(() => '?').join(', ')})`,
+    unique,
+  );
+  const byHash = new Map(rows.map(({ api_key_hash, ...row }) => [api_key_hash, row]));
+  return hashes.map((hash) => byHash.get(hash) ?? null);
+}
+
+/** Hooks arriving together (a burst of pushes, most with one apiKey) share one lookup. */
+const integrationByKeyHash = batchByTurn(integrationsByKeyHash);
+
+/** The integration an apiKey belongs to (looked up by its hash), for the receiver. */
 export async function findIntegrationByApiKey(
   em: Em,
   host: VcsHost,
   apiKey: string | null,
 ): Promise<HookIntegration> {
   if (!apiKey) throw DomainError.unauthenticated('An apiKey is required.');
-  const row = await readRow<HookIntegration>(
-    em,
-    'select id, name, host, repository, secret, branches from vcs_integrations where api_key_hash = ?',
-    [sha256Hex(apiKey)],
-  );
+  const row = await integrationByKeyHash(em, sha256Hex(apiKey));
   if (!row) throw DomainError.unauthenticated('Unknown apiKey.');
   const integration: HookIntegration = { ...row, id: Number(row.id) };
   if (integration.host !== host) {

@@ -1,15 +1,19 @@
 import { createIntegration, createTestOrm, fork, setUpVcsScenario } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '../auth/actor.js';
 import type { Orm } from '../orm/create-orm.js';
+import { findIntegrationByApiKey } from './integrations.js';
 import type { PushEvent } from './push-event.js';
 import { recordDelivery } from './record-delivery.js';
 import { VcsDelivery } from './vcs.entity.js';
 
 let orm: Orm;
+let root: Actor;
 let integrationId: number;
 beforeAll(async () => {
   orm = await createTestOrm();
-  integrationId = (await createIntegration(orm, await setUpVcsScenario(orm))).integration.id;
+  root = await setUpVcsScenario(orm);
+  integrationId = (await createIntegration(orm, root)).integration.id;
 });
 afterAll(() => orm.close(true));
 
@@ -63,5 +67,28 @@ describe('recordDelivery, several arriving together (one statement)', () => {
     expect(await fork(orm).count(VcsDelivery, { deliveryKey: { $in: ['good-1', 'good-2', 'orphan'] } })).toBe(
       2,
     );
+  });
+});
+
+describe('findIntegrationByApiKey, several hooks arriving together (one lookup)', () => {
+  it('answers each caller with its own integration, or its own refusal', async () => {
+    const a = await createIntegration(orm, root, { name: 'together-a' });
+    const b = await createIntegration(orm, root, { name: 'together-b', host: 'gitlab' });
+    const settled = await Promise.allSettled([
+      findIntegrationByApiKey(fork(orm), 'github', a.apiKey),
+      findIntegrationByApiKey(fork(orm), 'gitlab', b.apiKey),
+      findIntegrationByApiKey(fork(orm), 'github', 'no-such-key'),
+      findIntegrationByApiKey(fork(orm), 'github', b.apiKey),
+      findIntegrationByApiKey(fork(orm), 'github', a.apiKey),
+    ]);
+    expect(
+      settled.map((s) => (s.status === 'fulfilled' ? s.value.name : (s.reason as Error).message)),
+    ).toEqual([
+      'together-a',
+      'together-b',
+      'Unknown apiKey.',
+      'You have no rights to receive github hooks with the apiKey of a gitlab integration.',
+      'together-a',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { sha256Hex } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
-import { groupCommit } from '../read-models/group-commit.js';
+import { batchByTurn } from '../read-models/batch-by-turn.js';
 import { returningRows } from '../read-models/statements.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
@@ -55,8 +55,8 @@ async function insertDeliveries(em: Em, rows: readonly NewDelivery[]): Promise<(
   });
 }
 
-/** Deliveries received together share one statement and one commit (see `groupCommit`). */
-const storeDelivery = groupCommit(insertDeliveries);
+/** Deliveries received together share one statement and one commit (see `batchByTurn`). */
+const storeDelivery = batchByTurn(insertDeliveries);
 
 /**
  * Stores the delivery as a pending queue row, durably, before the hook is answered, with one

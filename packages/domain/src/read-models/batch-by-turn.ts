@@ -1,17 +1,18 @@
 import type { Em } from '../orm/em.js';
 
 /**
- * Group commit: single-row writes requested in the same turn of the event loop (webhook
- * deliveries arriving together, say) are written by one statement, so they share one
- * transaction commit instead of paying one each (on SQLite, 72 µs a row alone against 16 µs
- * a row by tens). Each caller still waits for its own row to be stored before it answers.
+ * Single-row statements requested in the same turn of the event loop (webhook deliveries
+ * arriving together, say) run as one statement: a group commit for writes, which then share
+ * one transaction commit instead of paying one each (on SQLite, 72 µs a row alone against
+ * 16 µs a row by tens), and one lookup for reads of the same kind. Each caller still waits for
+ * its own result (its row stored, its row read) before it goes on.
  *
- * `write` stores the given items with one statement and returns one result per item, in order.
- * A batch that fails is written again item by item, so one bad row (a foreign key that
- * vanished meanwhile) fails its own caller only. Inside a transaction nothing is batched: the
- * row must belong to the caller's transaction.
+ * `write` runs the given items as one statement and returns one result per item, in order.
+ * A batch that fails runs again item by item, so one bad row (a foreign key that vanished
+ * meanwhile) fails its own caller only. Inside a transaction nothing is batched: the statement
+ * must belong to the caller's transaction.
  */
-export function groupCommit<I, R>(
+export function batchByTurn<I, R>(
   write: (em: Em, items: readonly I[]) => Promise<R[]>,
   maxItems = 100,
 ): (em: Em, item: I) => Promise<R> {

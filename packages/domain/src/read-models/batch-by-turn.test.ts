@@ -2,7 +2,7 @@ import { createTestOrm, fork } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
-import { groupCommit } from './group-commit.js';
+import { batchByTurn } from './batch-by-turn.js';
 
 let orm: Orm;
 beforeAll(async () => {
@@ -21,10 +21,10 @@ function recordingWriter() {
   return { statements, write };
 }
 
-describe('groupCommit', () => {
+describe('batchByTurn', () => {
   it('writes the items requested in one turn with one statement, each caller getting its own result', async () => {
     const { statements, write } = recordingWriter();
-    const store = groupCommit(write);
+    const store = batchByTurn(write);
     const results = await Promise.all(['a', 'b', 'c'].map((item) => store(fork(orm), item)));
     expect(results).toEqual(['stored a', 'stored b', 'stored c']);
     expect(statements).toEqual([['a', 'b', 'c']]);
@@ -32,14 +32,14 @@ describe('groupCommit', () => {
 
   it('splits a turn into statements of at most maxItems', async () => {
     const { statements, write } = recordingWriter();
-    const store = groupCommit(write, 2);
+    const store = batchByTurn(write, 2);
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map((item) => store(fork(orm), item)));
     expect(statements).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });
 
   it('items of later turns go to later statements', async () => {
     const { statements, write } = recordingWriter();
-    const store = groupCommit(write);
+    const store = batchByTurn(write);
     await store(fork(orm), 'a');
     await Promise.all([store(fork(orm), 'b'), store(fork(orm), 'c')]);
     expect(statements).toEqual([['a'], ['b', 'c']]);
@@ -47,7 +47,7 @@ describe('groupCommit', () => {
 
   it('a failing batch is written again item by item: only the bad item fails its caller', async () => {
     const { statements, write } = recordingWriter();
-    const store = groupCommit(write);
+    const store = batchByTurn(write);
     const settled = await Promise.allSettled(['a', 'bad', 'c'].map((item) => store(fork(orm), item)));
     expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([
       'stored a',
@@ -60,7 +60,7 @@ describe('groupCommit', () => {
   it('inside a transaction the item is written at once, on the transaction, unbatched', async () => {
     const { statements, write } = recordingWriter();
     const seen: boolean[] = [];
-    const store = groupCommit(async (em: Em, items: readonly string[]) => {
+    const store = batchByTurn(async (em: Em, items: readonly string[]) => {
       seen.push(em.getTransactionContext() !== undefined);
       return write(em, items);
     });
