@@ -41,7 +41,9 @@ export function batchByTurn<I, R>(
       for (const entry of batch) await writeAlone(em, entry);
       return;
     }
-    batch.forEach((entry, i) => entry.resolve(results[i] as R));
+    batch.forEach((entry, i) => {
+      entry.resolve(results[i] as R);
+    });
   }
 
   return (em, item) => {
