@@ -9,6 +9,7 @@ import {
   migrate,
   purgeExpiredProjects,
   seed,
+  startWalCheckpointer,
   sweepAttachmentFiles,
 } from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
@@ -31,6 +32,13 @@ if (db.kind === 'sqlite' && db.file !== ':memory:') mkdirSync(dirname(db.file), 
 
 const orm = await createOrm(db);
 const applied = await migrate(orm);
+// WAL checkpoints (and their fsyncs) on a thread of their own, not in whichever request commits.
+const checkpointer =
+  db.kind === 'sqlite' && db.file !== ':memory:'
+    ? await startWalCheckpointer(orm, db.file, {
+        logError: (message) => console.error(`trackline: ${message}`),
+      })
+    : null;
 if (applied.length > 0) console.log(`trackline: applied migrations ${applied.join(', ')}`);
 const seeded = await seed(orm, { adminPassword: env.ADMIN_PASSWORD });
 if (seeded.generatedPassword) {
@@ -104,7 +112,11 @@ const shutdown = () => {
   // The worker finishes the unit in progress; the rest of its delivery stays leased and is
   // taken over (by this or another process) when the lease runs out.
   server.close(
-    () => void (worker?.stop() ?? Promise.resolve()).then(() => orm.close()).then(() => process.exit(0)),
+    () =>
+      void (worker?.stop() ?? Promise.resolve())
+        .then(() => checkpointer?.stop())
+        .then(() => orm.close())
+        .then(() => process.exit(0)),
   );
   setTimeout(() => process.exit(0), 5000).unref();
 };

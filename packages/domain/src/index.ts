@@ -63,6 +63,7 @@ export * from './orm/em.js';
 export * from './orm/entities.js';
 export * from './orm/migrate.js';
 export * from './orm/unique.js';
+export * from './orm/wal-checkpointer.js';
 export * from './projects/project.entity.js';
 export * from './projects/project-summaries.js';
 export * from './projects/projects.js';
