@@ -1,4 +1,5 @@
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { runStatement } from '../read-models/statements.js';
 import type { Em } from './em.js';
 
 /** Bound parameters per statement: well under SQLite's 32,766 and PostgreSQL's 65,535. */
@@ -9,7 +10,9 @@ const MAX_PARAMETERS = 8000;
  * statements as the parameter limit allows: for the import's bulk writes, where the ORM's
  * per-row entity handling costs more than the database does. Dates are bound as each driver
  * stores them (SQLite: ms since the epoch, the ORM's own encoding; PostgreSQL: timestamptz).
- * Table and column names come from code, never from input.
+ * The values are bound, not inlined, so a statement of the same shape is prepared once
+ * (`runStatement`; an import's requests repeat the same row counts). Table and column names
+ * come from code, never from input.
  */
 export async function bulkInsert(
   tx: Em,
@@ -24,7 +27,8 @@ export async function bulkInsert(
   const tuple = `(${columns.map(() => '?').join(', ')})`;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    await tx.execute(
+    await runStatement(
+      tx,
       `insert into ${table} (${columns.join(', ')}) values ${chunk.map(() => tuple).join(', ')}`,
       chunk.flatMap((row) => row.map(encode)),
     );
