@@ -1,3 +1,4 @@
+import { ConstraintViolationException } from '@mikro-orm/core';
 import type { Em } from '../orm/em.js';
 
 /**
@@ -8,9 +9,11 @@ import type { Em } from '../orm/em.js';
  * its own result (its row stored, its row read) before it goes on.
  *
  * `write` runs the given items as one statement and returns one result per item, in order.
- * A batch that fails runs again item by item, so one bad row (a foreign key that vanished
- * meanwhile) fails its own caller only. Inside a transaction nothing is batched: the statement
- * must belong to the caller's transaction.
+ * A batch refused for one of its rows (a constraint or a value the database will not take: a
+ * foreign key that vanished meanwhile) runs again item by item, so the bad row fails its own
+ * caller only; any other failure (the database busy or gone) fails the batch's callers at once,
+ * instead of making each of them wait for it again. Inside a transaction nothing is batched: the
+ * statement must belong to the caller's transaction.
  */
 export function batchByTurn<I, R>(
   write: (em: Em, items: readonly I[]) => Promise<R[]>,
@@ -37,8 +40,9 @@ export function batchByTurn<I, R>(
         em,
         batch.map((w) => w.item),
       );
-    } catch {
-      for (const entry of batch) await writeAlone(em, entry);
+    } catch (error) {
+      if (isRowError(error)) for (const entry of batch) await writeAlone(em, entry);
+      else for (const entry of batch) entry.reject(error);
       return;
     }
     batch.forEach((entry, i) => {
@@ -65,4 +69,21 @@ export function batchByTurn<I, R>(
       queue.waiting.push({ item, resolve, reject });
     });
   };
+}
+
+/**
+ * Whether an error is about a row rather than the database: a constraint (SQLite
+ * `SQLITE_CONSTRAINT_*`, PostgreSQL class 23) or a value refused (SQLite `SQLITE_TOOBIG` and
+ * `SQLITE_MISMATCH`, PostgreSQL class 22), raw from the drivers or wrapped by the ORM.
+ */
+export function isRowError(error: unknown): boolean {
+  if (error instanceof ConstraintViolationException) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code.startsWith('SQLITE_CONSTRAINT') ||
+    code === 'SQLITE_TOOBIG' ||
+    code === 'SQLITE_MISMATCH' ||
+    /^2[23][0-9A-Z]{3}$/.test(code)
+  );
 }
