@@ -46,4 +46,18 @@ describe('startWalCheckpointer', () => {
     const [row] = await orm.em.getConnection().execute<{ n: number }[]>('select count(*) as n from notes');
     expect(row?.n).toBe(2000);
   });
+
+  it('a thread that cannot work hands checkpoints back to the main connection, says why, and still stops', async () => {
+    const errors: string[] = [];
+    const checkpointer = await startWalCheckpointer(orm, join(dir, 'missing', 'nowhere.sqlite'), {
+      intervalMs: 5,
+      logError: (message) => errors.push(message),
+    });
+    await until(() => errors.length > 0);
+    expect(errors[0]).toMatch(/^WAL checkpoint thread: /);
+    for (let i = 0; i < 50 && (await pragma('wal_autocheckpoint'))[0] !== 1000; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await pragma('wal_autocheckpoint')).toEqual([1000]);
+    await checkpointer.stop();
+  });
 });

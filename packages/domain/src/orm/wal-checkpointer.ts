@@ -46,13 +46,20 @@ export async function startWalCheckpointer(
     if (message.error) options.logError?.(`WAL checkpoint: ${message.error}`);
   });
   worker.on('error', (error) => options.logError?.(`WAL checkpoint thread: ${error.message}`));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // A thread that dies on its own (it cannot open the file, say) hands checkpoints back at once.
+  const handBack = exited.then(async () => {
+    if (!stopping) await conn.execute(`pragma wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+  });
   await conn.execute(`pragma wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   return {
     checkpointedFrames: () => frames,
     async stop() {
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      stopping = true;
       worker.postMessage('stop');
       await exited;
+      await handBack.catch(() => {});
       await conn.execute(`pragma wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     },
   };
