@@ -21,6 +21,7 @@ import {
   readEnv,
   resourceLimitsFromEnv,
 } from './env.js';
+import { createLoadSignal } from './http/load-signal.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
@@ -48,20 +49,18 @@ if (seeded.generatedPassword) {
   );
 }
 
-// Requests in flight, and when the last one arrived: while requests are in flight or keep
-// arriving (a gap between one answer and the client's next request is not a pause), the worker
-// keeps to its share of the time (VCS_WORKER_SHARE, VCS_DEFER_MS).
-let inFlight = 0;
-let lastArrival = 0;
-const ARRIVAL_WINDOW_MS = 10;
-const busy = () => inFlight > 0 || performance.now() - lastArrival < ARRIVAL_WINDOW_MS;
+// While requests are in flight or keep arriving (not a trickle), the worker keeps to its share
+// of the time (VCS_WORKER_SHARE, VCS_DEFER_MS).
+const load = createLoadSignal();
 // Applies stored VCS deliveries; polls (other processes store too) and is kicked by our receiver.
 const worker =
   env.VCS_WORKER === 'on'
     ? createVcsWorker(orm, {
         pollMs: env.VCS_POLL_MS,
         leaseMs: env.VCS_LEASE_MS,
-        ...(env.VCS_DEFER_MS > 0 ? { busy, maxDeferMs: env.VCS_DEFER_MS, share: env.VCS_WORKER_SHARE } : {}),
+        ...(env.VCS_DEFER_MS > 0
+          ? { busy: load.busy, maxDeferMs: env.VCS_DEFER_MS, share: env.VCS_WORKER_SHARE }
+          : {}),
         ...vcsFaultHooks(env.VCS_FAULT_EXIT_AFTER_UNITS),
       })
     : null;
@@ -79,9 +78,8 @@ const server = createServer({
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 server.on('request', (_req, res) => {
-  inFlight++;
-  lastArrival = performance.now();
-  res.once('close', () => inFlight--);
+  load.arrived();
+  res.once('close', load.finished);
 });
 worker?.start();
 

@@ -20,11 +20,12 @@ export type VcsWorkerOptions = {
   chunkUnits?: number;
   chunkBudgetMs?: number;
   /**
-   * Whether requests are waiting for or arriving at this process (the API counts those in
-   * flight and notes the last arrival). While it says so, the worker takes at most `share` of
-   * the time (default 0.1): after working w ms it waits w × (1 − share) / share ms, each wait at
-   * most `maxDeferMs` (default 200) and cut short when the requests stop. Requests (hook
-   * acknowledgements first of all) go before applying, and applying still moves on.
+   * Whether requests are waiting for or arriving at this process (the API: in flight, or the
+   * last five within 10 ms; see its `load-signal.ts`). While it says so, the worker takes at
+   * most `share` of the time (default 0.1): after working w ms it waits w × (1 − share) / share
+   * ms, each wait at most `maxDeferMs` (default 200) and cut short when the requests stop.
+   * Requests (hook acknowledgements first of all) go before applying, and applying still moves
+   * on.
    */
   busy?: () => boolean;
   maxDeferMs?: number;
