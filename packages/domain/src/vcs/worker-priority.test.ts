@@ -42,12 +42,13 @@ const until = async (check: () => Promise<boolean>) => {
 describe('the worker gives way to requests', () => {
   it('while busy, keeps to its share: after a slice of work it waits in proportion, then applies when idle', async () => {
     let busy = true;
-    // One delivery per slice; a share of 0.1% makes the wait after any slice (1 ms or more of
-    // claiming and applying) last a second or more, unless the requests stop.
+    // One delivery per slice; a share of 1% makes the wait after any slice (1 ms or more of
+    // claiming or applying) last 99 ms or more, unless the requests stop. The first delivery
+    // waits too (after its claim), a few seconds at most on a slow database.
     const worker = createVcsWorker(orm, {
       pollMs: 10,
       busy: () => busy,
-      share: 0.001,
+      share: 0.01,
       maxDeferMs: 600_000,
       claimBatch: 1,
     });
@@ -58,7 +59,8 @@ describe('the worker gives way to requests', () => {
     worker.start();
     try {
       await until(async () => (await statusOf(first.body.delivery as number)) === 'done');
-      await turns(20);
+      // Without the wait the next claim would follow within a turn or two.
+      await turns(10);
       expect(await statusOf(second.body.delivery as number)).toBe('pending');
       busy = false;
       worker.kick();
