@@ -2,6 +2,7 @@ import { createProject, type Orm } from '@trackline/domain';
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createProcedureCaller, type Outcome } from '../src/rest/call-procedure.js';
 import { appRouter } from '../src/trpc/app.router.js';
 import { t } from '../src/trpc/init.js';
@@ -81,5 +82,43 @@ describe('the REST procedure runner agrees with tRPC’s own caller', () => {
         expect(restShape?.message).toBe(trpcShape?.message);
       else expect(trpcShape?.code).toBe('BAD_REQUEST');
     }
+  });
+
+  it('validates output as tRPC does: the parsed value (unknown keys dropped), or the same 500', async () => {
+    const output = z.object({ a: z.string() });
+    const meta = (path: string) => ({ openapi: { method: 'GET' as const, path } });
+    const router = t.router({
+      extra: t.procedure
+        .meta(meta('/extra'))
+        .input(z.object({}))
+        .output(output)
+        .query(() => ({ a: 'kept', secret: 'dropped' })),
+      wrong: t.procedure
+        .meta(meta('/wrong'))
+        .input(z.object({}))
+        .output(output)
+        .query(() => ({ a: 1 }) as unknown as { a: string }),
+    });
+    const runner = createProcedureCaller(router, () => {});
+    const caller = t.createCallerFactory(router)(callerContext(orm, null));
+    const run = async (path: string) => {
+      const matched = runner.find('GET', path);
+      if (!matched) throw new Error(`no route ${path}`);
+      return runner.call(callerContext(orm, null), matched, new URLSearchParams(), undefined);
+    };
+    expect(await run('/extra')).toEqual({ ok: true, data: { a: 'kept' } });
+    expect(await caller.extra({})).toEqual({ a: 'kept' });
+    const rest = await run('/wrong');
+    const trpc = await caller.wrong({}).then(
+      () => null,
+      (error: TRPCError) => ({ code: error.code, message: error.message }),
+    );
+    expect(trpc).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed' });
+    // The REST shape names the failing fields (the error formatter's rule for any zod cause).
+    expect(rest).toMatchObject({
+      ok: false,
+      status: 500,
+      shape: { data: { code: 'INTERNAL_SERVER_ERROR' } },
+    });
   });
 });

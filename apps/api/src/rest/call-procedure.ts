@@ -1,5 +1,5 @@
 import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
-import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape, getParseFn } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import type { Context } from '../trpc/context.js';
 import { createRouteTable, type MatchedRoute, type Route } from './route-table.js';
@@ -71,11 +71,38 @@ type CallOptions = {
 };
 
 function middlewaresOf(procedure: unknown): { middlewares: Middleware[]; meta: unknown } {
-  const def = (procedure as { _def?: { middlewares?: unknown; meta?: unknown } })._def;
+  const def = (procedure as { _def?: { middlewares?: unknown; meta?: unknown; output?: unknown } })._def;
   const middlewares = def?.middlewares;
   if (!Array.isArray(middlewares) || !middlewares.every((m) => typeof m === 'function'))
     throw new Error('tRPC procedures no longer keep their middlewares in _def.middlewares');
-  return { middlewares: middlewares as Middleware[], meta: def?.meta };
+  const isOutput = (m: unknown) => (m as { _type?: unknown })._type === 'output';
+  const outputs = middlewares.filter(isOutput).length;
+  const output = def?.output;
+  return {
+    middlewares:
+      outputs === 1 && output
+        ? middlewares.map((m) => (isOutput(m) ? nativeOutputMiddleware(getParseFn(output as never)) : m))
+        : (middlewares as Middleware[]),
+    meta: def?.meta,
+  };
+}
+
+/**
+ * tRPC's output validator (same parser, same result, same error) with a native spread: its own
+ * copies the result with a property-by-property helper, 2% of a computed read.
+ */
+function nativeOutputMiddleware(parse: (value: unknown) => unknown): Middleware {
+  return async ({ next }) => {
+    const result = await next();
+    if (!result.ok) return result;
+    let data: unknown;
+    try {
+      data = await parse(result.data);
+    } catch (cause) {
+      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
+    }
+    return { ...result, data };
+  };
 }
 
 /**
