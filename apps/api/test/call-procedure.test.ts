@@ -86,7 +86,7 @@ describe('the REST procedure runner agrees with tRPC’s own caller', () => {
 
   it('validates output as tRPC does: the parsed value (unknown keys dropped), or the same 500', async () => {
     const output = z.object({ a: z.string() });
-    const meta = (path: string) => ({ openapi: { method: 'GET' as const, path } });
+    const meta = (path: `/${string}`) => ({ openapi: { method: 'GET' as const, path } });
     const router = t.router({
       extra: t.procedure
         .meta(meta('/extra'))
