@@ -221,28 +221,9 @@ async function loadViews(
   );
   const issues = rows.filter(readable);
   if (issues.length === 0) return [];
-  const ids = issues.map((i) => Number(i.id));
-  const inIds = placeholders(ids);
   const having = (flag: keyof IssueRow) => issues.filter((i) => toBool(i[flag])).map((i) => Number(i.id));
 
-  // The fields of the issues' projects, then the issues' stored values: two small statements
-  // instead of one joining every field of every issue (and sorting the product): 0.16 ms
-  // against 0.36 ms for a page of 50 issues.
-  const projectIds = [...new Set(issues.map((i) => Number(i.project_id)))];
-  const definitionRows = await readRows<FieldDefinitionRow>(
-    em,
-    'select id, project_id, name, kind, multi, empty_text from project_fields ' +
-      `where project_id in (${placeholders(projectIds)}) order by ordinal, id`,
-    projectIds,
-  );
-  const valueRows = await readRows<FieldValueRow>(
-    em,
-    'select ifv.issue_id, ifv.field_id, fv.name as value_name, fv.resolved, fv.color_index, u.login, u.full_name, ' +
-      'ifv.text, ifv.number from issue_field_values ifv left join field_values fv on fv.id = ifv.value_id ' +
-      `left join users u on u.id = ifv.user_id where ifv.issue_id in (${inIds}) ` +
-      'order by ifv.issue_id, ifv.field_id, fv.ordinal, fv.id, u.login, ifv.slot',
-    [...ids],
-  );
+  const { definitionRows, valueRows } = await readFieldRows(em, issues);
   // Attached files (readers of the issue see them all: the recorded group is not enforced).
   const attached = having('has_attachments');
   const attachmentRows = attached.length
@@ -365,6 +346,56 @@ async function loadViews(
 
 const compareLinks = (a: IssueLinkView, b: IssueLinkView) =>
   a.role.localeCompare(b.role) || a.issue.id.localeCompare(b.issue.id, undefined, { numeric: true });
+
+/**
+ * The fields of the issues' projects (each project's in its order) and the issues' stored
+ * values. One issue: one statement, its project's fields joined with its values. Several: the
+ * fields, then the values, two small statements rather than one joining every field of every
+ * issue and sorting the product (0.16 ms against 0.36 ms for a page of 50; for one issue the
+ * second statement would cost more than the join).
+ */
+async function readFieldRows(
+  em: Em,
+  issues: readonly IssueRow[],
+): Promise<{ definitionRows: FieldDefinitionRow[]; valueRows: FieldValueRow[] }> {
+  const select =
+    'fv.name as value_name, fv.resolved, fv.color_index, u.login, u.full_name, ifv.text, ifv.number ';
+  const joins = 'left join field_values fv on fv.id = ifv.value_id left join users u on u.id = ifv.user_id ';
+  const valueOrder = 'fv.ordinal, fv.id, u.login, ifv.slot';
+  const [only] = issues;
+  if (issues.length === 1 && only) {
+    const rows = await readRows<
+      FieldDefinitionRow & Omit<FieldValueRow, 'issue_id'> & { issue_id: number | null }
+    >(
+      em,
+      'select pf.id, pf.project_id, pf.name, pf.kind, pf.multi, pf.empty_text, ifv.issue_id, pf.id as field_id, ' +
+        select +
+        'from project_fields pf left join issue_field_values ifv on ifv.field_id = pf.id and ifv.issue_id = ? ' +
+        joins +
+        `where pf.project_id = ? order by pf.ordinal, pf.id, ${valueOrder}`,
+      [Number(only.id), Number(only.project_id)],
+    );
+    // Ordered by field: a field with several values comes on consecutive rows.
+    const definitionRows = rows.filter((row, i) => i === 0 || rows[i - 1]?.id !== row.id);
+    const valueRows = rows.filter((row): row is typeof row & { issue_id: number } => row.issue_id !== null);
+    return { definitionRows, valueRows };
+  }
+  const projectIds = [...new Set(issues.map((i) => Number(i.project_id)))];
+  const ids = issues.map((i) => Number(i.id));
+  const definitionRows = await readRows<FieldDefinitionRow>(
+    em,
+    'select id, project_id, name, kind, multi, empty_text from project_fields ' +
+      `where project_id in (${placeholders(projectIds)}) order by ordinal, id`,
+    projectIds,
+  );
+  const valueRows = await readRows<FieldValueRow>(
+    em,
+    `select ifv.issue_id, ifv.field_id, ${select}from issue_field_values ifv ${joins}` +
+      `where ifv.issue_id in (${placeholders(ids)}) order by ifv.issue_id, ifv.field_id, ${valueOrder}`,
+    ids,
+  );
+  return { definitionRows, valueRows };
+}
 
 function toField(definition: FieldDefinitionRow, rows: FieldValueRow[]): IssueFieldView {
   const kind = definition.kind;
