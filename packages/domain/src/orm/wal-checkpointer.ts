@@ -49,9 +49,16 @@ export async function startWalCheckpointer(
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   // A thread that dies on its own (it cannot open the file, say) hands checkpoints back at once.
-  const handBack = exited.then(async () => {
-    if (!stopping) await conn.execute(`pragma wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
-  });
+  // Never an unhandled rejection: a failure to hand back is reported, not thrown at the process.
+  const handBack = exited
+    .then(async () => {
+      if (!stopping) await conn.execute(`pragma wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    })
+    .catch((error: unknown) =>
+      options.logError?.(
+        `WAL checkpoint hand-back: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   await conn.execute(`pragma wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   return {
     checkpointedFrames: () => frames,
@@ -59,7 +66,7 @@ export async function startWalCheckpointer(
       stopping = true;
       worker.postMessage('stop');
       await exited;
-      await handBack.catch(() => {});
+      await handBack;
       await conn.execute(`pragma wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     },
   };

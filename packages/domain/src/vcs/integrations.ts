@@ -3,6 +3,7 @@ import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { randomSecret, sha256Hex } from '../auth/secrets.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
+import { placeholders } from '../orm/sql-fragments.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type IProject, Project } from '../projects/project.entity.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
@@ -224,7 +225,7 @@ async function integrationsByKeyHash(em: Em, hashes: readonly string[]): Promise
   const rows = await readRows<HookIntegration & { api_key_hash: string }>(
     em,
     'select id, name, host, repository, secret, branches, api_key_hash from vcs_integrations ' +
-      `where api_key_hash in (${unique.map(() => '?').join(', ')})`,
+      `where api_key_hash in (${placeholders(unique)})`,
     unique,
   );
   const byHash = new Map(rows.map(({ api_key_hash, ...row }) => [api_key_hash, row]));
