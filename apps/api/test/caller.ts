@@ -5,6 +5,7 @@ import { appRouter } from '../src/trpc/app.router.js';
 import { type Context, createResponseHints } from '../src/trpc/context.js';
 import { errorCodeOf } from '../src/trpc/error-mapping.js';
 import { t } from '../src/trpc/init.js';
+import { operationsOf } from '../src/trpc/procedures.js';
 
 /**
  * In-process calls of the app router (no HTTP), with a context built like `server.ts` builds
@@ -51,4 +52,4 @@ export async function callProcedure(
 }
 
 /** Every procedure path of the app router (`issues.get`, ...). */
-export const procedurePaths = () => Object.keys(appRouter._def.procedures).sort();
+export const procedurePaths = () => [...operationsOf(appRouter).keys()].sort();

@@ -1,7 +1,7 @@
-import type { RouteMeta } from '@trackline/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAIN_PATHS } from '../src/rest/openapi-plain-routes.js';
 import { appRouter } from '../src/trpc/app.router.js';
+import { operationsOf } from '../src/trpc/procedures.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 type Parameter = { name: string; in: string; required?: boolean; schema?: { type?: string } };
@@ -163,10 +163,9 @@ describe('GET /rest/openapi.json', () => {
   });
 
   it('documents every procedure that declares a REST route (the generator drops none)', () => {
-    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: RouteMeta } }>;
-    const declared = Object.values(procedures)
-      .flatMap((procedure) => {
-        const openapi = procedure._def.meta?.openapi;
+    const declared = [...operationsOf(appRouter).values()]
+      .flatMap((operation) => {
+        const openapi = operation.meta.openapi;
         return openapi ? [`${openapi.method} ${openapi.path}`] : [];
       })
       .sort();

@@ -307,8 +307,8 @@ describe('errors carry the domain code and the HTTP status', () => {
     expectTrpcError(await mutate('roles.get', { role: 'Admin' }), 405, 'NOT_FOUND');
   });
 
-  // trpc-to-openapi coerces REST query strings by flagging the procedures' shared zod schemas;
-  // rest/rest-coercion.ts scopes that flag to REST requests, so /trpc stays strict.
+  // REST turns query strings into numbers where the contract takes numbers (rest/route-table.ts),
+  // without touching the contract's schemas: /trpc stays strict whatever REST did before.
   it('validates /trpc input the same way before and after the REST route was used', async () => {
     const input = { project: 'STRNUM', projectName: 'String number', startingNumber: '5' };
     const before = await mutate('projects.create', input);

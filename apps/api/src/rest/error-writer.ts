@@ -13,7 +13,7 @@ export type RestError = {
   issues?: { field: string; message: string }[];
 };
 
-/** A thrown value as a REST error: domain errors by the error table, anything else a bare 500. */
+/** A thrown value as a REST error: domain errors by the error table, anything else (null too) a bare 500. */
 export function restErrorOf(error: unknown): RestError {
   if (error instanceof DomainError) {
     return {

@@ -1,3 +1,4 @@
+import type { XmlBodyReaderName } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
 import { DEFAULT_INPUT_LIMITS } from './request-body.js';
 import { readXmlDocument, type XmlElement, XmlSyntaxError } from './xml-document.js';
@@ -114,7 +115,7 @@ const importWorkItems: XmlBodyReader = (text) => ({
   }),
 });
 
-export const XML_BODY_READERS: Record<string, XmlBodyReader> = {
+export const XML_BODY_READERS: Record<XmlBodyReaderName, XmlBodyReader> = {
   importUsers,
   importIssues,
   importLinks,

@@ -1,3 +1,4 @@
+import type { XmlRendererName } from '@trackline/contracts';
 import {
   BUNDLE_TYPE_NAMES,
   BUNDLE_XML,
@@ -79,9 +80,9 @@ function renderBundle(data: unknown): string {
   return `<${names.root}${attrs({ name: b.name })}>${body}</${names.root}>`;
 }
 
-export const FIELD_XML: Record<string, CustomRenderer> = {
+export const FIELD_XML = {
   customFieldPrototype: renderPrototype,
   projectCustomField: renderProjectField,
   bundleRefs: renderBundleRefs,
   bundle: renderBundle,
-};
+} satisfies Partial<Record<XmlRendererName, CustomRenderer>>;

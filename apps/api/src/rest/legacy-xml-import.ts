@@ -1,4 +1,4 @@
-import type { WorkItemDto, ZImportResults } from '@trackline/contracts';
+import type { WorkItemDto, XmlRendererName, ZImportResults } from '@trackline/contracts';
 import type { z } from 'zod';
 import { escapeXml as attr, type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
@@ -40,8 +40,8 @@ function renderWorkItems(data: unknown): string {
 }
 
 /** Users, links and work items answer the documented `importReport`; issues the `importResult` the scripts read. */
-export const IMPORT_XML: Record<string, CustomRenderer> = {
+export const IMPORT_XML = {
   importReport: renderItems('importReport'),
   importResult: renderItems('importResult'),
   workItems: renderWorkItems,
-};
+} satisfies Partial<Record<XmlRendererName, CustomRenderer>>;

@@ -1,4 +1,4 @@
-import type { CommandAssistDto } from '@trackline/contracts';
+import type { CommandAssistDto, XmlRendererName } from '@trackline/contracts';
 import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { IMPORT_XML } from './legacy-xml-import.js';
@@ -33,7 +33,7 @@ function renderIntellisense(data: unknown): string {
   );
 }
 
-export const LEGACY_XML: Record<string, CustomRenderer> = {
+export const LEGACY_XML: Record<XmlRendererName, CustomRenderer> = {
   issue: renderIssue,
   issueCompacts: renderIssueCompacts,
   intellisense: renderIntellisense,

@@ -1,11 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorCode, RouteMeta } from '@trackline/contracts';
+import type { RouteMeta, XmlRendererName } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
-import type { OpenApiRouter } from 'trpc-to-openapi';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import type { Context } from '../trpc/context.js';
-import { createProcedureCaller, type Outcome } from './call-procedure.js';
-import { CaptureResponse } from './capture-response.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
 import { XML_BODY_READERS } from './import-xml.js';
 import { type Format, negotiate } from './negotiate.js';
@@ -16,8 +12,8 @@ import {
   tooManyParameters,
 } from './request-body.js';
 import { readRequestInput } from './request-input.js';
-import { scopeCoercionToRest, withRestCoercion } from './rest-coercion.js';
-import { dropEmptyQueryValues, dropEmptyValues } from './route-table.js';
+import { createRouteTable, dropEmptyValues, queryInput } from './route-table.js';
+import { type Outcome, runOperation } from './run-operation.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
@@ -26,94 +22,86 @@ const CONTENT_TYPE: Record<Format, string> = {
 };
 
 export type RestHandlerOptions = {
-  router: OpenApiRouter;
+  /** A router built with trpc/procedures.ts `router()`: its operations are the routes. */
+  router: object;
   /** Builds the per-request context (auth, EM fork); called once per request. */
   createContext: (req: IncomingMessage, res: ServerResponse) => Promise<Context>;
-  customXml?: Record<string, CustomRenderer>;
+  customXml?: Partial<Record<XmlRendererName, CustomRenderer>>;
   logError?: (error: unknown) => void;
   /** Parameters and nesting a request may carry; `DEFAULT_INPUT_LIMITS` when absent. */
   inputLimits?: InputLimits;
 };
 
-const contexts = new WeakMap<IncomingMessage, Context>();
-
+/**
+ * `/rest`: one road for every request. The route (from the operations' OpenAPI meta) is found
+ * before anything is read; a route that needs a caller refuses a request without one before its
+ * body is read; the input is assembled (query, then JSON, form, multipart or XML body; path
+ * parameters last), the operation runs (rest/run-operation.ts), and its output is written as
+ * the route's meta says (legacy XML, JSON or text, by content negotiation).
+ */
 export function createRestHandler(options: RestHandlerOptions) {
-  const openApi = createOpenApiNodeHttpHandler({
-    router: options.router,
-    createContext: ({ req }) => {
-      const ctx = contexts.get(req as IncomingMessage);
-      if (!ctx) throw new Error('REST context missing');
-      return ctx;
-    },
-    onError: ({ error }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
-    },
-  });
-  scopeCoercionToRest(options.router);
-  const procedures = createProcedureCaller(options.router, (error) => {
-    if (error.code === 'INTERNAL_SERVER_ERROR') options.logError?.(error.cause ?? error);
-  });
+  const routes = createRouteTable(options.router);
   const limits = options.inputLimits ?? DEFAULT_INPUT_LIMITS;
+  const logError = options.logError ?? (() => {});
+  const customXml = options.customXml ?? {};
 
   /** Serves `url` (known to start with `/rest/`). */
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    let ctx: Context | undefined;
-    let body: unknown;
+    let meta: RouteMeta | undefined;
     try {
-      ctx = await options.createContext(req, res);
-      contexts.set(req, ctx);
       const method = req.method ?? 'GET';
       const path = url.pathname.slice('/rest'.length);
-      const matched = procedures.find(method, path);
-      const route = matched?.route;
-      if (route) ctx.response.meta = route.meta;
+      const matched = routes(method, path);
+      if (!matched) return unrouted(req, res, method, path, routes.servesPath(path));
+      const { route } = matched;
+      const routeMeta = route.meta;
+      meta = routeMeta;
+      const ctx = await options.createContext(req, res);
+      ctx.response.meta = routeMeta;
+      let fields: Record<string, unknown>;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-        // Every REST procedure needs a caller: without one, the body is neither read nor parsed.
-        if (route && !ctx.actor)
+        // Every REST operation needs a caller: without one, the body is neither read nor parsed.
+        if (route.operation.authed && !ctx.actor)
           throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
-        // trpc-to-openapi reads only a JSON body on these methods; legacy clients send query
-        // parameters (and form or XML bodies), so everything is merged into one JSON input.
+        // Legacy clients send query parameters (and form or XML bodies): all merged into one input.
         const input = await readRequestInput(
           req,
           url.searchParams,
           limits,
           REST_BODY_LIMIT,
-          route?.meta.xmlBody ? XML_BODY_READERS[route.meta.xmlBody] : undefined,
+          routeMeta.xmlBody ? XML_BODY_READERS[routeMeta.xmlBody] : undefined,
         );
-        body = route ? dropEmptyValues(input, route) : input;
-      } else if (countAtLeast(url.searchParams, limits.maxParameters + 1)) {
-        throw tooManyParameters(limits.maxParameters);
+        fields = dropEmptyValues(input, route);
+      } else {
+        if (countAtLeast(url.searchParams, limits.maxParameters + 1))
+          throw tooManyParameters(limits.maxParameters);
+        fields = queryInput(route, url.searchParams);
       }
-      if (route && matched) {
-        const query =
-          method !== 'POST' && method !== 'PUT' && method !== 'PATCH' && url.search
-            ? new URLSearchParams(dropEmptyQueryValues(url.searchParams, route))
-            : url.searchParams;
-        const call = ctx;
-        const outcome = await withRestCoercion(() => procedures.call(call, matched, query, body));
-        writeOutcome(req, res, ctx, outcome, options.customXml ?? {});
-        return;
-      }
-      // No procedure serves the path: the adapter answers (404, or 204 to HEAD) as before.
-      req.url = url.pathname.slice('/rest'.length) + url.search;
-      const capture = new CaptureResponse();
-      const onClose = () => capture.emit('close');
-      res.once('close', onClose);
-      await withRestCoercion(() => openApi(req, capture as unknown as ServerResponse));
-      await capture.done;
-      res.off('close', onClose);
-      const parsed: unknown = capture.body ? JSON.parse(capture.body) : undefined;
-      const outcome: Outcome =
-        capture.statusCode >= 400
-          ? { ok: false, status: capture.statusCode, shape: parsed }
-          : { ok: true, data: parsed };
-      writeOutcome(req, res, ctx, outcome, options.customXml ?? {}, capture.statusCode);
+      const outcome = await runOperation(ctx, matched, fields, logError);
+      writeOutcome(req, res, ctx, outcome, customXml);
     } catch (error) {
-      if (!(error instanceof DomainError)) options.logError?.(error);
-      const meta = ctx?.response.meta;
+      if (!(error instanceof DomainError)) logError(error);
       writeRestError(req, res, restErrorOf(error), meta?.defaultFormat);
     }
   };
+}
+
+/**
+ * A path no operation serves with this method: 404 naming it (405 when another method serves
+ * it); HEAD answers without a body.
+ */
+function unrouted(req: IncomingMessage, res: ServerResponse, method: string, path: string, served: boolean) {
+  if (method === 'HEAD') {
+    res.statusCode = served ? 200 : 404;
+    res.setHeader('Content-Length', 0);
+    res.end();
+    return;
+  }
+  const error: RestError = served
+    ? { status: 405, code: 'NOT_FOUND', message: `${method} is not allowed on ${path}.` }
+    : { status: 404, code: 'NOT_FOUND', message: `No resource at ${method} ${path}.` };
+  if (served) res.setHeader('Allow', 'GET, PUT, POST, DELETE');
+  writeRestError(req, res, error);
 }
 
 /** Whether `params` holds at least `n` entries (stops counting there). */
@@ -127,38 +115,18 @@ function formatFor(req: IncomingMessage, meta: RouteMeta | undefined): Format {
   return negotiate(req.headers.accept, meta?.defaultFormat ?? 'xml');
 }
 
-/** Writes what the procedure answered, once: JSON, legacy XML or text by the route's meta. */
+/** Writes what the operation answered, once: JSON, legacy XML or text by the route's meta. */
 function writeOutcome(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: Context,
   outcome: Outcome,
-  customXml: Record<string, CustomRenderer>,
-  okStatus = 200,
+  customXml: Partial<Record<XmlRendererName, CustomRenderer>>,
 ) {
   const meta = ctx.response.meta;
-  if (!outcome.ok) {
-    const shape = (outcome.shape ?? {}) as {
-      message?: string;
-      data?: { errorCode?: ErrorCode; issues?: RestError['issues'] };
-    };
-    const code = shape.data?.errorCode ?? 'INTERNAL';
-    const issues = shape.data?.issues;
-    // The adapter replaces zod messages with a generic one; name the fields instead.
-    let message = issues?.length
-      ? issues.map((i) => `${i.field}: ${i.message}`).join('; ')
-      : (shape.message ?? 'Error');
-    if (!meta && outcome.status === 404) message = `No resource at ${req.method} ${req.url?.split('?')[0]}.`;
-    writeRestError(
-      req,
-      res,
-      { status: outcome.status, code, message, ...(issues ? { issues } : {}) },
-      meta?.defaultFormat,
-    );
-    return;
-  }
-  const parsed = outcome.data;
-  const status = ctx.response.status ?? okStatus;
+  if (!outcome.ok) return writeRestError(req, res, outcome.error, meta?.defaultFormat);
+  const data = outcome.data;
+  const status = ctx.response.status ?? 200;
   const format = formatFor(req, meta);
   for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
   const shape = meta?.xml;
@@ -166,13 +134,13 @@ function writeOutcome(
   let body: string;
   if (format === 'json' || !shape) {
     contentType = CONTENT_TYPE.json;
-    body = JSON.stringify(parsed ?? {});
+    body = JSON.stringify(data ?? {});
   } else if (shape.kind === 'text') {
     contentType = 'text/plain;charset=UTF-8';
-    body = String((parsed as Record<string, unknown>)[shape.field] ?? '');
+    body = String((data as Record<string, unknown>)[shape.field] ?? '');
   } else {
     contentType = CONTENT_TYPE.xml;
-    body = renderXml(shape, parsed, customXml);
+    body = renderXml(shape, data, customXml);
   }
   send(res, status, contentType, body);
 }

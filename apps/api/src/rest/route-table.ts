@@ -1,52 +1,108 @@
 import type { RouteMeta } from '@trackline/contracts';
-import type { OpenApiRouter } from 'trpc-to-openapi';
-import {
-  forEachOpenApiProcedure,
-  getInputOutputParsers,
-  getPathRegExp,
-  instanceofZodTypeKind,
-  instanceofZodTypeLikeVoid,
-  instanceofZodTypeObject,
-  instanceofZodTypeOptional,
-  normalizePath,
-  unwrapZodType,
-} from 'trpc-to-openapi';
-import { ZodArray } from 'zod';
+import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { type Operation, operationsOf } from '../trpc/procedures.js';
 
+/**
+ * The REST routes: each operation of the router (trpc/procedures.ts) whose meta names a method
+ * and path, matched as the OpenAPI mapping declares them (first declared pattern of the method
+ * wins; patterns match case-insensitively), indexed by method and first path segment so a
+ * request tries only the patterns that can match it. Everything a request needs of its route
+ * (which parameters are text, which are lists, how strings become numbers) is worked out here,
+ * once, from the contracts' zod schemas through zod's public API.
+ */
 export type Route = {
   method: string;
   path: string;
   meta: RouteMeta;
+  /** The operation's dot path in the router (`roles.get`). */
+  procedurePath: string;
+  operation: Operation;
   /**
    * Parameters whose empty value means absent (`disableNotifications=`, `max=`): every one that
    * is not text. A text parameter keeps its empty value (`branches=` clears a list).
    */
   emptyMeansAbsent: ReadonlySet<string>;
-  /** The procedure's dot path in the router (`roles.get`). */
-  procedurePath: string;
-  procedure: unknown;
-  type: 'query' | 'mutation';
   /** No input at all (z.void()): nothing is assembled. */
   voidInput: boolean;
   /** Top-level members that are arrays: a single query value becomes a one-item array. */
   arrayKeys: ReadonlySet<string>;
+  /** The input as REST sends it (strings) made what the schema takes: numbers, then the schema's own parse. */
+  parseInput: (raw: unknown) => z.ZodSafeParseResult<unknown>;
 };
 
 export type MatchedRoute = { route: Route; pathInput: Record<string, string> };
 
-type Schema = Parameters<typeof unwrapZodType>[0];
+type Wrapper = z.ZodType & { unwrap(): z.ZodType };
+const WRAPPERS = [
+  z.ZodOptional,
+  z.ZodNullable,
+  z.ZodDefault,
+  z.ZodPrefault,
+  z.ZodReadonly,
+  z.ZodCatch,
+  z.ZodNonOptional,
+] as const;
 
-/** Whether an empty string is a value of this parameter's schema, not the absence of one. */
-function takesText(member: Schema): boolean {
-  const inner = unwrapZodType(member, false) as Schema & { _zod: { def: { in?: Schema } } };
-  if (instanceofZodTypeKind(inner, 'pipe') && inner._zod.def.in) return takesText(inner._zod.def.in);
-  return instanceofZodTypeKind(inner, 'string');
+/** The schema under optional/nullable/default… wrappers; a pipe (transform, codec) by its input side. */
+function innermost(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    if (WRAPPERS.some((W) => current instanceof W)) current = (current as Wrapper).unwrap();
+    else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
+    else return current;
+  }
 }
 
-const isArray = (member: Schema) =>
-  member instanceof ZodArray ||
-  (instanceofZodTypeOptional(member) &&
-    (member as unknown as { unwrap(): unknown }).unwrap() instanceof ZodArray);
+/** The object a route's input is (under wrappers and pipes), or null. */
+const objectOf = (schema: z.ZodType): z.ZodObject | null => {
+  const inner = innermost(schema);
+  return inner instanceof z.ZodObject ? inner : null;
+};
+
+/**
+ * Where strings must become numbers: a path of member names to each number (in nested objects
+ * too). REST sends every value as text; a number member takes `"5"` as 5, and anything else
+ * stays as it came for the schema to refuse (`"abc"` is NaN: "expected number"). Booleans are
+ * codecs of their own (`QueryBool`), which read the words themselves.
+ */
+type CoercionPlan = { numbers: string[]; nested: Map<string, CoercionPlan> };
+
+function planOf(object: z.ZodObject): CoercionPlan {
+  const plan: CoercionPlan = { numbers: [], nested: new Map() };
+  for (const [key, member] of Object.entries(object.shape as Record<string, z.ZodType>)) {
+    const inner = innermost(member);
+    if (inner instanceof z.ZodNumber) plan.numbers.push(key);
+    else if (inner instanceof z.ZodObject) plan.nested.set(key, planOf(inner));
+  }
+  return plan;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function coerce(plan: CoercionPlan, value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  let copy: Record<string, unknown> | null = null;
+  const set = (key: string, v: unknown) => {
+    copy ??= { ...value };
+    copy[key] = v;
+  };
+  for (const key of plan.numbers) {
+    const v = value[key];
+    if (typeof v === 'string' && v.trim() !== '') set(key, Number(v));
+  }
+  for (const [key, nested] of plan.nested) {
+    const v = value[key];
+    const coerced = coerce(nested, v);
+    if (coerced !== v) set(key, coerced);
+  }
+  return copy ?? value;
+}
+
+/** Whether an empty string is a value of this parameter's schema, not the absence of one. */
+const takesText = (member: z.ZodType) => innermost(member) instanceof z.ZodString;
+const isArray = (member: z.ZodType) => innermost(member) instanceof z.ZodArray;
 
 /** The first segment of a normalized path, as the index keys it (patterns match case-insensitively). */
 const firstSegment = (normalized: string) => {
@@ -54,37 +110,32 @@ const firstSegment = (normalized: string) => {
   return (end < 0 ? normalized.slice(1) : normalized.slice(1, end)).toLowerCase();
 };
 
-/**
- * The REST routes, matched as trpc-to-openapi matches them (first declared pattern of the
- * method wins), so that the REST bridge knows the route before reading a body. Indexed by
- * method and first path segment: a request tries only the patterns that can match it, in
- * declaration order.
- */
-export function createRouteTable(router: OpenApiRouter) {
+function routeOf(procedurePath: string, operation: Operation): Route | null {
+  const openapi = operation.meta.openapi;
+  if (!openapi) return null;
+  const object = objectOf(operation.input);
+  const shape = (object?.shape ?? {}) as Record<string, z.ZodType>;
+  const plan = object ? planOf(object) : null;
+  return {
+    method: openapi.method,
+    path: openapi.path,
+    meta: operation.meta,
+    procedurePath,
+    operation,
+    emptyMeansAbsent: new Set(Object.keys(shape).filter((key) => !takesText(shape[key] as z.ZodType))),
+    voidInput: innermost(operation.input) instanceof z.ZodVoid,
+    arrayKeys: new Set(Object.keys(shape).filter((key) => isArray(shape[key] as z.ZodType))),
+    parseInput: (raw) => operation.input.safeParse(plan ? coerce(plan, raw) : raw),
+  };
+}
+
+export function createRouteTable(router: object) {
   const routes: (Route & { pattern: RegExp; order: number })[] = [];
-  forEachOpenApiProcedure<RouteMeta>(
-    router._def.procedures as Parameters<typeof forEachOpenApiProcedure>[0],
-    ({ meta, procedure, path }) => {
-      const type = (procedure as unknown as { _def: { type: string } })._def.type;
-      if (type !== 'query' && type !== 'mutation') return;
-      const { inputParser } = getInputOutputParsers(procedure);
-      const input = unwrapZodType(inputParser as Schema, true);
-      const shape = instanceofZodTypeObject(input) ? (input.shape as Record<string, Schema>) : {};
-      routes.push({
-        method: meta.openapi.method,
-        path: meta.openapi.path,
-        pattern: getPathRegExp(normalizePath(meta.openapi.path)),
-        meta,
-        emptyMeansAbsent: new Set(Object.keys(shape).filter((key) => !takesText(shape[key] as Schema))),
-        procedurePath: path,
-        procedure,
-        type,
-        voidInput: instanceofZodTypeLikeVoid(input),
-        arrayKeys: new Set(Object.keys(shape).filter((key) => isArray(shape[key] as Schema))),
-        order: routes.length,
-      });
-    },
-  );
+  for (const [path, operation] of operationsOf(router)) {
+    const route = routeOf(path, operation);
+    if (route)
+      routes.push({ ...route, pattern: getPathRegExp(normalizePath(route.path)), order: routes.length });
+  }
   // method -> first segment -> routes; patterns starting with a parameter are tried for any segment.
   const index = new Map<string, { bySegment: Map<string, typeof routes>; anySegment: typeof routes }>();
   for (const route of routes) {
@@ -113,7 +164,7 @@ export function createRouteTable(router: OpenApiRouter) {
     }
     return found;
   }
-  /** `path` is relative to `/rest` (`/issue/PRJ-1`); null when no procedure serves it. */
+  /** `path` is relative to `/rest` (`/issue/PRJ-1`); null when no operation serves it. */
   function find(method: string, path: string): MatchedRoute | null {
     const normalized = normalizePath(path);
     for (const route of candidatesFor(method, firstSegment(normalized))) {
@@ -122,7 +173,15 @@ export function createRouteTable(router: OpenApiRouter) {
     }
     return null;
   }
-  return Object.assign(find, { routes: routes as readonly Route[] });
+  /** Whether some method serves `path` (a wrong method is then 405, not 404). */
+  function servesPath(path: string): boolean {
+    const normalized = normalizePath(path);
+    const segment = firstSegment(normalized);
+    return [...index.keys()].some((method) =>
+      candidatesFor(method, segment).some((route) => route.pattern.test(normalized)),
+    );
+  }
+  return Object.assign(find, { routes: routes as readonly Route[], servesPath });
 }
 
 /** `fields` without the empty values of parameters where empty means absent. */
@@ -132,17 +191,15 @@ export function dropEmptyValues<T extends Record<string, unknown>>(fields: T, ro
   return kept;
 }
 
-/** The same for a query string (GET and DELETE inputs are read from it). */
-export function dropEmptyQueryValues(params: URLSearchParams, route: Route): string {
-  let empty = false;
-  for (const [key, value] of params) if (value === '' && route.emptyMeansAbsent.has(key)) empty = true;
-  if (!empty) {
-    const text = params.toString();
-    return text ? `?${text}` : '';
+/** The input of a GET/DELETE: query values (empty means absent where it does), single unless repeated or a list member. */
+export function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of query) {
+    if (value === '' && route.emptyMeansAbsent.has(key)) continue;
+    const seen = input[key];
+    if (seen === undefined) input[key] = route.arrayKeys.has(key) ? [value] : value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else input[key] = [seen, value];
   }
-  const kept = new URLSearchParams();
-  for (const [key, value] of params)
-    if (value !== '' || !route.emptyMeansAbsent.has(key)) kept.append(key, value);
-  const text = kept.toString();
-  return text ? `?${text}` : '';
+  return input;
 }

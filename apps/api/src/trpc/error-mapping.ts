@@ -25,16 +25,23 @@ export function errorCodeOf(error: TRPCError): ErrorCode {
   return REVERSE[error.code] ?? 'INTERNAL';
 }
 
-/** Turns what a procedure threw into the TRPCError both transports understand. */
-export function toTrpcError(cause: unknown): TRPCError | null {
-  if (cause instanceof DomainError) {
-    return new TRPCError({ code: TABLE[cause.code].trpc, message: cause.message, cause });
-  }
-  // Safety net for a write that did not go through `insertOrReportExisting`: two racing
-  // writers of one name still get 409, never 500.
-  if (isUniqueViolation(cause)) {
-    const domain = new DomainError('ALREADY_EXISTS', 'An object with this name already exists.');
-    return new TRPCError({ code: 'CONFLICT', message: domain.message, cause: domain });
-  }
+/**
+ * What an operation threw, as the domain error both transports answer with, or null for an
+ * unexpected failure (a 500, logged). A unique-index violation is the safety net for a write
+ * that did not go through `insertOrReportExisting`: two racing writers of one name still get
+ * 409, never 500.
+ */
+export function domainErrorOf(cause: unknown): DomainError | null {
+  if (cause instanceof DomainError) return cause;
+  if (isUniqueViolation(cause))
+    return new DomainError('ALREADY_EXISTS', 'An object with this name already exists.');
   return null;
+}
+
+/** Turns what a procedure threw into the TRPCError `/trpc` answers with (null: unexpected). */
+export function toTrpcError(cause: unknown): TRPCError | null {
+  const domain = domainErrorOf(cause);
+  return domain
+    ? new TRPCError({ code: TABLE[domain.code].trpc, message: domain.message, cause: domain })
+    : null;
 }

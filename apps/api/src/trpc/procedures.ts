@@ -1,47 +1,65 @@
+import type { RouteMeta } from '@trackline/contracts';
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
+import type { z } from 'zod';
+import type { Context } from './context.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 import { findInputProblem } from './input-check.js';
 
-/** The `{name}` parameters of each route path, found once per path. */
-const pathParams = new Map<string, string[]>();
-function pathParamsOf(path: string): string[] {
-  let params = pathParams.get(path);
-  if (!params) {
-    params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
-    pathParams.set(path, params);
-  }
-  return params;
+/**
+ * Every API operation is declared once, as `authedProcedure.meta(…).input(…).output(…).query(run)`
+ * (or `.mutation`), and that one declaration serves both transports:
+ * - `/trpc`: the chain builds a real tRPC procedure (so the router's type, and the typed
+ *   client's inference, are tRPC's own);
+ * - `/rest`: the same declaration is recorded as an `Operation` (meta, input, output, run),
+ *   which the REST dispatch (rest/operations.ts) runs directly: no tRPC internals, no adapter.
+ *
+ * `router()` records, for each router it builds, its operations by dot path in declaration
+ * order (REST routes match in that order). Both transports share the checks below.
+ */
+export type AuthedContext = Context & { actor: Actor };
+
+export type Operation = {
+  meta: RouteMeta;
+  input: z.ZodType;
+  output: z.ZodType;
+  type: 'query' | 'mutation';
+  /** Whether a caller is required (every operation of the app router; tests build public ones). */
+  authed: boolean;
+  run: (opts: { ctx: AuthedContext; input: never }) => unknown;
+};
+
+const operationOf = new WeakMap<object, Operation>();
+const operationsOfRouter = new WeakMap<object, ReadonlyMap<string, Operation>>();
+
+/** The operations of a router built by `router()`, by dot path (`issues.get`), in declaration order. */
+export function operationsOf(built: object): ReadonlyMap<string, Operation> {
+  const found = operationsOfRouter.get(built);
+  if (!found) throw new Error('not a router of this API (build it with router() from trpc/procedures.ts)');
+  return found;
 }
 
-/** Path segments reach us percent-encoded from the REST adapter; names may contain spaces. */
-function decodePathParams(raw: unknown, path: string | undefined): unknown {
-  if (!path || typeof raw !== 'object' || raw === null) return raw;
-  const params = pathParamsOf(path);
-  const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  for (const key of params) {
-    const value = copy[key];
-    if (typeof value !== 'string') continue;
-    try {
-      copy[key] = decodeURIComponent(value);
-    } catch {
-      // A stray '%' is taken literally.
-    }
-  }
-  return copy;
+/** The checks every operation makes on both transports, before it runs. */
+export function checkRawInput(raw: unknown): void {
+  const problem = findInputProblem(raw);
+  if (problem) throw problem;
 }
 
-/** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
-const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
-  if (meta) ctx.response.meta = meta;
-  const rawInput = async () => {
-    const raw = await getRawInput();
-    return ctx.transport === 'rest' && meta?.openapi?.path ? decodePathParams(raw, meta.openapi.path) : raw;
-  };
-  const problem = findInputProblem(await rawInput());
-  if (problem) throw toTrpcError(problem);
-  const result = await next({ getRawInput: rawInput });
+/** An operation's caller, or 401 with the reason credentials were refused. */
+export function requireActor(ctx: Context): AuthedContext {
+  if (!ctx.actor) throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
+  return ctx as AuthedContext;
+}
+
+/** tRPC's side: the shared input check, and domain errors as transport errors in one place. */
+const base = t.procedure.use(async ({ next, getRawInput }) => {
+  try {
+    checkRawInput(await getRawInput());
+  } catch (error) {
+    throw toTrpcError(error) ?? error;
+  }
+  const result = await next();
   if (!result.ok) {
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;
@@ -49,12 +67,72 @@ const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   return result;
 });
 
-export const router = t.router;
-export const publicProcedure = base;
-
-/** Requires a caller; no or refused credentials are 401 on both transports. */
-export const authedProcedure = base.use(({ ctx, next }) => {
-  if (!ctx.actor)
-    throw toTrpcError(DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.'));
-  return next({ ctx: { ...ctx, actor: ctx.actor as Actor } });
+const authedBase = base.use(({ ctx, next }) => {
+  try {
+    return next({ ctx: requireActor(ctx) });
+  } catch (error) {
+    throw toTrpcError(error) ?? error;
+  }
 });
+
+type Run<I extends z.ZodType, O extends z.ZodType, C> = (opts: {
+  ctx: C;
+  input: z.output<I>;
+}) => z.input<O> | Promise<z.input<O>>;
+
+/** `.meta(m).input(i).output(o).query(run)`: a tRPC procedure, recorded as an operation too. */
+function builder<C>(procedure: typeof authedBase, authed: boolean) {
+  return {
+    meta(meta: RouteMeta) {
+      const withMeta = procedure.meta(meta);
+      return {
+        input<I extends z.ZodType>(input: I) {
+          const withInput = withMeta.input(input);
+          return {
+            output<O extends z.ZodType>(output: O) {
+              const withOutput = withInput.output(output);
+              const record = <P extends object>(type: Operation['type'], run: Run<I, O, C>, built: P): P => {
+                operationOf.set(built, {
+                  meta,
+                  input,
+                  output,
+                  type,
+                  authed,
+                  run: run as unknown as Operation['run'],
+                });
+                return built;
+              };
+              return {
+                query: (run: Run<I, O, C>) => record('query', run, withOutput.query(run as never)),
+                mutation: (run: Run<I, O, C>) => record('mutation', run, withOutput.mutation(run as never)),
+              };
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
+/** An operation that needs a caller (every operation of the app router). */
+export const authedProcedure = builder<AuthedContext>(authedBase, true);
+/** An operation without a caller (tests of the pipelines). */
+export const publicProcedure = builder<Context>(base as typeof authedBase, false);
+
+/** tRPC's router, with the operations of every procedure and nested router recorded by path. */
+export function router<T extends Parameters<typeof t.router>[0]>(record: T) {
+  const built = t.router(record);
+  const operations = new Map<string, Operation>();
+  for (const [key, value] of Object.entries(record)) {
+    const operation = operationOf.get(value as object);
+    if (operation) {
+      operations.set(key, operation);
+      continue;
+    }
+    const nested = operationsOfRouter.get(value as object);
+    if (!nested) throw new Error(`${key}: declare it with authedProcedure, or build it with router()`);
+    for (const [path, op] of nested) operations.set(`${key}.${path}`, op);
+  }
+  operationsOfRouter.set(built, operations);
+  return built;
+}

@@ -11,13 +11,40 @@
  * - empty: no body (legacy creates answer 201 with Content-Length 0).
  * - custom: a renderer registered in the API under that name.
  */
+/**
+ * The custom XML renderers the API registers, by name: a route names one in its meta, and the
+ * API's table of renderers must hold exactly these (a missing one is a type error, not a 500).
+ */
+export type XmlRendererName =
+  | 'issue'
+  | 'issueCompacts'
+  | 'intellisense'
+  | 'commandAssist'
+  | 'projectsAll'
+  | 'customFieldPrototype'
+  | 'projectCustomField'
+  | 'bundleRefs'
+  | 'bundle'
+  | 'importReport'
+  | 'importResult'
+  | 'workItems'
+  | 'issueChanges';
+
+/** The readers of whole XML request bodies the API registers, by name (see `xmlBody`). */
+export type XmlBodyReaderName =
+  | 'importUsers'
+  | 'importIssues'
+  | 'importLinks'
+  | 'workItem'
+  | 'importWorkItems';
+
 export type XmlShape =
   | { kind: 'element'; name: string; children?: Record<string, XmlShape>; text?: string }
   | { kind: 'list'; root: string; item: XmlShape }
   | { kind: 'scalar'; name: string; field: string }
   | { kind: 'text'; field: string }
   | { kind: 'empty' }
-  | { kind: 'custom'; renderer: string };
+  | { kind: 'custom'; renderer: XmlRendererName };
 
 export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -40,7 +67,7 @@ export type RouteMeta = {
    * A reader registered in the API that turns a whole XML request body into the input (the
    * import documents); without it an XML body gives the root element's attributes.
    */
-  xmlBody?: string;
+  xmlBody?: XmlBodyReaderName;
   /** Content type when the request states no preference (command endpoints default to JSON). */
   defaultFormat?: 'xml' | 'json';
 };
