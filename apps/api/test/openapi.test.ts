@@ -325,3 +325,57 @@ describe('responses', () => {
     ]);
   });
 });
+
+describe('true to the wire', () => {
+  const operations = () =>
+    Object.values(doc.paths).flatMap((item) =>
+      Object.entries(item as Record<string, unknown>)
+        .filter(([method]) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
+        .map(
+          ([, op]) =>
+            op as {
+              parameters?: { name: string; description?: string }[];
+              responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+            },
+        ),
+    );
+
+  it('describes every parameter', () => {
+    const undescribed = operations().flatMap((op) =>
+      (op.parameters ?? []).filter((p) => !p.description?.trim()).map((p) => p.name),
+    );
+    expect(undescribed).toEqual([]);
+  });
+
+  it('shows no safe-integer bound as if it were a limit', () => {
+    expect(JSON.stringify(doc)).not.toMatch(/9007199254740991/);
+  });
+
+  it('documents errors as the server writes them: <error> in XML, {value, code, status} in JSON', () => {
+    const schema = (doc.components as unknown as { schemas: Record<string, { required?: string[] }> }).schemas
+      .Error;
+    expect(schema?.required).toEqual(['value', 'code', 'status']);
+    const errors = operations().flatMap((op) =>
+      Object.entries(op.responses).filter(([status, r]) => Number(status) >= 400 && r.content),
+    );
+    expect(errors.length).toBeGreaterThan(100);
+    for (const [, response] of errors) {
+      const types = Object.keys(response.content ?? {});
+      if (types.includes('application/json') && response.content?.['application/json']?.schema?.$ref)
+        expect(response.content?.['application/json']?.schema?.$ref).toBe('#/components/schemas/Error');
+    }
+    expect(JSON.stringify(doc)).not.toMatch(/#\/components\/schemas\/error\./);
+  });
+
+  it('lists legacy XML first where it is the default answer, JSON first where JSON is', () => {
+    const get = (path: string) =>
+      Object.keys(
+        ((doc.paths as Record<string, Record<string, { responses: Record<string, { content?: object }> }>>)[
+          path
+        ]?.get?.responses['200']?.content ?? {}) as object,
+      );
+    expect(get('/issue/{issue}')).toEqual(['application/xml', 'application/json']);
+    expect(get('/command/suggest')[0]).toBe('application/json');
+    expect(get('/command/suggest')).toContain('application/xml');
+  });
+});

@@ -1,7 +1,9 @@
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import type { AppRouter } from '../trpc/app.router.js';
+import { operationsOf } from '../trpc/procedures.js';
 import { GROUPS, groupOf } from './openapi-groups.js';
 import { PLAIN_PATHS, rootPaths, VCS_API_KEY_SCHEME } from './openapi-plain-routes.js';
+import { describeWire } from './openapi-wire.js';
 
 type Json = Record<string, unknown>;
 type Operation = {
@@ -32,8 +34,10 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
     version: '1.0.0',
     baseUrl,
     description:
-      'YouTrack-compatible /rest API. XML by default, JSON with Accept: application/json. ' +
-      'PUT/POST parameters are accepted as query parameters, form fields or a JSON body.',
+      'YouTrack-compatible /rest API. Answers are legacy XML by default (also for `Accept: */*`), JSON with ' +
+      '`Accept: application/json` (the command assist routes default to JSON). PUT/POST parameters are ' +
+      'accepted as query parameters, form fields, multipart fields or a JSON body. Errors are ' +
+      '`<error>message</error>` in XML and `{value, code, status, issues?}` in JSON.',
     securitySchemes: {
       Authorization: { type: 'http', scheme: 'bearer', description: 'perm:... permanent token' },
       Basic: { type: 'http', scheme: 'basic' },
@@ -96,6 +100,7 @@ export function buildOpenApiDocument(router: AppRouter, baseUrl: string) {
       ];
     }
   }
+  describeWire(doc, operationsOf(router));
   return doc;
 }
 
