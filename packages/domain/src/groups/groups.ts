@@ -74,6 +74,9 @@ export async function updateGroup(
     if (await em.findOne(Group, { nameKey: newName.toLowerCase() }))
       throw DomainError.alreadyExists('Group', newName);
   }
+  // Auto-join hands the group's roles to every account created from now on: like adding members.
+  if (changes.autoJoin === true && !group.autoJoin)
+    await requireHoldsGroupRoles(em, actor, group, 'make group auto-join');
   if (newName) Object.assign(group, { name: newName, nameKey: newName.toLowerCase() });
   if (changes.description !== undefined) group.description = changes.description;
   if (changes.autoJoin !== undefined) group.autoJoin = changes.autoJoin;
@@ -85,20 +88,33 @@ export async function updateGroup(
 }
 
 /**
- * Joining or leaving a group hands out or takes away each of its roles: the caller must hold
- * every permission they carry, in each grant's scope (as for a direct grant, `requireHoldsRole`).
+ * Joining or leaving a group hands out or takes away each of its roles, and so does anything
+ * that makes someone a member without naming them (auto-join, creating an account that joins the
+ * auto-join groups): the caller must hold every permission those roles carry, in each grant's
+ * scope (as for a direct grant, `requireHoldsRole`). `action` names what was refused.
  */
-async function requireHoldsGroupRoles(em: Em, actor: Actor, group: IGroup) {
+export async function requireHoldsGroupRoles(
+  em: Em,
+  actor: Actor,
+  group: IGroup,
+  action = 'change the members of group',
+) {
   const grants = await em.find(GroupRoleGrant, { group }, { populate: ['role.permissions', 'project'] });
   for (const grant of grants) {
     const keys = grant.role.permissions.getItems().map((p) => p.key as PermissionKey);
     const missing = firstNotHeld(actor, keys, grant.project?.id);
     if (missing !== undefined) {
       throw DomainError.forbidden(
-        `change the members of group [ ${group.name} ]: its role [ ${grant.role.name} ] carries ${missing}, which you do not hold there`,
+        `${action} [ ${group.name} ]: its role [ ${grant.role.name} ] carries ${missing}, which you do not hold there`,
       );
     }
   }
+}
+
+/** Creating an account joins it to every auto-join group: the creator must hold their roles. */
+export async function requireHoldsAutoJoinRoles(em: Em, actor: Actor): Promise<void> {
+  for (const group of await em.find(Group, { autoJoin: true }))
+    await requireHoldsGroupRoles(em, actor, group, 'create users: they would join auto-join group');
 }
 
 export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<void> {

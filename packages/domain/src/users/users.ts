@@ -1,7 +1,7 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
-import { byRole, joinAutoJoinGroups, type RoleScopes } from '../groups/groups.js';
+import { byRole, joinAutoJoinGroups, type RoleScopes, requireHoldsAutoJoinRoles } from '../groups/groups.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
@@ -48,6 +48,7 @@ export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<
   if (await em.findOne(User, { loginKey: input.login.toLowerCase() })) {
     throw DomainError.alreadyExists('User', input.login);
   }
+  await requireHoldsAutoJoinRoles(em, actor);
   return insertUser(em, { ...input, type: 'user' });
 }
 
