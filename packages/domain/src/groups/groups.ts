@@ -8,6 +8,7 @@ import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
 import { User } from '../users/user.entity.js';
 import { Group, GroupMember, GroupRoleGrant, type IGroup } from './group.entity.js';
+import { findGroupByName, groupNameKey, storableGroupName } from './group-names.js';
 
 export type GroupChanges = {
   newName?: string | undefined;
@@ -16,7 +17,7 @@ export type GroupChanges = {
 };
 
 async function findGroup(em: Em, name: string): Promise<IGroup> {
-  const group = await em.findOne(Group, { nameKey: name.toLowerCase() });
+  const group = await findGroupByName(em, name);
   if (!group) throw DomainError.notFound('Group', name);
   return group;
 }
@@ -44,13 +45,13 @@ export async function createGroup(
   input: Omit<GroupChanges, 'newName'> = {},
 ): Promise<IGroup> {
   requirePermission(actor, 'CREATE_USERGROUP');
-  if (await em.findOne(Group, { nameKey: name.toLowerCase() }))
-    throw DomainError.alreadyExists('Group', name);
+  name = storableGroupName(name, 'group');
+  if (await findGroupByName(em, name)) throw DomainError.alreadyExists('Group', name);
   return onUniqueViolation(
     async () => {
       const group = em.create(Group, {
         name,
-        nameKey: name.toLowerCase(),
+        nameKey: groupNameKey(name),
         description: input.description ?? '',
         autoJoin: input.autoJoin ?? false,
       });
@@ -69,15 +70,14 @@ export async function updateGroup(
 ): Promise<IGroup> {
   requirePermission(actor, 'UPDATE_USERGROUP');
   const group = await findGroup(em, name);
-  const newName = changes.newName;
-  if (newName && newName.toLowerCase() !== group.nameKey) {
-    if (await em.findOne(Group, { nameKey: newName.toLowerCase() }))
-      throw DomainError.alreadyExists('Group', newName);
+  const newName = changes.newName === undefined ? undefined : storableGroupName(changes.newName, 'newName');
+  if (newName && groupNameKey(newName) !== group.nameKey) {
+    if (await findGroupByName(em, newName)) throw DomainError.alreadyExists('Group', newName);
   }
   // Auto-join hands the group's roles to every account created from now on: like adding members.
   if (changes.autoJoin === true && !group.autoJoin)
     await requireHoldsGroupRoles(em, actor, group, 'make group auto-join');
-  if (newName) Object.assign(group, { name: newName, nameKey: newName.toLowerCase() });
+  if (newName) Object.assign(group, { name: newName, nameKey: groupNameKey(newName) });
   if (changes.description !== undefined) group.description = changes.description;
   if (changes.autoJoin !== undefined) group.autoJoin = changes.autoJoin;
   await onUniqueViolation(

@@ -3,7 +3,7 @@ import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
-import { Group } from '../groups/group.entity.js';
+import { findGroupByName } from '../groups/group-names.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue } from '../issues/issue.entity.js';
@@ -47,7 +47,7 @@ export async function listUsers(em: Em, actor: Actor, filter: UserFilter): Promi
     params.push(pattern, pattern, pattern);
   }
   if (filter.group) {
-    const group = await em.findOne(Group, { nameKey: filter.group.toLowerCase() });
+    const group = await findGroupByName(em, filter.group);
     if (!group) throw DomainError.notFound('Group', filter.group);
     where.push('id in (select user_id from group_members where group_id = ?)');
     params.push(group.id);
@@ -192,6 +192,11 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
   const keep = await findUser(em, login);
   const merged = await findUser(em, loginToMerge);
   if (keep.id === merged.id) throw DomainError.invalid('loginToMerge', 'is the same account as login');
+  // The kept account receives the merged one's grants and memberships: never a built-in
+  // account (guest, deleted_user, workflow, service, import placeholders), which would then
+  // lend them to everyone it stands for.
+  if (keep.type !== 'user' && keep.type !== 'root')
+    throw DomainError.forbidden(`merge into the ${keep.type} account [ ${keep.login} ]`);
   await requireRemovable(em, actor, merged);
   await em.transactional(async (tx) => {
     await reassignAuthorship(tx, merged, keep);
