@@ -104,15 +104,34 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
   if (own && changes.password !== undefined)
     throw DomainError.invalid('password', 'of your own account is changed at /admin/user/{login}/password');
   const user = await findUser(em, login);
+  const email = changes.email === undefined ? undefined : changes.email || null;
+  const setter = email === undefined ? undefined : await emailSetter(em, actor, user, email, own);
   if (changes.password !== undefined) await setPassword(em, actor, user.login, changes.password, false);
   if (changes.fullName !== undefined) user.fullName = changes.fullName;
-  if (changes.email !== undefined) {
-    user.email = changes.email || null;
-    user.emailKey = changes.email ? changes.email.toLowerCase() : null;
+  if (email !== undefined && setter !== undefined) {
+    user.email = email;
+    user.emailKey = email?.toLowerCase() ?? null;
+    user.emailSetBy = email ? setter : null;
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
   await em.flush();
   return user;
+}
+
+/**
+ * Who is recorded as setting `user`'s e-mail to `email` (null: the owner), or undefined to leave
+ * it as it is. Commits are matched to accounts by e-mail, so whoever sets another account's
+ * e-mail could act as it: changing it needs everything that account holds (403 otherwise, as
+ * delete and merge). The same e-mail sent again by an administrator who holds all that confirms
+ * it (the VCS match trusts it again); by one who does not, it changes nothing.
+ */
+async function emailSetter(em: Em, actor: Actor, user: IUser, email: string | null, own: boolean) {
+  if (own) return null;
+  if (email !== user.email) {
+    await requireCovers(em, actor, user, 'change the e-mail of');
+    return actor.userId;
+  }
+  return covers(actor, await loadActor(em, user)) ? actor.userId : undefined;
 }
 
 /**
@@ -123,8 +142,13 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
 async function requireRemovable(em: Em, actor: Actor, user: IUser) {
   if (user.type !== 'user') throw DomainError.forbidden(`remove the ${user.type} account [ ${user.login} ]`);
   if (user.id === actor.userId) throw DomainError.forbidden('remove your own account');
+  await requireCovers(em, actor, user, 'remove');
+}
+
+/** The caller holds everything `user` holds (else 403: `action` user [ login ]: ...). */
+export async function requireCovers(em: Em, actor: Actor, user: IUser, action: string) {
   if (!covers(actor, await loadActor(em, user)))
-    throw DomainError.forbidden(`remove user [ ${user.login} ]: they hold permissions you do not`);
+    throw DomainError.forbidden(`${action} user [ ${user.login} ]: they hold permissions you do not`);
 }
 
 /** The system account that stands in for deleted users (ensured by the seed at every start). */
@@ -207,6 +231,8 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
     await moveUserRows(tx, 'issue_votes', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'tags', 'owner_id', merged.id, keep.id, ['name_key']);
     await moveUserRows(tx, 'saved_searches', 'owner_id', merged.id, keep.id, ['name_key']);
+    // E-mails the merged account set stay as trusted as before: the kept one now holds its grants.
+    await tx.nativeUpdate(User, { emailSetBy: merged.id }, { emailSetBy: keep.id });
     await tx.nativeDelete(User, { id: merged.id });
   });
   return keep;

@@ -14,6 +14,8 @@ export type NewUser = {
   email?: string | undefined;
   jabber?: string | undefined;
   password?: string | undefined;
+  /** Who sets the e-mail, when not the owner (see `User.emailSetBy`); absent for the seed and tests. */
+  emailSetBy?: number | undefined;
   /** A hash already made by `hashPassword` (the test kit's cheap-cost users); wins over `password`. */
   passwordHash?: string | undefined;
   type?: IUser['type'];
@@ -29,6 +31,7 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
         fullName: input.fullName ?? input.login,
         email: input.email ?? null,
         emailKey: input.email?.toLowerCase() ?? null,
+        emailSetBy: input.email ? (input.emailSetBy ?? null) : null,
         jabber: input.jabber ?? null,
         passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         type: input.type ?? 'user',
@@ -49,7 +52,7 @@ export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<
     throw DomainError.alreadyExists('User', input.login);
   }
   await requireHoldsAutoJoinRoles(em, actor);
-  return insertUser(em, { ...input, type: 'user' });
+  return insertUser(em, { ...input, type: 'user', emailSetBy: actor.userId });
 }
 
 export async function getUser(em: Em, actor: Actor, login: string): Promise<IUser> {
