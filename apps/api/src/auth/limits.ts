@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { authenticatePassword, DomainError, type Em, sha256Hex } from '@trackline/domain';
+import { DomainError, type Em, sha256Hex } from '@trackline/domain';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Context, RequestFacts } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/error-mapping.js';
 import { readCredentials } from './credentials.js';
 import { type LimitsStore, memoryLimitsStore } from './limit-stores.js';
+import { checkPasswordOnce } from './password-check.js';
 import { type LoginThrottle, type Resolved, resolveActor } from './resolve-actor.js';
 
 /**
@@ -208,12 +209,11 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
           return queryKeys;
         },
         async checkPassword(login, password) {
-          const ip = clientIp(req);
-          const wait = (await logins?.reserve(login, ip)) ?? 0;
-          if (wait > 0) refuse(res, transport, wait, tooManyFailures(wait));
-          const user = await authenticatePassword(em, login, password);
-          if (user) await logins?.succeeded(login, ip);
-          return user !== null;
+          const limit = logins ? { throttle: logins, ip: clientIp(req) } : undefined;
+          const outcome = await checkPasswordOnce(em, login, password, limit);
+          if ('retryAfter' in outcome)
+            refuse(res, transport, outcome.retryAfter, tooManyFailures(outcome.retryAfter));
+          return outcome.user !== null;
         },
       };
     },

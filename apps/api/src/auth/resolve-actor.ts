@@ -2,7 +2,6 @@ import {
   type Actor,
   type AuthenticatedUser,
   actorCacheOf,
-  authenticatePassword,
   credentialKey,
   type Em,
   findUserWithPassword,
@@ -14,6 +13,7 @@ import {
   verifyToken,
 } from '@trackline/domain';
 import type { Credentials } from './credentials.js';
+import { checkPasswordOnce } from './password-check.js';
 
 /**
  * `retryAfter` (seconds): the password was not checked because its login or IP is throttled.
@@ -122,15 +122,11 @@ async function basicActor(
   if (hit) return hit.actor;
   const known = await verifiedPairUser(em, key);
   if (known) return remember(em, key, epoch, { actor: await loadActor(em, known) });
-  if (limit) {
-    const wait = await limit.throttle.reserve(login, limit.ip);
-    if (wait > 0) return throttled(wait);
-  }
-  const user = await authenticatePassword(em, login, password);
-  if (!user) return null;
-  if (limit) await limit.throttle.succeeded(login, limit.ip);
-  rememberPair(em, key, user);
-  return remember(em, key, epoch, { actor: await loadActor(em, user) });
+  // Parallel requests with this pair share one check (see `checkPasswordOnce`).
+  const outcome = await checkPasswordOnce(em, login, password, limit, (user) => rememberPair(em, key, user));
+  if ('retryAfter' in outcome) return throttled(outcome.retryAfter);
+  if (!outcome.user) return null;
+  return remember(em, key, epoch, { actor: await loadActor(em, outcome.user) });
 }
 
 async function tokenActor(em: Em, token: string): Promise<Actor | null> {
