@@ -14,6 +14,7 @@ import {
 } from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
+  attachmentQuotasFromEnv,
   attachmentsDirFromEnv,
   inputLimitsFromEnv,
   limitsFromEnv,
@@ -69,7 +70,11 @@ const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
 const attachments = createFileAttachmentStore(attachmentsDirFromEnv(env));
 const server = createServer({
   orm,
-  attachments: { store: attachments, maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES },
+  attachments: {
+    store: attachments,
+    maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES,
+    quotas: attachmentQuotasFromEnv(env),
+  },
   limits: { ...limitsFromEnv(env), store: limitsStore },
   inputLimits: inputLimitsFromEnv(env),
   publicUrl: env.PUBLIC_URL,

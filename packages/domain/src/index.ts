@@ -21,6 +21,7 @@ export * from './import/index.js';
 export * from './issues/apply-command.js';
 export * from './issues/attachments/attachment.entity.js';
 export * from './issues/attachments/attachment-store.js';
+export * from './issues/attachments/attachment-upload.js';
 export * from './issues/attachments/attachments.js';
 export * from './issues/build-vocabulary.js';
 export * from './issues/command-context.js';
