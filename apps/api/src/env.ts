@@ -11,6 +11,7 @@ import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
 import { normalizePublicUrl } from './http/public-url.js';
+import { LOG_LEVELS } from './log/logger.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './rest/request-body.js';
 
 const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
@@ -91,6 +92,8 @@ const ZEnv = z.object({
   TRACKLINE_ATTACHMENT_QUOTA_USER_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.perUserBytes),
   TRACKLINE_ATTACHMENT_QUOTA_ISSUE_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.perIssueBytes),
   TRACKLINE_ATTACHMENT_QUOTA_TOTAL_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.totalBytes),
+  /** The structured log's level (standard output, JSON lines); security events are `info` and `warn`. */
+  TRACKLINE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),

@@ -23,6 +23,7 @@ import {
   resourceLimitsFromEnv,
 } from './env.js';
 import { createLoadSignal } from './http/load-signal.js';
+import { createLogger } from './log/logger.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
@@ -70,6 +71,8 @@ const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
 const attachments = createFileAttachmentStore(attachmentsDirFromEnv(env));
 const server = createServer({
   orm,
+  // The structured log (security events) on standard output, one JSON object per line.
+  logger: createLogger({ level: env.TRACKLINE_LOG_LEVEL }),
   attachments: {
     store: attachments,
     maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES,

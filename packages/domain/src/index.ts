@@ -1,3 +1,4 @@
+export * from './audit/security-events.js';
 export * from './auth/actor.js';
 export * from './auth/actor-cache.js';
 export * from './auth/authenticate.js';

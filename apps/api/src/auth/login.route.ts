@@ -16,7 +16,7 @@ export async function handleLogin(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  guard?: Pick<RequestGuard, 'logins' | 'clientIp' | 'isSecure'>,
+  guard?: Pick<RequestGuard, 'logins' | 'clientIp' | 'isSecure' | 'security'>,
 ) {
   if (url.searchParams.has('password'))
     throw DomainError.invalid('password', 'must be sent in the request body, not in the query string');
@@ -33,11 +33,16 @@ export async function handleLogin(
   const em = orm.em.fork() as Em;
   const outcome = await checkPasswordOnce(em, login, password, limit);
   if ('retryAfter' in outcome) {
+    guard?.security.loginThrottled('form', login, outcome.retryAfter);
     res.setHeader('Retry-After', String(outcome.retryAfter));
     throw new DomainError('RATE_LIMITED', tooManyFailures(outcome.retryAfter));
   }
   // A failure keeps its reserved attempt.
-  if (!outcome.user) throw DomainError.unauthenticated('Incorrect login or password.');
+  if (!outcome.user) {
+    guard?.security.loginFailed('form', login);
+    throw DomainError.unauthenticated('Incorrect login or password.');
+  }
+  guard?.security.loginSucceeded('form', outcome.user.login);
   const session = await createSession(em, outcome.user.id);
   res.setHeader('Set-Cookie', sessionCookie(session, guard?.isSecure(req) ?? false));
   // Clients compare the body with exactly `<login>ok</login>`, even those sending

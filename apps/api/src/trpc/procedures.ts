@@ -1,5 +1,7 @@
+import type { RouteMeta } from '@trackline/contracts';
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
+import { requestContext } from '../log/request-context.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
 import { findInputProblem } from './input-check.js';
@@ -32,6 +34,19 @@ function decodePathParams(raw: unknown, path: string | undefined): unknown {
   return copy;
 }
 
+/** Routes whose refusals go to the security log: administration and import. */
+const ADMIN_ROUTE = /^\/(?:admin|import)\//;
+
+/** A permission refusal on an administrative route is a security event (who, which route, why). */
+function reportAdminRefusal(actor: Actor | null, meta: RouteMeta | undefined, cause: unknown) {
+  const route = meta?.openapi;
+  if (!actor || !route || !ADMIN_ROUTE.test(route.path)) return;
+  if (!(cause instanceof DomainError) || cause.code !== 'PERMISSION_DENIED') return;
+  requestContext
+    .getStore()
+    ?.security.accessDenied(actor.login, route.method, `/rest${route.path}`, cause.message);
+}
+
 /** Every procedure: domain errors become transport errors in one place; REST meta is recorded. */
 const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (meta) ctx.response.meta = meta;
@@ -43,6 +58,7 @@ const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (problem) throw toTrpcError(problem);
   const result = await next({ getRawInput: rawInput });
   if (!result.ok) {
+    reportAdminRefusal(ctx.actor, meta, result.error.cause);
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;
   }

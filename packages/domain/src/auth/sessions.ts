@@ -1,3 +1,4 @@
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { User } from '../users/user.entity.js';
@@ -23,11 +24,16 @@ export async function endSession(em: Em, value: string): Promise<boolean> {
  */
 export async function revokeSessions(em: Em, actor: Actor, login?: string): Promise<number> {
   const own = login === undefined || login.toLowerCase() === actor.login.toLowerCase();
-  if (own) return em.nativeDelete(Session, { user: actor.userId });
-  requirePermission(actor, 'UPDATE_USER', undefined, "end other users' sessions (UPDATE_USER)");
-  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
-  if (!user) throw DomainError.notFound('User', login);
-  return em.nativeDelete(Session, { user: user.id });
+  let target = { id: actor.userId, login: actor.login };
+  if (!own) {
+    requirePermission(actor, 'UPDATE_USER', undefined, "end other users' sessions (UPDATE_USER)");
+    const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+    if (!user) throw DomainError.notFound('User', login);
+    target = user;
+  }
+  const count = await em.nativeDelete(Session, { user: target.id });
+  emitSecurityEvent(em, actor, { event: 'sessions.ended', target: target.login, count });
+  return count;
 }
 
 /**
@@ -55,6 +61,7 @@ export async function setPassword(
     await tx.nativeUpdate(User, { id: user.id }, { passwordHash });
     await tx.nativeDelete(Session, { user: user.id });
   });
+  emitSecurityEvent(em, actor, { event: 'password.changed', target: user.login });
 }
 
 /**

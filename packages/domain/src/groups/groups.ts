@@ -1,5 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { PermissionKey } from '@trackline/contracts';
+import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
@@ -57,6 +58,7 @@ export async function createGroup(
         autoJoin: input.autoJoin ?? false,
       });
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'group.created', group: name, changes: changedNames(input) });
       return group;
     },
     rejectWith(() => DomainError.alreadyExists('Group', name)),
@@ -85,6 +87,7 @@ export async function updateGroup(
     () => em.flush(),
     rejectWith(() => DomainError.alreadyExists('Group', newName ?? name)),
   );
+  emitSecurityEvent(em, actor, { event: 'group.updated', group: group.name, changes: changedNames(changes) });
   return group;
 }
 
@@ -134,6 +137,7 @@ export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<v
     if (error instanceof ForeignKeyConstraintViolationException) throw stillRestricting(group.name);
     throw error;
   }
+  emitSecurityEvent(em, actor, { event: 'group.deleted', group: group.name });
 }
 
 const stillRestricting = (name: string, count?: { comments: number; issues: number }) => {
@@ -168,6 +172,7 @@ export async function addUserToGroup(em: Em, actor: Actor, login: string, groupN
     async () => {
       em.create(GroupMember, { user, group });
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'group.member.added', group: group.name, target: user.login });
     },
     () => undefined,
   );
@@ -186,6 +191,7 @@ export async function removeUserFromGroup(
   const removed = await em.nativeDelete(GroupMember, { user, group });
   if (removed === 0)
     throw new DomainError('NOT_FOUND', `User [ ${user.login} ] is not a member of group [ ${group.name} ].`);
+  emitSecurityEvent(em, actor, { event: 'group.member.removed', group: group.name, target: user.login });
 }
 
 /** Puts a new user into every auto-join group (called wherever ordinary users are inserted). */
@@ -222,6 +228,12 @@ export async function grantGroupRole(
       async () => {
         em.create(GroupRoleGrant, { group, role, project, scopeKey });
         await em.flush();
+        emitSecurityEvent(em, actor, {
+          event: 'role.granted',
+          group: group.name,
+          role: role.name,
+          project: project?.shortName,
+        });
       },
       () => undefined,
     );
@@ -243,10 +255,17 @@ export async function revokeGroupRole(
     const {
       grantee: group,
       role,
+      project,
       scopeKey,
     } = await resolveGroupGrant(em, actor, groupName, roleName, projectName);
     const removed = await em.nativeDelete(GroupRoleGrant, { group, role, scopeKey });
     if (removed === 0) throw notHeld(group.name, role.name);
+    emitSecurityEvent(em, actor, {
+      event: 'role.revoked',
+      group: group.name,
+      role: role.name,
+      project: project?.shortName,
+    });
     return;
   }
   requirePermission(actor, 'UPDATE_USERGROUP');
@@ -261,6 +280,13 @@ export async function revokeGroupRole(
     await resolveGroupGrant(em, actor, groupName, roleName, grant.project?.shortName);
   }
   await em.nativeDelete(GroupRoleGrant, { id: { $in: grants.map((g) => g.id) } });
+  for (const grant of grants)
+    emitSecurityEvent(em, actor, {
+      event: 'role.revoked',
+      group: group.name,
+      role: grant.role.name,
+      project: grant.project?.shortName,
+    });
 }
 
 const notHeld = (group: string, role: string) =>

@@ -1,4 +1,5 @@
 import { isPermissionKey } from '@trackline/contracts';
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import { setPassword } from '../auth/sessions.js';
@@ -115,6 +116,7 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
   await em.flush();
+  if (setter !== undefined) emitSecurityEvent(em, actor, { event: 'user.email.changed', target: user.login });
   return user;
 }
 
@@ -203,6 +205,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
     await reassignAuthorship(tx, user, replacement);
     await tx.nativeDelete(User, { id: user.id });
   });
+  emitSecurityEvent(em, actor, { event: 'user.deleted', target: user.login });
 }
 
 /**
@@ -235,5 +238,6 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
     await tx.nativeUpdate(User, { emailSetBy: merged.id }, { emailSetBy: keep.id });
     await tx.nativeDelete(User, { id: merged.id });
   });
+  emitSecurityEvent(em, actor, { event: 'user.merged', target: keep.login, merged: merged.login });
   return keep;
 }

@@ -1,3 +1,4 @@
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
@@ -52,7 +53,9 @@ export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<
     throw DomainError.alreadyExists('User', input.login);
   }
   await requireHoldsAutoJoinRoles(em, actor);
-  return insertUser(em, { ...input, type: 'user', emailSetBy: actor.userId });
+  const user = await insertUser(em, { ...input, type: 'user', emailSetBy: actor.userId });
+  emitSecurityEvent(em, actor, { event: 'user.created', target: user.login });
+  return user;
 }
 
 export async function getUser(em: Em, actor: Actor, login: string): Promise<IUser> {
@@ -89,6 +92,12 @@ export async function grantRole(em: Em, actor: Actor, login: string, roleName: s
     async () => {
       em.create(RoleGrant, { user, role, project, scopeKey });
       await em.flush();
+      emitSecurityEvent(em, actor, {
+        event: 'role.granted',
+        target: user.login,
+        role: role.name,
+        project: project?.shortName,
+      });
     },
     () => undefined,
   );
@@ -101,10 +110,21 @@ export async function revokeRole(
   roleName: string,
   projectName?: string,
 ) {
-  const { grantee: user, role, scopeKey } = await resolveUserGrant(em, actor, login, roleName, projectName);
+  const {
+    grantee: user,
+    role,
+    project,
+    scopeKey,
+  } = await resolveUserGrant(em, actor, login, roleName, projectName);
   const removed = await em.nativeDelete(RoleGrant, { user, role, scopeKey });
   if (removed === 0)
     throw new DomainError('NOT_FOUND', `User [ ${login} ] does not have role [ ${role.name} ] there.`);
+  emitSecurityEvent(em, actor, {
+    event: 'role.revoked',
+    target: user.login,
+    role: role.name,
+    project: project?.shortName,
+  });
 }
 
 /** The roles granted to the user themselves (not through groups): their own, or anyone's with READ_USER. */

@@ -14,12 +14,7 @@ import {
 /** A test server with its own attachment directory, and helpers to upload and count. */
 export type AttachmentServer = TestServer & {
   dir: string;
-  upload(
-    path: string,
-    login: string,
-    body: FormData | Buffer,
-    headers?: Record<string, string>,
-  ): Promise<Response>;
+  upload(path: string, login: string, body: FormData, headers?: Record<string, string>): Promise<Response>;
   /** Attachment rows in the database. */
   rows(): Promise<{ name: string; size: number; author: string }[]>;
   /** Files in the store (not counting its temporary folder). */
@@ -67,7 +62,7 @@ export async function startAttachmentServer(
 }
 
 /** A multipart form of files (`name`, content). */
-export function filesForm(...files: [name: string, content: string | Uint8Array][]): FormData {
+export function filesForm(...files: [name: string, content: string][]): FormData {
   const data = new FormData();
   for (const [name, content] of files)
     data.append('files', new Blob([content], { type: 'text/plain' }), name);
