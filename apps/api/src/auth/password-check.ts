@@ -1,4 +1,4 @@
-import { authenticatePassword, credentialKey, type Em, type IUser } from '@trackline/domain';
+import { authenticatePassword, credentialKey, type Em, type IUser, perConnection } from '@trackline/domain';
 import type { LoginThrottle } from './resolve-actor.js';
 
 /** A password check's outcome: the user, null for a wrong password, or seconds to wait (not checked). */
@@ -11,17 +11,7 @@ export type ThrottleFor = { throttle: LoginThrottle; ip: string };
  * Checks of one credential in flight at once, per database (a user id means something only in
  * its own database): keyed by the digest of the exact `login:password`, never the password.
  */
-const flightsByDatabase = new WeakMap<object, Map<string, Promise<PasswordOutcome>>>();
-
-function flightsOf(em: Em): Map<string, Promise<PasswordOutcome>> {
-  const connection = em.getConnection();
-  let flights = flightsByDatabase.get(connection);
-  if (!flights) {
-    flights = new Map();
-    flightsByDatabase.set(connection, flights);
-  }
-  return flights;
-}
+const flightsOf = perConnection(() => new Map<string, Promise<PasswordOutcome>>());
 
 /**
  * Checks `login`'s password under the login throttle, sharing one verification between the

@@ -6,6 +6,7 @@ import {
   type Em,
   findUserWithPassword,
   loadActor,
+  perConnection,
   type RememberedActor,
   readAuthEpoch,
   recordTokenUse,
@@ -68,17 +69,7 @@ type VerifiedPairs = Map<string, { userId: number; passwordHash: string; expires
  * One map per database (the ORM's connection), like the actor cache: a user id means something
  * only in its own database. A server has one; a test process that opens many keeps them apart.
  */
-const verifiedPairsByDatabase = new WeakMap<object, VerifiedPairs>();
-
-function verifiedPairsOf(em: Em): VerifiedPairs {
-  const connection = em.getConnection();
-  let pairs = verifiedPairsByDatabase.get(connection);
-  if (!pairs) {
-    pairs = new Map();
-    verifiedPairsByDatabase.set(connection, pairs);
-  }
-  return pairs;
-}
+const verifiedPairsOf = perConnection((): VerifiedPairs => new Map());
 
 async function verifiedPairUser(em: Em, key: string): Promise<AuthenticatedUser | null> {
   const verifiedPairs = verifiedPairsOf(em);

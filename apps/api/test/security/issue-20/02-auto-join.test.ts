@@ -1,7 +1,7 @@
 import { Group, GroupMember, User } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fork, startTestServer, type TestServer, xmlError } from '../../harness.js';
-import { holderOf } from './holders.js';
+import { holderOf } from '../holders.js';
 
 /**
  * Issue 20, item 2: `UPDATE_USERGROUP` alone set `autoJoin=true` on a group holding Admin, and

@@ -8,7 +8,7 @@ import {
   userWithRole,
   xmlError,
 } from '../../harness.js';
-import { holderOf } from './holders.js';
+import { holderOf } from '../holders.js';
 
 /**
  * Issue 20, item 5: `UPDATE_USER` alone changed any account's e-mail, root's included, and

@@ -1,5 +1,5 @@
 import { addRolePermission, createRole } from '@trackline/domain';
-import { actorFor, fork, type TestServer, userWithRole } from '../../harness.js';
+import { actorFor, fork, type TestServer, userWithRole } from '../harness.js';
 
 /** A role made of exactly `permissions`, granted to a new user (globally, or in `project`). */
 export async function holderOf(server: TestServer, login: string, permissions: string[], project?: string) {
