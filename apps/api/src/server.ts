@@ -180,7 +180,14 @@ export function createRequestHandler({
         const ctx = await createContext(req, res, 'rest');
         if (!ctx.actor) throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         const call = { em: ctx.em, actor: ctx.actor, baseUrl: ctx.baseUrl };
-        return await handleAttachment(call, req, res, url, attachment, attachmentStore());
+        try {
+          return await handleAttachment(call, req, res, url, attachment, attachmentStore());
+        } catch (error) {
+          // The import form is an administrative route: its refusals go to the security log too.
+          if (attachment.kind === 'upload' && attachment.mode === 'import' && isRefusal(error))
+            security.accessDenied(ctx.actor.login, 'POST', '/rest/import/{issue}/attachment', error.message);
+          throw error;
+        }
       }
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) {
@@ -195,6 +202,9 @@ export function createRequestHandler({
     }
   }
 }
+
+const isRefusal = (error: unknown): error is DomainError =>
+  error instanceof DomainError && error.code === 'PERMISSION_DENIED';
 
 /** `Server-Timing: app;dur=<ms>` on every response: what the benchmarks report as server time. */
 function reportServerTime(res: ServerResponse) {

@@ -123,6 +123,20 @@ describe('issue 20 item 14: the security log', () => {
       clientIp: '127.0.0.1',
     });
     expect(raw.join('')).not.toContain('secret-query');
+    // The import's multipart route is served beside the procedures: refused and logged alike.
+    const upload = new FormData();
+    upload.append('files', new Blob(['x']), 'x.txt');
+    const imported = await fetch(`${server.url}/rest/import/NOPE-1/attachment`, {
+      method: 'POST',
+      headers: { authorization: basic('reporter', USER_PASSWORD) },
+      body: upload,
+    });
+    expect(imported.status).toBe(403);
+    expect(events('access.denied').at(-1)).toMatchObject({
+      user: 'reporter',
+      route: '/rest/import/{issue}/attachment',
+      reason: expect.stringContaining('IMPORT_DATA'),
+    });
   });
 
   it('token and password changes, by name only', async () => {

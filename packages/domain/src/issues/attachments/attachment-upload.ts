@@ -50,6 +50,8 @@ export type AttachmentUpload = {
 };
 
 type Pending = { hash: string; size: number; name: string; contentType: string };
+/** What the rows say besides the files: the author (resolved in the writing transaction), group, time. */
+type RowFacts = { author: (tx: Em) => Promise<number>; group: string | null; created: Date };
 type Quota = { limit: number; sql: string; params: unknown[]; what: string };
 
 /**
@@ -86,7 +88,7 @@ export async function beginUpload(
     totalQuota(quotas),
   ];
   return openUpload(em, files, issue, target.maxBytes, limits, {
-    author: actor.userId,
+    author: async () => actor.userId,
     group: null,
     created: new Date(),
   });
@@ -107,7 +109,8 @@ export async function beginImportUpload(
   requirePermission(actor, 'IMPORT_DATA', undefined, 'import data (IMPORT_DATA)');
   const issue = await findReadableIssue(em, actor, target.issue);
   const login = target.authorLogin?.trim() || actor.login;
-  const author = (await resolveUserRefs(em, [login])).get(login.toLowerCase()) as number;
+  // Resolved when the rows are written: a refused upload leaves no placeholder behind.
+  const author = async (tx: Em) => (await resolveUserRefs(tx, [login])).get(login.toLowerCase()) as number;
   const group = target.group?.trim() ? attachmentName(target.group).slice(0, 200) : null;
   return openUpload(
     em,
@@ -156,7 +159,7 @@ async function openUpload(
   issue: IssueRef,
   maxBytes: number,
   quotas: Quota[],
-  row: { author: number; group: string | null; created: Date },
+  row: RowFacts,
 ): Promise<AttachmentUpload> {
   const applicable = quotas.filter((q) => q.limit > 0);
   const inUse = await Promise.all(applicable.map((q) => used(em, q)));
@@ -212,7 +215,7 @@ async function insertRows(
   issue: IssueRef,
   quotas: Quota[],
   pending: Pending[],
-  row: { author: number; group: string | null; created: Date },
+  row: RowFacts,
 ): Promise<AttachmentView[]> {
   if (dialectOfEm(tx) === 'postgresql')
     await tx
@@ -224,9 +227,8 @@ async function insertRows(
     const inUse = await used(tx, quota);
     if (inUse + wanted > quota.limit) throw overQuota(quota, inUse, wanted);
   }
-  const [author] = await tx.execute<{ login: string }[]>('select login from users where id = ?', [
-    row.author,
-  ]);
+  const authorId = await row.author(tx);
+  const [author] = await tx.execute<{ login: string }[]>('select login from users where id = ?', [authorId]);
   const views: AttachmentView[] = [];
   for (const file of pending) {
     const id = (await tx.insert(IssueAttachment, {
@@ -235,7 +237,7 @@ async function insertRows(
       contentHash: file.hash,
       size: file.size,
       contentType: file.contentType,
-      author: row.author,
+      author: authorId,
       groupName: row.group,
       createdAt: row.created,
     })) as number;
