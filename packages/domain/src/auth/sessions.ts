@@ -4,6 +4,7 @@ import type { Em } from '../orm/em.js';
 import { User } from '../users/user.entity.js';
 import { type Actor, requirePermission } from './actor.js';
 import { hashPassword } from './password.js';
+import { requireCovers } from './require-covers.js';
 import { sha256Hex } from './secrets.js';
 import { Session } from './token.entity.js';
 
@@ -56,6 +57,9 @@ export async function setPassword(
     requirePermission(actor, 'LOW_LEVEL_ADMIN', undefined, "set other users' passwords (LOW_LEVEL_ADMIN)");
   const user = await em.findOne(User, { loginKey: login.toLowerCase() });
   if (!user) throw DomainError.notFound('User', login);
+  // Whoever sets a password can sign in as that account: as for runAs, only over an account
+  // holding nothing the caller lacks (LOW_LEVEL_ADMIN alone must not become root).
+  if (!own) await requireCovers(em, actor, user, 'set the password of');
   const passwordHash = await hashPassword(newPassword);
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(User, { id: user.id }, { passwordHash });

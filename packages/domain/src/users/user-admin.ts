@@ -2,6 +2,7 @@ import { isPermissionKey } from '@trackline/contracts';
 import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
+import { requireCovers } from '../auth/require-covers.js';
 import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
 import { findGroupByName } from '../groups/group-names.js';
@@ -145,12 +146,6 @@ async function requireRemovable(em: Em, actor: Actor, user: IUser) {
   if (user.type !== 'user') throw DomainError.forbidden(`remove the ${user.type} account [ ${user.login} ]`);
   if (user.id === actor.userId) throw DomainError.forbidden('remove your own account');
   await requireCovers(em, actor, user, 'remove');
-}
-
-/** The caller holds everything `user` holds (else 403: `action` user [ login ]: ...). */
-export async function requireCovers(em: Em, actor: Actor, user: IUser, action: string) {
-  if (!covers(actor, await loadActor(em, user)))
-    throw DomainError.forbidden(`${action} user [ ${user.login} ]: they hold permissions you do not`);
 }
 
 /** The system account that stands in for deleted users (ensured by the seed at every start). */

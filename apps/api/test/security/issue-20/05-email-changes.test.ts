@@ -31,6 +31,7 @@ describe('issue 20 item 5: another account’s e-mail is changed only by who cov
     server = await startTestServer();
     await holderOf(server, 'user_editor', ['UPDATE_USER', 'READ_USER']);
     await holderOf(server, 'importer', ['IMPORT_DATA']);
+    await holderOf(server, 'low_level', ['LOW_LEVEL_ADMIN', 'READ_USER']);
     await userWithRole(server.orm, 'plain');
     await userWithRole(server.orm, 'developer', 'Developer');
     await userWithRole(server.orm, 'admin_person', 'Admin');
@@ -105,5 +106,22 @@ describe('issue 20 item 5: another account’s e-mail is changed only by who cov
     );
     expect(res.json().map((i: { imported: boolean }) => i.imported)).toEqual([true, true]);
     expect((await user('plain')).email).toBe('plain@import.example');
+  });
+
+  it('likewise another account’s password: LOW_LEVEL_ADMIN alone cannot take over root (403, unchanged)', async () => {
+    const setPassword = (login: string) =>
+      server.request('POST', `/rest/admin/user/${login}/password`, {
+        user: 'low_level',
+        contentType: 'application/x-www-form-urlencoded',
+        body: new URLSearchParams({ newPassword: 'taken-over-123' }).toString(),
+      });
+    const before = (await user('root')).passwordHash;
+    const refused = await setPassword('root');
+    expect(refused.status, refused.text).toBe(403);
+    expect(xmlError(refused.text)).toBe(
+      'You have no rights to set the password of user [ root ]: they hold permissions you do not.',
+    );
+    expect((await user('root')).passwordHash).toBe(before);
+    expect((await setPassword('plain')).status).toBe(200);
   });
 });
