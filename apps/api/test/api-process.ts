@@ -9,7 +9,16 @@ const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 /** Starts `dist/main.js` on `databaseUrl` and a free port; resolves with the port it printed once listening. */
 export function startApi(databaseUrl: string, env: Record<string, string> = {}): Promise<ApiProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', ...env },
+    // One server process each (on PostgreSQL the default would be one per core): the processes a
+    // test starts are the point.
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TRACKLINE_PROCESSES: '1',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...env,
+    },
   });
   let output = '';
   return new Promise((resolve, reject) => {
