@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
+  type AttachmentQuotas,
   type DatabaseConfig,
+  DEFAULT_ATTACHMENT_QUOTAS,
   DEFAULT_RESOURCE_LIMITS,
   DEFAULT_TRASH_DAYS,
   type ResourceLimits,
@@ -11,10 +13,13 @@ import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
 import { normalizePublicUrl } from './http/public-url.js';
+import { LOG_LEVELS } from './log/logger.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './rest/request-body.js';
 
 const onOff = (fallback: 'on' | 'off') => z.enum(['on', 'off']).default(fallback);
 const positive = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+const quota = (fallback: number) =>
+  z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(fallback);
 
 /** The only place that reads process.env; validated once at start-up. */
 const ZEnv = z.object({
@@ -87,6 +92,15 @@ const ZEnv = z.object({
     .min(1)
     .max(2 ** 31 - 1)
     .default(DEFAULT_MAX_ATTACHMENT_BYTES),
+  /**
+   * Attachment quotas in bytes (409 beyond): what one user's uploads, one issue and the whole
+   * installation may hold; 0 means no limit. Imports count against the total only.
+   */
+  TRACKLINE_ATTACHMENT_QUOTA_USER_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.perUserBytes),
+  TRACKLINE_ATTACHMENT_QUOTA_ISSUE_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.perIssueBytes),
+  TRACKLINE_ATTACHMENT_QUOTA_TOTAL_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.totalBytes),
+  /** The structured log's level (standard output, JSON lines); security events are `info` and `warn`. */
+  TRACKLINE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -176,5 +190,14 @@ export function resourceLimitsFromEnv(env: Env): ResourceLimits {
   return {
     maxTagsPerUser: env.TRACKLINE_MAX_TAGS_PER_USER,
     maxSavedSearchesPerUser: env.TRACKLINE_MAX_SAVED_SEARCHES_PER_USER,
+  };
+}
+
+/** The attachment quotas (see `beginUpload` in the domain). */
+export function attachmentQuotasFromEnv(env: Env): AttachmentQuotas {
+  return {
+    perUserBytes: env.TRACKLINE_ATTACHMENT_QUOTA_USER_BYTES,
+    perIssueBytes: env.TRACKLINE_ATTACHMENT_QUOTA_ISSUE_BYTES,
+    totalBytes: env.TRACKLINE_ATTACHMENT_QUOTA_TOTAL_BYTES,
   };
 }

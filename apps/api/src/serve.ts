@@ -15,6 +15,7 @@ import {
 } from '@trackline/domain';
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
+  attachmentQuotasFromEnv,
   attachmentsDirFromEnv,
   databaseFromEnv,
   type Env,
@@ -24,6 +25,7 @@ import {
   resourceLimitsFromEnv,
 } from './env.js';
 import { createLoadSignal } from './http/load-signal.js';
+import { createLogger } from './log/logger.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
@@ -81,7 +83,13 @@ export async function serve(env: Env): Promise<void> {
   const attachments = createFileAttachmentStore(attachmentsDirFromEnv(env));
   const server = createServer({
     orm,
-    attachments: { store: attachments, maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES },
+    // The structured log (security events) on standard output, one JSON object per line.
+    logger: createLogger({ level: env.TRACKLINE_LOG_LEVEL }),
+    attachments: {
+      store: attachments,
+      maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES,
+      quotas: attachmentQuotasFromEnv(env),
+    },
     limits: { ...limitsFromEnv(env), store: limitsStore },
     inputLimits: inputLimitsFromEnv(env),
     publicUrl: env.PUBLIC_URL,

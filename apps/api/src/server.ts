@@ -10,6 +10,7 @@ import {
   type Em,
   type Orm,
   type ResourceLimits,
+  setSecurityEventSink,
 } from '@trackline/domain';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import {
@@ -23,6 +24,9 @@ import { handleLogin } from './auth/login.route.js';
 import { isDocsPath, serveDocs } from './http/docs-page.js';
 import { createBaseUrl } from './http/public-url.js';
 import { setSecurityHeaders } from './http/security-headers.js';
+import { type Logger, silentLogger } from './log/logger.js';
+import { requestContext, requestIdOf } from './log/request-context.js';
+import { createSecurityLog } from './log/security-log.js';
 import { restErrorOf, writeRestError } from './rest/error-writer.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
@@ -50,6 +54,8 @@ export type ServerOptions = {
   attachments?: AttachmentOptions;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
+  /** The structured log (security events); silent when absent. `main.ts` passes one on stdout. */
+  logger?: Logger;
 };
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
@@ -63,6 +69,7 @@ export function createRequestHandler({
   inputLimits,
   publicUrl,
   attachments,
+  logger = silentLogger(),
 }: ServerOptions) {
   let attachmentOptions = attachments;
   const attachmentStore = (): AttachmentOptions => {
@@ -73,7 +80,10 @@ export function createRequestHandler({
     return attachmentOptions;
   };
   const baseUrlOf = createBaseUrl(publicUrl);
-  const guard = createGuard(limits);
+  const security = createSecurityLog(logger);
+  // The domain reports changes of authority (grants, tokens, passwords...) through this sink.
+  setSecurityEventSink(orm.em as Em, (event) => security.changed(event));
+  const guard = createGuard(limits, security);
   async function createContext(
     req: IncomingMessage,
     res: ServerResponse,
@@ -132,7 +142,14 @@ export function createRequestHandler({
   });
   let openApiCache: { base: string; body: string } | null = null;
 
-  return async function handle(req: IncomingMessage, res: ServerResponse) {
+  /** Every request runs in its context (request id, client address) for the log lines it causes. */
+  return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    return requestContext.run({ requestId, clientIp: guard.clientIp(req), security }, () => serve(req, res));
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
     reportServerTime(res);
     const url = new URL(req.url ?? '/', 'http://internal');
     setSecurityHeaders(res, url.pathname);
@@ -163,7 +180,14 @@ export function createRequestHandler({
         const ctx = await createContext(req, res, 'rest');
         if (!ctx.actor) throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
         const call = { em: ctx.em, actor: ctx.actor, baseUrl: ctx.baseUrl };
-        return await handleAttachment(call, req, res, url, attachment, attachmentStore());
+        try {
+          return await handleAttachment(call, req, res, url, attachment, attachmentStore());
+        } catch (error) {
+          // The import form is an administrative route: its refusals go to the security log too.
+          if (attachment.kind === 'upload' && attachment.mode === 'import' && isRefusal(error))
+            security.accessDenied(ctx.actor.login, 'POST', '/rest/import/{issue}/attachment', error.message);
+          throw error;
+        }
       }
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) {
@@ -176,8 +200,11 @@ export function createRequestHandler({
       // The same writer as the REST bridge (this path serves login, hooks and unknown routes).
       writeRestError(req, res, restErrorOf(error));
     }
-  };
+  }
 }
+
+const isRefusal = (error: unknown): error is DomainError =>
+  error instanceof DomainError && error.code === 'PERMISSION_DENIED';
 
 /** `Server-Timing: app;dur=<ms>` on every response: what the benchmarks report as server time. */
 function reportServerTime(res: ServerResponse) {

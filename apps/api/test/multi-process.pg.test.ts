@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { addFieldValue, createOrm, migrate, migrationsDir, type Orm, seed } from '@trackline/domain';
 import { createScratchDatabase, type ScratchDatabase } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiProcess, startApi as startProcess, stopApi } from './api-process.js';
 import { actorFor, basic, fork, TEST_DIALECT, TEST_PG_URL } from './harness.js';
 
 /**
@@ -13,55 +12,11 @@ import { actorFor, basic, fork, TEST_DIALECT, TEST_PG_URL } from './harness.js';
  * (`TRACKLINE_TEST_DB=postgres`): SQLite is one process's embedded file.
  */
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const PASSWORD = 'multi-process-password';
 const AUTH = { authorization: basic('root', PASSWORD) };
-
-type ApiProcess = { child: ChildProcess; url: string; output: () => string };
-
-/** Starts `dist/main.js` on a free port; resolves with the port it printed once listening. */
-function startApi(databaseUrl: string): Promise<ApiProcess> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      // One server process each: the two processes of this suite are the point (on PostgreSQL the
-      // default would be one per core).
-      TRACKLINE_PROCESSES: '1',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD: PASSWORD,
-      // Hundreds of requests from one user in a second: this is about the database, not limits.
-      TRACKLINE_RATE_LIMIT: 'off',
-    },
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve({ child, url: `http://127.0.0.1:${port}`, output: () => output });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-function stopApi(api: ApiProcess): Promise<void> {
-  if (api.child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    api.child.once('exit', () => resolve());
-    api.child.kill('SIGTERM');
-  });
-}
+/** Hundreds of requests from one user in a second: this is about the database, not limits. */
+const startApi = (databaseUrl: string) =>
+  startProcess(databaseUrl, { ADMIN_PASSWORD: PASSWORD, TRACKLINE_RATE_LIMIT: 'off' });
 
 async function call(api: ApiProcess, method: string, path: string) {
   const res = await fetch(`${api.url}${path}`, { method, headers: { ...AUTH, accept: 'application/json' } });

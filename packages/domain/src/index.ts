@@ -1,3 +1,4 @@
+export * from './audit/security-events.js';
 export * from './auth/actor.js';
 export * from './auth/actor-cache.js';
 export * from './auth/authenticate.js';
@@ -21,6 +22,7 @@ export * from './import/index.js';
 export * from './issues/apply-command.js';
 export * from './issues/attachments/attachment.entity.js';
 export * from './issues/attachments/attachment-store.js';
+export * from './issues/attachments/attachment-upload.js';
 export * from './issues/attachments/attachments.js';
 export * from './issues/build-vocabulary.js';
 export * from './issues/command-context.js';

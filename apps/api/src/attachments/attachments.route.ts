@@ -3,12 +3,13 @@ import type { Readable } from 'node:stream';
 import { isStorableTimestamp } from '@trackline/contracts';
 import {
   type Actor,
+  type AttachmentQuotas,
   type AttachmentStore,
   type AttachmentView,
-  addAttachment,
+  beginImportUpload,
+  beginUpload,
   DomainError,
   type Em,
-  importAttachment,
   openAttachment,
 } from '@trackline/domain';
 import busboy from 'busboy';
@@ -25,7 +26,12 @@ import { negotiate } from '../rest/negotiate.js';
  * per file). The caller is resolved before a byte of the body is read.
  */
 
-export type AttachmentOptions = { store: AttachmentStore; maxBytes: number };
+export type AttachmentOptions = {
+  store: AttachmentStore;
+  maxBytes: number;
+  /** Per user, per issue and in all; the domain's defaults when absent. */
+  quotas?: AttachmentQuotas | undefined;
+};
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 
 const UPLOAD = /^\/rest\/(issue|import)\/([^/]+)\/attachment\/?$/;
@@ -107,23 +113,22 @@ export async function handleAttachment(
   // The same storable range as every other time input (PostgreSQL refuses later years with an error).
   if (created !== null && !(/^\d{1,15}$/.test(created) && isStorableTimestamp(Number(created))))
     throw DomainError.invalid('created', 'must be a time in ms since the epoch, before the year 10000');
-  const stored = await readFiles(req, options.maxBytes, (source, filename, mimeType) => {
-    const common = {
-      issue: route.issue,
-      name: filename,
-      contentType: mimeType,
-      source,
-      maxBytes: options.maxBytes,
-    };
-    return route.mode === 'import'
-      ? importAttachment(call.em, call.actor, options.store, {
-          ...common,
+  // The caller's rights and the quotas are checked before a byte of the body is read.
+  const target = { issue: route.issue, maxBytes: options.maxBytes, quotas: options.quotas };
+  const upload =
+    route.mode === 'import'
+      ? await beginImportUpload(call.em, call.actor, options.store, {
+          ...target,
           authorLogin: query.get('authorLogin') ?? undefined,
           group: query.get('group') ?? undefined,
           created: created === null ? undefined : Number(created),
         })
-      : addAttachment(call.em, call.actor, options.store, common);
-  });
+      : await beginUpload(call.em, call.actor, options.store, target);
+  await readFiles(req, options.maxBytes, (source, name, contentType) =>
+    upload.addFile({ source, name, contentType }),
+  );
+  // All files or none: the rows are written only once every file is stored.
+  const stored = await upload.commit();
   const first = stored[0] as AttachmentView;
   res.statusCode = 201;
   res.setHeader('Location', attachmentUrl(call.baseUrl, first));
@@ -150,12 +155,16 @@ export const toFileUrl = (baseUrl: string, a: AttachmentView) => ({
   id: String(a.id),
 });
 
-/** Streams each file part of a multipart body through `store`, in order; 400 when there is none. */
+/**
+ * Streams each file part of a multipart body through `store`, in order; 400 when there is none.
+ * File names are UTF-8, raw (as browsers and curl send them) or as RFC 5987 `filename*`
+ * (busboy's default charset for raw parameters is Latin-1, which turned `résumé` into `rÃ©sumÃ©`).
+ */
 function readFiles(
   req: IncomingMessage,
   maxBytes: number,
-  store: (source: Readable, filename: string, mimeType: string) => Promise<AttachmentView>,
-): Promise<AttachmentView[]> {
+  store: (source: Readable, filename: string, mimeType: string) => Promise<void>,
+): Promise<void> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type))
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Attachments are uploaded as multipart/form-data.');
@@ -166,18 +175,19 @@ function readFiles(
       parser = busboy({
         headers: req.headers,
         limits: { fileSize: maxBytes + 1, files: MAX_FILES, fields: 50, parts: 100 },
+        defParamCharset: 'utf8',
       });
     } catch (error) {
       return reject(DomainError.invalid('body', `is not a multipart form (${(error as Error).message})`));
     }
-    const stored: AttachmentView[] = [];
+    let files = 0;
     let chain: Promise<void> = Promise.resolve();
     let failure: unknown;
     const finish = () =>
       void chain.then(() => {
         if (failure) reject(failure);
-        else if (stored.length === 0) reject(DomainError.invalid('body', 'carries no file'));
-        else resolve(stored);
+        else if (files === 0) reject(DomainError.invalid('body', 'carries no file'));
+        else resolve();
       });
     // A refusal answers at once; the rest of the body is drained, not parsed.
     const fail = (error: unknown) => {
@@ -190,7 +200,8 @@ function readFiles(
       chain = chain.then(async () => {
         if (failure) return void stream.resume();
         try {
-          stored.push(await store(stream, info.filename ?? 'attachment', info.mimeType));
+          await store(stream, info.filename ?? 'attachment', info.mimeType);
+          files++;
         } catch (error) {
           stream.resume();
           fail(error);

@@ -1,11 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { authenticatePassword, DomainError, type Em, sha256Hex } from '@trackline/domain';
+import { DomainError, type Em, sha256Hex } from '@trackline/domain';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { silentLogger } from '../log/logger.js';
+import { createSecurityLog, type SecurityLog } from '../log/security-log.js';
 import type { Context, RequestFacts } from '../trpc/context.js';
 import { toTrpcError } from '../trpc/error-mapping.js';
+import type { Credentials } from './credentials.js';
 import { readCredentials } from './credentials.js';
 import { type LimitsStore, memoryLimitsStore } from './limit-stores.js';
+import { checkPasswordOnce } from './password-check.js';
 import { type LoginThrottle, type Resolved, resolveActor } from './resolve-actor.js';
 
 /**
@@ -108,6 +112,8 @@ function createLoginThrottle(
 export type RequestGuard = {
   /** For `POST /rest/user/login`: null when logins are not throttled. */
   logins: LoginThrottle | null;
+  /** Where failed and throttled logins are reported. */
+  security: SecurityLog;
   clientIp(req: IncomingMessage): string;
   /** Over TLS, or (with `trustProxy`) the proxy's last `X-Forwarded-Proto` entry is `https`. */
   isSecure(req: IncomingMessage): boolean;
@@ -134,7 +140,10 @@ export type RequestGuard = {
 
 export const rateLimited = (message: string) => new DomainError('RATE_LIMITED', message);
 
-export function createGuard(options: LimitsOptions = {}): RequestGuard {
+export function createGuard(
+  options: LimitsOptions = {},
+  security: SecurityLog = createSecurityLog(silentLogger()),
+): RequestGuard {
   const store = options.store ?? memoryLimitsStore();
   const logins = options.logins ? createLoginThrottle(options.logins, store) : null;
   const burst = options.requests?.burst ?? 0;
@@ -195,6 +204,7 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
 
   return {
     logins,
+    security,
     clientIp,
     isSecure,
     requestFacts(em, req, res, transport, resolved) {
@@ -208,12 +218,14 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
           return queryKeys;
         },
         async checkPassword(login, password) {
-          const ip = clientIp(req);
-          const wait = (await logins?.reserve(login, ip)) ?? 0;
-          if (wait > 0) refuse(res, transport, wait, tooManyFailures(wait));
-          const user = await authenticatePassword(em, login, password);
-          if (user) await logins?.succeeded(login, ip);
-          return user !== null;
+          const limit = logins ? { throttle: logins, ip: clientIp(req) } : undefined;
+          const outcome = await checkPasswordOnce(em, login, password, limit);
+          if ('retryAfter' in outcome) {
+            security.loginThrottled('current-password', login, outcome.retryAfter);
+            refuse(res, transport, outcome.retryAfter, tooManyFailures(outcome.retryAfter));
+          }
+          if (!outcome.user) security.loginFailed('current-password', login);
+          return outcome.user !== null;
         },
       };
     },
@@ -224,8 +236,11 @@ export function createGuard(options: LimitsOptions = {}): RequestGuard {
           ? await resolveActor(em, credentials, { throttle: logins, ip: clientIp(req) })
           : await resolveActor(em, credentials);
       if (resolved.retryAfter) {
+        security.loginThrottled('basic', basicLogin(credentials), resolved.retryAfter);
         refuse(res, transport, resolved.retryAfter, tooManyFailures(resolved.retryAfter));
       }
+      if (!resolved.actor && credentials.kind !== 'none')
+        security.loginFailed(credentials.kind, basicLogin(credentials));
       if (resolved.actor) {
         await charge(resolved.actor.userId, res, transport, transport === 'trpc' ? batchSize(req.url) : 1);
       }
@@ -247,3 +262,6 @@ function batchSize(url: string | undefined): number {
 }
 
 export const tooManyFailures = (seconds: number) => `Too many failed login attempts; retry in ${seconds} s.`;
+
+/** The login a Basic credential names (the only kind whose login is known before it is checked). */
+const basicLogin = (credentials: Credentials) => (credentials.kind === 'basic' ? credentials.login : '');

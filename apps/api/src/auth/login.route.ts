@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticatePassword, createSession, DomainError, type Orm } from '@trackline/domain';
+import { createSession, DomainError, type Em, type Orm } from '@trackline/domain';
 import { DEFAULT_INPUT_LIMITS } from '../rest/request-body.js';
 import { readRequestInput } from '../rest/request-input.js';
 import { sessionCookie } from './credentials.js';
 import { type RequestGuard, tooManyFailures } from './limits.js';
+import { checkPasswordOnce } from './password-check.js';
 
 /**
  * `POST /rest/user/login` with `login` (body or query) and `password` (body only: a query string
@@ -15,7 +16,7 @@ export async function handleLogin(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
-  guard?: Pick<RequestGuard, 'logins' | 'clientIp' | 'isSecure'>,
+  guard?: Pick<RequestGuard, 'logins' | 'clientIp' | 'isSecure' | 'security'>,
 ) {
   if (url.searchParams.has('password'))
     throw DomainError.invalid('password', 'must be sent in the request body, not in the query string');
@@ -25,20 +26,24 @@ export async function handleLogin(
   if (!login) throw DomainError.invalid('login', 'is required');
   if (!password) throw DomainError.invalid('password', 'is required');
   // An attempt is reserved before the password is checked: parallel guesses are all counted,
-  // and a throttled login or IP is refused without a check (no oracle while locked).
+  // and a throttled login or IP is refused without a check (no oracle while locked). Parallel
+  // logins with the same pair share one check (`checkPasswordOnce`).
   const throttle = guard?.logins;
-  const ip = throttle && guard ? guard.clientIp(req) : '';
-  const retryAfter = (await throttle?.reserve(login, ip)) ?? 0;
-  if (retryAfter > 0) {
-    res.setHeader('Retry-After', String(retryAfter));
-    throw new DomainError('RATE_LIMITED', tooManyFailures(retryAfter));
+  const limit = throttle && guard ? { throttle, ip: guard.clientIp(req) } : undefined;
+  const em = orm.em.fork() as Em;
+  const outcome = await checkPasswordOnce(em, login, password, limit);
+  if ('retryAfter' in outcome) {
+    guard?.security.loginThrottled('form', login, outcome.retryAfter);
+    res.setHeader('Retry-After', String(outcome.retryAfter));
+    throw new DomainError('RATE_LIMITED', tooManyFailures(outcome.retryAfter));
   }
-  const em = orm.em.fork();
-  const user = await authenticatePassword(em as never, login, password);
   // A failure keeps its reserved attempt.
-  if (!user) throw DomainError.unauthenticated('Incorrect login or password.');
-  await throttle?.succeeded(login, ip);
-  const session = await createSession(em as never, user.id);
+  if (!outcome.user) {
+    guard?.security.loginFailed('form', login);
+    throw DomainError.unauthenticated('Incorrect login or password.');
+  }
+  guard?.security.loginSucceeded('form', outcome.user.login);
+  const session = await createSession(em, outcome.user.id);
   res.setHeader('Set-Cookie', sessionCookie(session, guard?.isSecure(req) ?? false));
   // Clients compare the body with exactly `<login>ok</login>`, even those sending
   // `Accept: application/json`: the same bytes whatever the Accept, no XML declaration.

@@ -2,11 +2,11 @@ import {
   type Actor,
   type AuthenticatedUser,
   actorCacheOf,
-  authenticatePassword,
   credentialKey,
   type Em,
   findUserWithPassword,
   loadActor,
+  perConnection,
   type RememberedActor,
   readAuthEpoch,
   recordTokenUse,
@@ -14,6 +14,7 @@ import {
   verifyToken,
 } from '@trackline/domain';
 import type { Credentials } from './credentials.js';
+import { checkPasswordOnce } from './password-check.js';
 
 /**
  * `retryAfter` (seconds): the password was not checked because its login or IP is throttled.
@@ -68,17 +69,7 @@ type VerifiedPairs = Map<string, { userId: number; passwordHash: string; expires
  * One map per database (the ORM's connection), like the actor cache: a user id means something
  * only in its own database. A server has one; a test process that opens many keeps them apart.
  */
-const verifiedPairsByDatabase = new WeakMap<object, VerifiedPairs>();
-
-function verifiedPairsOf(em: Em): VerifiedPairs {
-  const connection = em.getConnection();
-  let pairs = verifiedPairsByDatabase.get(connection);
-  if (!pairs) {
-    pairs = new Map();
-    verifiedPairsByDatabase.set(connection, pairs);
-  }
-  return pairs;
-}
+const verifiedPairsOf = perConnection((): VerifiedPairs => new Map());
 
 async function verifiedPairUser(em: Em, key: string): Promise<AuthenticatedUser | null> {
   const verifiedPairs = verifiedPairsOf(em);
@@ -122,15 +113,11 @@ async function basicActor(
   if (hit) return hit.actor;
   const known = await verifiedPairUser(em, key);
   if (known) return remember(em, key, epoch, { actor: await loadActor(em, known) });
-  if (limit) {
-    const wait = await limit.throttle.reserve(login, limit.ip);
-    if (wait > 0) return throttled(wait);
-  }
-  const user = await authenticatePassword(em, login, password);
-  if (!user) return null;
-  if (limit) await limit.throttle.succeeded(login, limit.ip);
-  rememberPair(em, key, user);
-  return remember(em, key, epoch, { actor: await loadActor(em, user) });
+  // Parallel requests with this pair share one check (see `checkPasswordOnce`).
+  const outcome = await checkPasswordOnce(em, login, password, limit, (user) => rememberPair(em, key, user));
+  if ('retryAfter' in outcome) return throttled(outcome.retryAfter);
+  if (!outcome.user) return null;
+  return remember(em, key, epoch, { actor: await loadActor(em, outcome.user) });
 }
 
 async function tokenActor(em: Em, token: string): Promise<Actor | null> {

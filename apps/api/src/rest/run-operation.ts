@@ -1,7 +1,7 @@
 import { DomainError } from '@trackline/domain';
 import type { Context } from '../trpc/context.js';
 import { domainErrorOf } from '../trpc/error-mapping.js';
-import { checkRawInput, requireActor } from '../trpc/procedures.js';
+import { checkRawInput, reportAdminRefusal, requireActor } from '../trpc/procedures.js';
 import { describeZodIssues } from '../trpc/zod-issues.js';
 import { type RestError, restErrorOf } from './error-writer.js';
 import type { MatchedRoute } from './route-table.js';
@@ -64,6 +64,7 @@ export async function runOperation(
   } catch (cause) {
     const domain = domainErrorOf(cause);
     if (!domain) logError(cause);
+    reportAdminRefusal(ctx.actor, route.meta, domain);
     return { ok: false, error: restErrorOf(domain) };
   }
 }

@@ -2,6 +2,7 @@ import type { RouteMeta } from '@trackline/contracts';
 import type { Actor } from '@trackline/domain';
 import { DomainError } from '@trackline/domain';
 import type { z } from 'zod';
+import { requestContext } from '../log/request-context.js';
 import type { Context } from './context.js';
 import { toTrpcError } from './error-mapping.js';
 import { t } from './init.js';
@@ -52,8 +53,21 @@ export function requireActor(ctx: Context): AuthedContext {
   return ctx as AuthedContext;
 }
 
+/** Routes whose refusals go to the security log: administration and import. */
+const ADMIN_ROUTE = /^\/(?:admin|import)\//;
+
+/** A permission refusal on an administrative route is a security event (who, which route, why); both transports report it. */
+export function reportAdminRefusal(actor: Actor | null, meta: RouteMeta | undefined, cause: unknown) {
+  const route = meta?.openapi;
+  if (!actor || !route || !ADMIN_ROUTE.test(route.path)) return;
+  if (!(cause instanceof DomainError) || cause.code !== 'PERMISSION_DENIED') return;
+  requestContext
+    .getStore()
+    ?.security.accessDenied(actor.login, route.method, `/rest${route.path}`, cause.message);
+}
+
 /** tRPC's side: the shared input check, and domain errors as transport errors in one place. */
-const base = t.procedure.use(async ({ next, getRawInput }) => {
+const base = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   try {
     checkRawInput(await getRawInput());
   } catch (error) {
@@ -61,6 +75,7 @@ const base = t.procedure.use(async ({ next, getRawInput }) => {
   }
   const result = await next();
   if (!result.ok) {
+    reportAdminRefusal(ctx.actor, meta, result.error.cause);
     const mapped = toTrpcError(result.error.cause);
     if (mapped) throw mapped;
   }

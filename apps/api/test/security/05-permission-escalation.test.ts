@@ -1,15 +1,8 @@
 import { addRolePermission, createRole, grantRole } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  actorFor,
-  adminSnapshot,
-  fork,
-  startTestServer,
-  type TestServer,
-  userWithRole,
-  xmlError,
-} from '../harness.js';
+import { actorFor, adminSnapshot, fork, startTestServer, type TestServer, xmlError } from '../harness.js';
 import { createIssue, issueSnapshot, PRJ, setUpWorld } from '../issue-fixtures.js';
+import { holderOf as holdersOf } from './holders.js';
 
 /**
  * Single administrative permissions must not be stepping stones to more: nobody grants,
@@ -21,14 +14,8 @@ let server: TestServer;
 let issueId: string;
 
 /** A role made of exactly `permissions`, granted to a new user (globally, or in `project`). */
-async function holderOf(login: string, permissions: string[], project?: string) {
-  const root = await actorFor(server.orm, 'root');
-  const role = `Only_${login}`;
-  await createRole(fork(server.orm), root, role, 'single permissions');
-  for (const key of permissions) await addRolePermission(fork(server.orm), root, role, key);
-  await userWithRole(server.orm, login, role, project);
-  return role;
-}
+const holderOf = (login: string, permissions: string[], project?: string) =>
+  holdersOf(server, login, permissions, project);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,8 +1,10 @@
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { User } from '../users/user.entity.js';
 import { type Actor, requirePermission } from './actor.js';
 import { hashPassword } from './password.js';
+import { requireCovers } from './require-covers.js';
 import { sha256Hex } from './secrets.js';
 import { Session } from './token.entity.js';
 
@@ -23,11 +25,16 @@ export async function endSession(em: Em, value: string): Promise<boolean> {
  */
 export async function revokeSessions(em: Em, actor: Actor, login?: string): Promise<number> {
   const own = login === undefined || login.toLowerCase() === actor.login.toLowerCase();
-  if (own) return em.nativeDelete(Session, { user: actor.userId });
-  requirePermission(actor, 'UPDATE_USER', undefined, "end other users' sessions (UPDATE_USER)");
-  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
-  if (!user) throw DomainError.notFound('User', login);
-  return em.nativeDelete(Session, { user: user.id });
+  let target = { id: actor.userId, login: actor.login };
+  if (!own) {
+    requirePermission(actor, 'UPDATE_USER', undefined, "end other users' sessions (UPDATE_USER)");
+    const user = await em.findOne(User, { loginKey: login.toLowerCase() });
+    if (!user) throw DomainError.notFound('User', login);
+    target = user;
+  }
+  const count = await em.nativeDelete(Session, { user: target.id });
+  emitSecurityEvent(em, actor, { event: 'sessions.ended', target: target.login, count });
+  return count;
 }
 
 /**
@@ -50,11 +57,15 @@ export async function setPassword(
     requirePermission(actor, 'LOW_LEVEL_ADMIN', undefined, "set other users' passwords (LOW_LEVEL_ADMIN)");
   const user = await em.findOne(User, { loginKey: login.toLowerCase() });
   if (!user) throw DomainError.notFound('User', login);
+  // Whoever sets a password can sign in as that account: as for runAs, only over an account
+  // holding nothing the caller lacks (LOW_LEVEL_ADMIN alone must not become root).
+  if (!own) await requireCovers(em, actor, user, 'set the password of');
   const passwordHash = await hashPassword(newPassword);
   await em.transactional(async (tx) => {
     await tx.nativeUpdate(User, { id: user.id }, { passwordHash });
     await tx.nativeDelete(Session, { user: user.id });
   });
+  emitSecurityEvent(em, actor, { event: 'password.changed', target: user.login });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
@@ -15,6 +16,7 @@ export async function createPermanentToken(
     async () => {
       const row = em.create(PermanentToken, { user: actor.userId, name, secretHash: sha256Hex(secret) });
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'token.created', target: actor.login, tokenName: name });
       return { token: formatPermanentToken(actor.login, name, secret), row };
     },
     rejectWith(() => DomainError.alreadyExists('Token', name)),
@@ -24,6 +26,7 @@ export async function createPermanentToken(
 export async function revokePermanentToken(em: Em, actor: Actor, name: string): Promise<void> {
   const removed = await em.nativeDelete(PermanentToken, { user: actor.userId, name });
   if (removed === 0) throw DomainError.notFound('Token', name);
+  emitSecurityEvent(em, actor, { event: 'token.revoked', target: actor.login, tokenName: name });
 }
 
 export function listPermanentTokens(em: Em, actor: Actor): Promise<IPermanentToken[]> {

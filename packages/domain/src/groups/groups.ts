@@ -1,5 +1,6 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { PermissionKey } from '@trackline/contracts';
+import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
@@ -9,6 +10,7 @@ import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
 import { User } from '../users/user.entity.js';
 import { Group, GroupMember, GroupRoleGrant, type IGroup } from './group.entity.js';
+import { findGroupByName, groupNameKey, storableGroupName } from './group-names.js';
 
 export type GroupChanges = {
   newName?: string | undefined;
@@ -17,7 +19,7 @@ export type GroupChanges = {
 };
 
 async function findGroup(em: Em, name: string): Promise<IGroup> {
-  const group = await em.findOne(Group, { nameKey: name.toLowerCase() });
+  const group = await findGroupByName(em, name);
   if (!group) throw DomainError.notFound('Group', name);
   return group;
 }
@@ -45,17 +47,18 @@ export async function createGroup(
   input: Omit<GroupChanges, 'newName'> = {},
 ): Promise<IGroup> {
   requirePermission(actor, 'CREATE_USERGROUP');
-  if (await em.findOne(Group, { nameKey: name.toLowerCase() }))
-    throw DomainError.alreadyExists('Group', name);
+  name = storableGroupName(name, 'group');
+  if (await findGroupByName(em, name)) throw DomainError.alreadyExists('Group', name);
   return onUniqueViolation(
     async () => {
       const group = em.create(Group, {
         name,
-        nameKey: name.toLowerCase(),
+        nameKey: groupNameKey(name),
         description: input.description ?? '',
         autoJoin: input.autoJoin ?? false,
       });
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'group.created', group: name, changes: changedNames(input) });
       return group;
     },
     rejectWith(() => DomainError.alreadyExists('Group', name)),
@@ -70,36 +73,52 @@ export async function updateGroup(
 ): Promise<IGroup> {
   requirePermission(actor, 'UPDATE_USERGROUP');
   const group = await findGroup(em, name);
-  const newName = changes.newName;
-  if (newName && newName.toLowerCase() !== group.nameKey) {
-    if (await em.findOne(Group, { nameKey: newName.toLowerCase() }))
-      throw DomainError.alreadyExists('Group', newName);
+  const newName = changes.newName === undefined ? undefined : storableGroupName(changes.newName, 'newName');
+  if (newName && groupNameKey(newName) !== group.nameKey) {
+    if (await findGroupByName(em, newName)) throw DomainError.alreadyExists('Group', newName);
   }
-  if (newName) Object.assign(group, { name: newName, nameKey: newName.toLowerCase() });
+  // Auto-join hands the group's roles to every account created from now on: like adding members.
+  if (changes.autoJoin === true && !group.autoJoin)
+    await requireHoldsGroupRoles(em, actor, group, 'make group auto-join');
+  if (newName) Object.assign(group, { name: newName, nameKey: groupNameKey(newName) });
   if (changes.description !== undefined) group.description = changes.description;
   if (changes.autoJoin !== undefined) group.autoJoin = changes.autoJoin;
   await onUniqueViolation(
     () => em.flush(),
     rejectWith(() => DomainError.alreadyExists('Group', newName ?? name)),
   );
+  emitSecurityEvent(em, actor, { event: 'group.updated', group: group.name, changes: changedNames(changes) });
   return group;
 }
 
 /**
- * Joining or leaving a group hands out or takes away each of its roles: the caller must hold
- * every permission they carry, in each grant's scope (as for a direct grant, `requireHoldsRole`).
+ * Joining or leaving a group hands out or takes away each of its roles, and so does anything
+ * that makes someone a member without naming them (auto-join, creating an account that joins the
+ * auto-join groups): the caller must hold every permission those roles carry, in each grant's
+ * scope (as for a direct grant, `requireHoldsRole`). `action` names what was refused.
  */
-async function requireHoldsGroupRoles(em: Em, actor: Actor, group: IGroup) {
+export async function requireHoldsGroupRoles(
+  em: Em,
+  actor: Actor,
+  group: IGroup,
+  action = 'change the members of group',
+) {
   const grants = await em.find(GroupRoleGrant, { group }, { populate: ['role.permissions', 'project'] });
   for (const grant of grants) {
     const keys = grant.role.permissions.getItems().map((p) => p.key as PermissionKey);
     const missing = firstNotHeld(actor, keys, grant.project?.id);
     if (missing !== undefined) {
       throw DomainError.forbidden(
-        `change the members of group [ ${group.name} ]: its role [ ${grant.role.name} ] carries ${missing}, which you do not hold there`,
+        `${action} [ ${group.name} ]: its role [ ${grant.role.name} ] carries ${missing}, which you do not hold there`,
       );
     }
   }
+}
+
+/** Creating an account joins it to every auto-join group: the creator must hold their roles. */
+export async function requireHoldsAutoJoinRoles(em: Em, actor: Actor): Promise<void> {
+  for (const group of await em.find(Group, { autoJoin: true }))
+    await requireHoldsGroupRoles(em, actor, group, 'create users: they would join auto-join group');
 }
 
 export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<void> {
@@ -118,6 +137,7 @@ export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<v
     if (error instanceof ForeignKeyConstraintViolationException) throw stillRestricting(group.name);
     throw error;
   }
+  emitSecurityEvent(em, actor, { event: 'group.deleted', group: group.name });
 }
 
 const stillRestricting = (name: string, count?: { comments: number; issues: number }) => {
@@ -152,6 +172,7 @@ export async function addUserToGroup(em: Em, actor: Actor, login: string, groupN
     async () => {
       em.create(GroupMember, { user, group });
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'group.member.added', group: group.name, target: user.login });
     },
     () => undefined,
   );
@@ -170,6 +191,7 @@ export async function removeUserFromGroup(
   const removed = await em.nativeDelete(GroupMember, { user, group });
   if (removed === 0)
     throw new DomainError('NOT_FOUND', `User [ ${user.login} ] is not a member of group [ ${group.name} ].`);
+  emitSecurityEvent(em, actor, { event: 'group.member.removed', group: group.name, target: user.login });
 }
 
 /** Puts a new user into every auto-join group (called wherever ordinary users are inserted). */
@@ -206,6 +228,12 @@ export async function grantGroupRole(
       async () => {
         em.create(GroupRoleGrant, { group, role, project, scopeKey });
         await em.flush();
+        emitSecurityEvent(em, actor, {
+          event: 'role.granted',
+          group: group.name,
+          role: role.name,
+          project: project?.shortName,
+        });
       },
       () => undefined,
     );
@@ -227,10 +255,17 @@ export async function revokeGroupRole(
     const {
       grantee: group,
       role,
+      project,
       scopeKey,
     } = await resolveGroupGrant(em, actor, groupName, roleName, projectName);
     const removed = await em.nativeDelete(GroupRoleGrant, { group, role, scopeKey });
     if (removed === 0) throw notHeld(group.name, role.name);
+    emitSecurityEvent(em, actor, {
+      event: 'role.revoked',
+      group: group.name,
+      role: role.name,
+      project: project?.shortName,
+    });
     return;
   }
   requirePermission(actor, 'UPDATE_USERGROUP');
@@ -245,6 +280,13 @@ export async function revokeGroupRole(
     await resolveGroupGrant(em, actor, groupName, roleName, grant.project?.shortName);
   }
   await em.nativeDelete(GroupRoleGrant, { id: { $in: grants.map((g) => g.id) } });
+  for (const grant of grants)
+    emitSecurityEvent(em, actor, {
+      event: 'role.revoked',
+      group: group.name,
+      role: grant.role.name,
+      project: grant.project?.shortName,
+    });
 }
 
 const notHeld = (group: string, role: string) =>

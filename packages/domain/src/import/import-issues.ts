@@ -1,7 +1,8 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { Group, GroupMember } from '../groups/group.entity.js';
+import { GroupMember } from '../groups/group.entity.js';
+import { findGroupByName } from '../groups/group-names.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
@@ -248,7 +249,7 @@ export async function importIssues(
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   const catalogue = await loadFieldCatalogue(em, project.id);
   const groupName = input.assigneeGroup?.trim();
-  const group = groupName ? await em.findOne(Group, { nameKey: groupName.toLowerCase() }) : null;
+  const group = groupName ? await findGroupByName(em, groupName) : null;
   if (groupName && !group) throw DomainError.notFound('Group', groupName);
   const groupId = group?.id ?? null;
   const results: ImportItemResult[] = [];

@@ -1,4 +1,6 @@
-import { type Actor, requirePermission } from '../auth/actor.js';
+import type { UserType } from '@trackline/contracts';
+import { type Actor, covers, requirePermission } from '../auth/actor.js';
+import { loadActor } from '../auth/load-actor.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { oneLine } from '../text/user-text.js';
@@ -15,6 +17,12 @@ export type ImportedUser = {
 /** Imported users: not typed in commands, so the same login rules as created ones. */
 const LOGIN = /^[^\s/\\?#%&<>"']{1,100}$/u;
 const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,100}$/u;
+
+type ExistingUser = { id: number; login: string; login_key: string; type: string; email: string | null };
+
+const coversAccount = async (em: Em, actor: Actor, row: ExistingUser) =>
+  row.id === actor.userId ||
+  covers(actor, await loadActor(em, { id: Number(row.id), login: row.login, type: row.type as UserType }));
 
 export const requireImport = (actor: Actor) =>
   requirePermission(actor, 'IMPORT_DATA', undefined, 'import data (IMPORT_DATA)');
@@ -67,8 +75,8 @@ export async function importUsers(
 
   await em.transactional(async (tx) => {
     const keys = [...valid.keys()];
-    const existing = await tx.execute<{ id: number; login_key: string; type: string }[]>(
-      `select id, login_key, type from users where login_key in (${placeholders(keys)})`,
+    const existing = await tx.execute<ExistingUser[]>(
+      `select id, login, login_key, type, email from users where login_key in (${placeholders(keys)})`,
       keys,
     );
     const byKey = new Map(existing.map((row) => [row.login_key, row]));
@@ -82,19 +90,35 @@ export async function importUsers(
           fullName: user.fullName ?? user.login,
           email: user.email ?? null,
           emailKey: user.email?.toLowerCase() ?? null,
+          emailSetBy: user.email ? actor.userId : null,
           passwordHash: null,
           type: 'user' as const,
           contextFolder: null,
           createdAt: new Date(),
         });
       } else if (row.type === 'user' || row.type === 'system') {
+        // Commits are matched to accounts by e-mail: an import changes an existing account's
+        // e-mail only for a caller holding everything that account holds (as updating it would).
+        const newEmail = user.email && user.email !== row.email ? user.email : undefined;
+        if (newEmail && !(await coversAccount(tx, actor, row))) {
+          results[index] = refused(user.login, [
+            {
+              message: `the e-mail of [ ${row.login} ] is changed only by who holds every permission it holds`,
+              fieldName: 'email',
+              value: newEmail,
+            },
+          ]);
+          continue;
+        }
         // A placeholder an issue import left ('system') becomes the user it stood for.
         await tx.nativeUpdate(
           User,
           { id: row.id },
           {
             ...(user.fullName ? { fullName: user.fullName } : {}),
-            ...(user.email ? { email: user.email, emailKey: user.email.toLowerCase() } : {}),
+            ...(newEmail
+              ? { email: newEmail, emailKey: newEmail.toLowerCase(), emailSetBy: actor.userId }
+              : {}),
             type: 'user',
           },
         );

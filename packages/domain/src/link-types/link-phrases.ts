@@ -2,16 +2,14 @@ import { RESERVED_COMMAND_PHRASES } from '../commands/definitions.js';
 import { DomainError } from '../errors.js';
 import { DEFAULT_FIELDS } from '../issues/fields/default-fields.js';
 import type { Em } from '../orm/em.js';
-
-/** Every Unicode whitespace character, plus what JavaScript's `\s` adds (U+FEFF). */
-const WHITESPACE_RUN = /[\s\p{White_Space}]+/gu;
+import { normalizeSpacing } from '../text/user-text.js';
 
 /**
  * How link type names and phrases are stored and compared: NFC, each run of Unicode whitespace
  * made one space, ends trimmed. `relates\u00A0to` and `relates  to` are then `relates to`.
  */
 export function normalizeLinkName(text: string): string {
-  return text.normalize('NFC').replace(WHITESPACE_RUN, ' ').trim();
+  return normalizeSpacing(text);
 }
 
 /** The case-insensitive comparison key of a link type name or phrase. */

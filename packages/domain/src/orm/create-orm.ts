@@ -49,3 +49,8 @@ export async function createOrm(db: DatabaseConfig, extra: { debug?: boolean } =
 export function dialectOf(orm: Orm): Dialect {
   return orm.config.get('driver') === PostgreSqlDriver ? 'postgresql' : 'sqlite';
 }
+
+/** The dialect of the database an entity manager works on. */
+export function dialectOfEm(em: { config: Orm['config'] }): Dialect {
+  return em.config.get('driver') === PostgreSqlDriver ? 'postgresql' : 'sqlite';
+}

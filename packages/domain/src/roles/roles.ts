@@ -1,4 +1,5 @@
 import { isPermissionKey, PERMISSIONS, type PermissionKey } from '@trackline/contracts';
+import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, holdsInScope, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
@@ -35,6 +36,7 @@ export async function createRole(em: Em, actor: Actor, name: string, description
     async () => {
       const role = em.create(Role, { name, nameKey: name.toLowerCase(), description });
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'role.created', role: name });
       return role;
     },
     rejectWith(() => DomainError.alreadyExists('Role', name)),
@@ -62,6 +64,7 @@ export async function updateRole(
     () => em.flush(),
     rejectWith(() => DomainError.alreadyExists('Role', changes.newName ?? name)),
   );
+  emitSecurityEvent(em, actor, { event: 'role.updated', role: name, changes: changedNames(changes) });
   return role;
 }
 
@@ -105,6 +108,7 @@ export async function addRolePermission(em: Em, actor: Actor, name: string, key:
   return onUniqueViolation(
     async () => {
       await em.flush();
+      emitSecurityEvent(em, actor, { event: 'role.permission.added', role: role.name, permission: key });
       return sortPermissions(role.permissions.getItems());
     },
     async () => {
@@ -124,6 +128,7 @@ export async function removeRolePermission(em: Em, actor: Actor, name: string, k
   }
   role.permissions.remove(permission);
   await em.flush();
+  emitSecurityEvent(em, actor, { event: 'role.permission.removed', role: role.name, permission: key });
   return sortPermissions(role.permissions.getItems());
 }
 

@@ -1,6 +1,7 @@
 import { PERMISSIONS } from '@trackline/contracts';
 import { randomSecret } from '../auth/secrets.js';
 import { Group } from '../groups/group.entity.js';
+import { groupNameKey, normalizeStoredGroupNames } from '../groups/group-names.js';
 import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { dialectOf, type Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
@@ -35,9 +36,10 @@ export async function seed(
       if (!known.has(key)) em.create(Permission, { key, description });
     }
     // Seeded groups appear on upgrade too (a database made before groups existed gets them).
+    await normalizeStoredGroupNames(em);
     const groups = new Set((await em.find(Group, {})).map((g) => g.nameKey));
     for (const group of SEED_GROUPS) {
-      const nameKey = group.name.toLowerCase();
+      const nameKey = groupNameKey(group.name);
       if (!groups.has(nameKey)) em.create(Group, { ...group, nameKey });
     }
     await em.flush();

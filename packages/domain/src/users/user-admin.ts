@@ -1,9 +1,11 @@
 import { isPermissionKey } from '@trackline/contracts';
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
+import { requireCovers } from '../auth/require-covers.js';
 import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
-import { Group } from '../groups/group.entity.js';
+import { findGroupByName } from '../groups/group-names.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { IssueChange } from '../issues/history/issue-change.entity.js';
 import { Issue } from '../issues/issue.entity.js';
@@ -47,7 +49,7 @@ export async function listUsers(em: Em, actor: Actor, filter: UserFilter): Promi
     params.push(pattern, pattern, pattern);
   }
   if (filter.group) {
-    const group = await em.findOne(Group, { nameKey: filter.group.toLowerCase() });
+    const group = await findGroupByName(em, filter.group);
     if (!group) throw DomainError.notFound('Group', filter.group);
     where.push('id in (select user_id from group_members where group_id = ?)');
     params.push(group.id);
@@ -104,15 +106,35 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
   if (own && changes.password !== undefined)
     throw DomainError.invalid('password', 'of your own account is changed at /admin/user/{login}/password');
   const user = await findUser(em, login);
+  const email = changes.email === undefined ? undefined : changes.email || null;
+  const setter = email === undefined ? undefined : await emailSetter(em, actor, user, email, own);
   if (changes.password !== undefined) await setPassword(em, actor, user.login, changes.password, false);
   if (changes.fullName !== undefined) user.fullName = changes.fullName;
-  if (changes.email !== undefined) {
-    user.email = changes.email || null;
-    user.emailKey = changes.email ? changes.email.toLowerCase() : null;
+  if (email !== undefined && setter !== undefined) {
+    user.email = email;
+    user.emailKey = email?.toLowerCase() ?? null;
+    user.emailSetBy = email ? setter : null;
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
   await em.flush();
+  if (setter !== undefined) emitSecurityEvent(em, actor, { event: 'user.email.changed', target: user.login });
   return user;
+}
+
+/**
+ * Who is recorded as setting `user`'s e-mail to `email` (null: the owner), or undefined to leave
+ * it as it is. Commits are matched to accounts by e-mail, so whoever sets another account's
+ * e-mail could act as it: changing it needs everything that account holds (403 otherwise, as
+ * delete and merge). The same e-mail sent again by an administrator who holds all that confirms
+ * it (the VCS match trusts it again); by one who does not, it changes nothing.
+ */
+async function emailSetter(em: Em, actor: Actor, user: IUser, email: string | null, own: boolean) {
+  if (own) return null;
+  if (email !== user.email) {
+    await requireCovers(em, actor, user, 'change the e-mail of');
+    return actor.userId;
+  }
+  return covers(actor, await loadActor(em, user)) ? actor.userId : undefined;
 }
 
 /**
@@ -123,8 +145,7 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
 async function requireRemovable(em: Em, actor: Actor, user: IUser) {
   if (user.type !== 'user') throw DomainError.forbidden(`remove the ${user.type} account [ ${user.login} ]`);
   if (user.id === actor.userId) throw DomainError.forbidden('remove your own account');
-  if (!covers(actor, await loadActor(em, user)))
-    throw DomainError.forbidden(`remove user [ ${user.login} ]: they hold permissions you do not`);
+  await requireCovers(em, actor, user, 'remove');
 }
 
 /** The system account that stands in for deleted users (ensured by the seed at every start). */
@@ -179,6 +200,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
     await reassignAuthorship(tx, user, replacement);
     await tx.nativeDelete(User, { id: user.id });
   });
+  emitSecurityEvent(em, actor, { event: 'user.deleted', target: user.login });
 }
 
 /**
@@ -192,6 +214,11 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
   const keep = await findUser(em, login);
   const merged = await findUser(em, loginToMerge);
   if (keep.id === merged.id) throw DomainError.invalid('loginToMerge', 'is the same account as login');
+  // The kept account receives the merged one's grants and memberships: never a built-in
+  // account (guest, deleted_user, workflow, service, import placeholders), which would then
+  // lend them to everyone it stands for.
+  if (keep.type !== 'user' && keep.type !== 'root')
+    throw DomainError.forbidden(`merge into the ${keep.type} account [ ${keep.login} ]`);
   await requireRemovable(em, actor, merged);
   await em.transactional(async (tx) => {
     await reassignAuthorship(tx, merged, keep);
@@ -202,7 +229,10 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
     await moveUserRows(tx, 'issue_votes', 'user_id', merged.id, keep.id, ['issue_id']);
     await moveUserRows(tx, 'tags', 'owner_id', merged.id, keep.id, ['name_key']);
     await moveUserRows(tx, 'saved_searches', 'owner_id', merged.id, keep.id, ['name_key']);
+    // E-mails the merged account set stay as trusted as before: the kept one now holds its grants.
+    await tx.nativeUpdate(User, { emailSetBy: merged.id }, { emailSetBy: keep.id });
     await tx.nativeDelete(User, { id: merged.id });
   });
+  emitSecurityEvent(em, actor, { event: 'user.merged', target: keep.login, merged: merged.login });
   return keep;
 }

@@ -13,6 +13,13 @@ export const User = defineEntity({
     email: p.string().length(200).nullable(),
     /** Lower-cased e-mail, indexed for commit-author matching. */
     emailKey: p.string().length(200).nullable().index(),
+    /**
+     * Who set the e-mail when it was not the account's owner (an administrator, the creator, an
+     * import): the VCS committer match trusts such an e-mail only while that account still holds
+     * everything this one holds (`vcs/committers.ts`). Null: set by the owner, or before this was
+     * recorded. A plain id, not a foreign key: a deleted setter must leave the e-mail untrusted.
+     */
+    emailSetBy: p.integer().nullable(),
     /** Jabber (XMPP) address, kept for the legacy user attributes. */
     jabber: p.string().length(200).nullable(),
     passwordHash: p.string().length(200).nullable(),

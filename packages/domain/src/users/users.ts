@@ -1,7 +1,8 @@
+import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
 import { DomainError } from '../errors.js';
-import { byRole, joinAutoJoinGroups, type RoleScopes } from '../groups/groups.js';
+import { byRole, joinAutoJoinGroups, type RoleScopes, requireHoldsAutoJoinRoles } from '../groups/groups.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
@@ -14,6 +15,8 @@ export type NewUser = {
   email?: string | undefined;
   jabber?: string | undefined;
   password?: string | undefined;
+  /** Who sets the e-mail, when not the owner (see `User.emailSetBy`); absent for the seed and tests. */
+  emailSetBy?: number | undefined;
   /** A hash already made by `hashPassword` (the test kit's cheap-cost users); wins over `password`. */
   passwordHash?: string | undefined;
   type?: IUser['type'];
@@ -29,6 +32,7 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
         fullName: input.fullName ?? input.login,
         email: input.email ?? null,
         emailKey: input.email?.toLowerCase() ?? null,
+        emailSetBy: input.email ? (input.emailSetBy ?? null) : null,
         jabber: input.jabber ?? null,
         passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
         type: input.type ?? 'user',
@@ -48,7 +52,10 @@ export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<
   if (await em.findOne(User, { loginKey: input.login.toLowerCase() })) {
     throw DomainError.alreadyExists('User', input.login);
   }
-  return insertUser(em, { ...input, type: 'user' });
+  await requireHoldsAutoJoinRoles(em, actor);
+  const user = await insertUser(em, { ...input, type: 'user', emailSetBy: actor.userId });
+  emitSecurityEvent(em, actor, { event: 'user.created', target: user.login });
+  return user;
 }
 
 export async function getUser(em: Em, actor: Actor, login: string): Promise<IUser> {
@@ -85,6 +92,12 @@ export async function grantRole(em: Em, actor: Actor, login: string, roleName: s
     async () => {
       em.create(RoleGrant, { user, role, project, scopeKey });
       await em.flush();
+      emitSecurityEvent(em, actor, {
+        event: 'role.granted',
+        target: user.login,
+        role: role.name,
+        project: project?.shortName,
+      });
     },
     () => undefined,
   );
@@ -97,10 +110,21 @@ export async function revokeRole(
   roleName: string,
   projectName?: string,
 ) {
-  const { grantee: user, role, scopeKey } = await resolveUserGrant(em, actor, login, roleName, projectName);
+  const {
+    grantee: user,
+    role,
+    project,
+    scopeKey,
+  } = await resolveUserGrant(em, actor, login, roleName, projectName);
   const removed = await em.nativeDelete(RoleGrant, { user, role, scopeKey });
   if (removed === 0)
     throw new DomainError('NOT_FOUND', `User [ ${login} ] does not have role [ ${role.name} ] there.`);
+  emitSecurityEvent(em, actor, {
+    event: 'role.revoked',
+    target: user.login,
+    role: role.name,
+    project: project?.shortName,
+  });
 }
 
 /** The roles granted to the user themselves (not through groups): their own, or anyone's with READ_USER. */

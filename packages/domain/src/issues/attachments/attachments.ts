@@ -1,14 +1,20 @@
 import type { Readable } from 'node:stream';
-import { type Actor, requirePermission } from '../../auth/actor.js';
+import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { resolveUserRefs } from '../../import/user-refs.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { oneLine } from '../../text/user-text.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
 import { IssueAttachment } from './attachment.entity.js';
 import type { AttachmentStore } from './attachment-store.js';
+import {
+  type AttachmentUpload,
+  beginImportUpload,
+  beginUpload,
+  type ImportTarget,
+  type UploadedFile,
+  type UploadTarget,
+} from './attachment-upload.js';
 
 export type AttachmentView = {
   id: number;
@@ -21,98 +27,30 @@ export type AttachmentView = {
   created: number;
 };
 
-export type NewAttachment = {
-  issue: string;
-  /** The file name as uploaded; path separators and control characters are replaced. */
-  name: string;
-  contentType?: string | undefined;
-  source: AsyncIterable<Uint8Array>;
-  maxBytes: number;
-};
+/** One file uploaded on its own (`beginUpload` takes several). */
+export type NewAttachment = UploadTarget & UploadedFile;
 
-/** The original's import form: author, visibility group and time as given (IMPORT_DATA). */
-export type ImportedAttachment = NewAttachment & {
-  authorLogin?: string | undefined;
-  group?: string | undefined;
-  created?: number | undefined;
-};
+/** One file imported on its own (`beginImportUpload` takes several). */
+export type ImportedAttachment = ImportTarget & UploadedFile;
 
-const safeName = (name: string) => {
-  const cleaned = oneLine(name).replace(/[/\\]/g, '_').trim().slice(0, 255);
-  return cleaned || 'attachment';
-};
-const safeType = (type: string | undefined) =>
-  type && /^[\w.+-]+\/[\w.+-]+$/.test(type) && type.length <= 200
-    ? type.toLowerCase()
-    : 'application/octet-stream';
-
-async function store(
-  em: Em,
-  issue: IssueRef,
-  files: AttachmentStore,
-  input: NewAttachment,
-  author: number,
-  group: string | null,
-  created: Date,
-): Promise<AttachmentView> {
-  const { hash, size } = await files.put(input.source, input.maxBytes);
-  const name = safeName(input.name);
-  const contentType = safeType(input.contentType);
-  const id = (await em.insert(IssueAttachment, {
-    issue: issue.id,
-    name,
-    contentHash: hash,
-    size,
-    contentType,
-    author,
-    groupName: group,
-    createdAt: created,
-  })) as number;
-  const [row] = await em.execute<{ login: string }[]>('select login from users where id = ?', [author]);
-  return {
-    id,
-    issueId: issue.readableId,
-    name,
-    size,
-    contentType,
-    authorLogin: row?.login ?? '',
-    group,
-    created: created.getTime(),
-  };
-}
-
-/**
- * `POST /rest/issue/{id}/attachment`: CREATE_ATTACHMENT_ISSUE in the issue's project, checked
- * before a byte of the file is read; the file is streamed into the store under its hash.
- */
+/** Attaches one file: `beginUpload`, then the file, then the commit. */
 export async function addAttachment(em: Em, actor: Actor, files: AttachmentStore, input: NewAttachment) {
-  const issue = await findReadableIssue(em, actor, input.issue);
-  requirePermission(
-    actor,
-    'CREATE_ATTACHMENT_ISSUE',
-    issue.projectId,
-    `attach files in project [ ${issue.shortName} ]`,
-  );
-  return store(em, issue, files, input, actor.userId, null, new Date());
+  return single(await beginUpload(em, actor, files, input), input);
 }
 
-/**
- * `POST /rest/import/{issue}/attachment?authorLogin&group&created` (IMPORT_DATA): the author
- * (an unknown login becomes a system-user reference, as in the issue import), the group (kept,
- * not enforced) and the creation time as given.
- */
+/** Imports one file: `beginImportUpload`, then the file, then the commit. */
 export async function importAttachment(
   em: Em,
   actor: Actor,
   files: AttachmentStore,
   input: ImportedAttachment,
 ) {
-  requirePermission(actor, 'IMPORT_DATA', undefined, 'import data (IMPORT_DATA)');
-  const issue = await findReadableIssue(em, actor, input.issue);
-  const login = input.authorLogin?.trim() || actor.login;
-  const author = (await resolveUserRefs(em, [login])).get(login.toLowerCase()) as number;
-  const group = input.group?.trim() ? oneLine(input.group).trim().slice(0, 200) : null;
-  return store(em, issue, files, input, author, group, new Date(input.created ?? Date.now()));
+  return single(await beginImportUpload(em, actor, files, input), input);
+}
+
+async function single(upload: AttachmentUpload, file: UploadedFile): Promise<AttachmentView> {
+  await upload.addFile(file);
+  return (await upload.commit())[0] as AttachmentView;
 }
 
 type Row = {
@@ -163,15 +101,25 @@ export async function openAttachment(
   return { ...toView(issue, row), stream: await files.open(row.content_hash) };
 }
 
-/** DELETE_ATTACHMENT_ISSUE; the file goes with the next sweep when nothing else uses it. */
+/**
+ * Another user's attachment needs DELETE_ATTACHMENT_ISSUE; one's own, the permission to attach
+ * files there (CREATE_ATTACHMENT_ISSUE): who may add a file may take it back, as the original let
+ * authors manage their attachments. The file goes with the next sweep when nothing else uses it.
+ */
 export async function deleteAttachment(em: Em, actor: Actor, readableId: string, attachmentId: number) {
   const issue = await findReadableIssue(em, actor, readableId);
-  requirePermission(
-    actor,
-    'DELETE_ATTACHMENT_ISSUE',
-    issue.projectId,
-    `delete attachments in project [ ${issue.shortName} ]`,
+  const [row] = await em.execute<{ author_id: number }[]>(
+    'select author_id from issue_attachments where id = ? and issue_id = ?',
+    [attachmentId, issue.id],
   );
+  const own = row !== undefined && Number(row.author_id) === actor.userId;
+  if (!(own && can(actor, 'CREATE_ATTACHMENT_ISSUE', issue.projectId)))
+    requirePermission(
+      actor,
+      'DELETE_ATTACHMENT_ISSUE',
+      issue.projectId,
+      `delete attachments of others in project [ ${issue.shortName} ]`,
+    );
   const removed = await em.nativeDelete(IssueAttachment, { id: attachmentId, issue: issue.id });
   if (removed === 0) throw DomainError.notFound('Attachment', String(attachmentId));
 }

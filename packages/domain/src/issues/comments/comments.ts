@@ -1,6 +1,6 @@
 import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { Group } from '../../groups/group.entity.js';
+import { findGroupByName } from '../../groups/group-names.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
 import { storableText } from '../../text/user-text.js';
@@ -33,7 +33,7 @@ export function visibleCommentsSql(actor: Actor): { sql: string; params: number[
 export async function findVisibilityGroup(em: Em, name: string | undefined): Promise<number | null> {
   const trimmed = name?.trim();
   if (!trimmed) return null;
-  const group = await em.findOne(Group, { nameKey: trimmed.toLowerCase() }, { fields: ['id'] });
+  const group = await findGroupByName(em, trimmed);
   if (!group) throw DomainError.notFound('Group', trimmed);
   return group.id;
 }

@@ -1,6 +1,6 @@
 import type { Actor } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { Group } from '../../groups/group.entity.js';
+import { findGroupByName } from '../../groups/group-names.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { nameKey } from '../../text/user-text.js';
@@ -196,7 +196,7 @@ export async function createBundle(
   }
   const groupIds: number[] = [];
   for (const groupName of input.groups ?? []) {
-    const group = await em.findOne(Group, { nameKey: nameKey(groupName) });
+    const group = await findGroupByName(em, groupName);
     if (!group) throw DomainError.invalid('userGroup', `group [ ${groupName} ] not found`);
     if (!groupIds.includes(group.id)) groupIds.push(group.id);
   }
@@ -401,7 +401,7 @@ export async function addBundleGroup(
 ): Promise<void> {
   requireFieldsAdmin(actor);
   const bundle = await findBundle(em, 'userBundle', bundleName);
-  const group = await em.findOne(Group, { nameKey: nameKey(groupName) });
+  const group = await findGroupByName(em, groupName);
   if (!group) throw DomainError.notFound('Group', groupName);
   if (await em.findOne(BundleGroup, { bundle: bundle.id, group: group.id })) return;
   await onUniqueViolation(
@@ -421,7 +421,7 @@ export async function removeBundleGroup(
 ): Promise<void> {
   requireFieldsAdmin(actor);
   const bundle = await findBundle(em, 'userBundle', bundleName);
-  const group = await em.findOne(Group, { nameKey: nameKey(groupName) });
+  const group = await findGroupByName(em, groupName);
   if (!group) throw DomainError.notFound('Group', groupName);
   if ((await em.nativeDelete(BundleGroup, { bundle: bundle.id, group: group.id })) === 0)
     throw new DomainError('NOT_FOUND', `Group [ ${group.name} ] is not in bundle [ ${bundle.name} ].`);
