@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type ResourceLimits } from '@trackline/domain';
 import { z } from 'zod';
 import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
@@ -76,6 +77,8 @@ const ZEnv = z.object({
     .min(1)
     .max(2 ** 31 - 1)
     .default(DEFAULT_MAX_ATTACHMENT_BYTES),
+  /** The built web console served at `/`; default: `apps/web/dist` of this checkout. */
+  TRACKLINE_CONSOLE_DIR: z.string().min(1).optional(),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -154,4 +157,16 @@ export function resourceLimitsFromEnv(env: Env): ResourceLimits {
     maxTagsPerUser: env.TRACKLINE_MAX_TAGS_PER_USER,
     maxSavedSearchesPerUser: env.TRACKLINE_MAX_SAVED_SEARCHES_PER_USER,
   };
+}
+
+/** The console's build folder: as configured, else `apps/web/dist` beside this package (`apps/api/dist`). */
+export function consoleDirFromEnv(env: Env): string {
+  return env.TRACKLINE_CONSOLE_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
+}
+
+/** The address people open: PUBLIC_URL, else the listening address (`localhost` for a wildcard host). */
+export function displayUrl(env: Env, port: number): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   createFileAttachmentStore,
   createOrm,
@@ -15,6 +15,8 @@ import {
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
   attachmentsDirFromEnv,
+  consoleDirFromEnv,
+  displayUrl,
   inputLimitsFromEnv,
   limitsFromEnv,
   limitsStoreFromEnv,
@@ -42,6 +44,11 @@ const checkpointer =
     : null;
 if (applied.length > 0) console.log(`trackline: applied migrations ${applied.join(', ')}`);
 const seeded = await seed(orm, { adminPassword: env.ADMIN_PASSWORD });
+const rootPasswordHint = seeded.generatedPassword
+  ? 'the generated password printed above'
+  : seeded.createdRoot
+    ? 'the password from ADMIN_PASSWORD'
+    : 'the password set when this database was created (ADMIN_PASSWORD, or the generated one printed then)';
 if (seeded.generatedPassword) {
   console.log(`trackline: created administrator 'root' with generated password: ${seeded.generatedPassword}`);
   console.log(
@@ -75,6 +82,7 @@ const server = createServer({
   publicUrl: env.PUBLIC_URL,
   resourceLimits: resourceLimitsFromEnv(env),
   trashDays: env.TRACKLINE_TRASH_DAYS,
+  consoleDir: consoleDirFromEnv(env),
   ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
 });
 server.on('request', (_req, res) => {
@@ -104,6 +112,12 @@ server.listen(env.PORT, env.HOST, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   console.log(`trackline: listening on http://${env.HOST}:${port} (database: ${where}; ${limits})`);
+  const base = displayUrl(env, port);
+  const consoleLine = existsSync(join(consoleDirFromEnv(env), 'index.html'))
+    ? `${base}/`
+    : `${base}/ (not built: run pnpm build)`;
+  console.log(`trackline: console ${consoleLine} · API docs ${base}/rest/docs · health ${base}/health`);
+  console.log(`trackline: log in as root with ${rootPasswordHint}`);
 });
 
 const shutdown = () => {
