@@ -58,6 +58,20 @@ export function IssuesPage({ me }: { me: Me }) {
     placeholderData: keepPreviousData,
   });
   const issues = list.data?.issues ?? [];
+  // Paging from the keyboard keeps the keyboard in the list: the new page's first row gets the focus.
+  const focusFirstRow = useRef(false);
+  // For the browser benchmark (apps/web/bench): when a page of issues is on the screen.
+  useEffect(() => {
+    if (list.data && !list.isPlaceholderData) {
+      if (focusFirstRow.current) {
+        focusFirstRow.current = false;
+        listRef.current?.querySelector<HTMLAnchorElement>('.issue-link')?.focus();
+      }
+      performance.mark('trackline:issues-rendered', {
+        detail: { query, after: page * PAGE_SIZE, count: list.data.issues.length },
+      });
+    }
+  }, [list.data, list.isPlaceholderData, query, page]);
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
@@ -120,9 +134,11 @@ export function IssuesPage({ me }: { me: Me }) {
         }
         break;
       case ']':
+        focusFirstRow.current = true;
         goToPage(page + 1);
         break;
       case '[':
+        focusFirstRow.current = true;
         goToPage(page - 1);
         break;
     }
