@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { bearer, issueId, mixedWorkload, pick } from './mixed-workload.mjs';
 import { buildDatabase } from './seed-data.mjs';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -204,38 +205,10 @@ function runJsonBench(script, env = {}) {
   });
 }
 
-/** `P003-17` for project 3, issue 17. */
-const issueId = (project, n) => `P${String(project).padStart(3, '0')}-${n}`;
-const pick = (list, i) => list[i % list.length];
-const PRIORITIES = ['Priority Major', 'Priority Minor', 'Priority Critical', 'Priority Normal'];
-const ROLES = ['Developer', 'Reporter', 'Observer', 'Developer', 'Project Admin'];
-
 /** The rows; `hand: true` where the hand-written server answers the same request. */
 function targetsFor({ rootTokens, readers, apiKey }) {
-  const bearer = (token) => ({ authorization: `Bearer ${token}` });
   const rootAuth = (i) => bearer(pick(rootTokens, i));
-  // A reader (of 50) and one of the 20 first issues of one of its projects: 1,000 issues in all.
-  const readerIssue = (i) => {
-    const reader = pick(readers, i * 7);
-    const project = pick(reader.projects, i);
-    return { headers: bearer(reader.token), id: issueId(project, (Math.floor(i / 3) % 20) + 1) };
-  };
-  const issueGet = (i, json) => {
-    const r = readerIssue(i);
-    return {
-      path: `/rest/issue/${r.id}`,
-      headers: json ? { ...r.headers, accept: 'application/json' } : r.headers,
-    };
-  };
-  const execute = (i) => {
-    const r = readerIssue(i);
-    return {
-      method: 'POST',
-      path: `/rest/issue/${r.id}/execute`,
-      headers: { ...r.headers, 'content-type': 'application/x-www-form-urlencoded' },
-      body: `command=${encodeURIComponent(pick(PRIORITIES, i))}`,
-    };
-  };
+  const { issueGet, execute, mixed } = mixedWorkload({ readers });
   let delivery = 0;
   return [
     {
@@ -297,10 +270,7 @@ function targetsFor({ rootTokens, readers, apiKey }) {
         }),
       }),
     },
-    {
-      name: 'mixed (90% reads, 10% execute)',
-      next: (i) => (i % 10 === 9 ? execute(i) : issueGet(i, i % 2 === 0)),
-    },
+    mixed,
     // The webhook row last: the deliveries it stores are applied by the worker afterwards,
     // which would load every row measured after it.
   ].sort((a, b) => Number(!!a.uniqueDelivery) - Number(!!b.uniqueDelivery));
@@ -445,6 +415,18 @@ try {
         `${imports.importPerServerCpuSecond} imported vs ${imports.single.perServerCpuSecond} one by one`,
     );
   }
+  let processes = null;
+  if (!only || only.test('processes')) {
+    console.log(
+      '\nProcesses: the mixed row on PostgreSQL with TRACKLINE_PROCESSES=1 then 2 (separate server and database)...',
+    );
+    processes = await runJsonBench('processes.mjs');
+    const line = (m) =>
+      `${m.rps} req/s, p99 ${m.p99} ms, CPU: server ${m.serverCores} cores, PostgreSQL ${m.postgresCores} cores`;
+    console.log(`  1 process:   ${line(processes.one)}`);
+    console.log(`  2 processes: ${line(processes.two)}`);
+    console.log(`  2 processes / 1 process: ${processes.ratio}x (target 1.3x)`);
+  }
   let consoleBench = null;
   if (benchConsole) {
     console.log(
@@ -476,6 +458,7 @@ try {
     formUpload,
     vcs,
     imports,
+    processes,
     console: consoleBench,
   };
   writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);

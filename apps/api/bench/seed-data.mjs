@@ -14,11 +14,12 @@ import {
   User,
 } from '@trackline/domain';
 
+/** `target`: a SQLite file name, or a database config (`{ kind: 'postgresql', url }`). */
 export async function buildDatabase(
-  file,
+  target,
   { projects = 100, issueProjects = 50, issuesPerProject = 200, users = 500 } = {},
 ) {
-  const orm = await createOrm({ kind: 'sqlite', file });
+  const orm = await createOrm(typeof target === 'string' ? { kind: 'sqlite', file: target } : target);
   await migrate(orm);
   await seed(orm, { adminPassword: 'bench-password' });
   const fork = () => orm.em.fork();

@@ -1,6 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type ResourceLimits } from '@trackline/domain';
+import {
+  type DatabaseConfig,
+  DEFAULT_RESOURCE_LIMITS,
+  DEFAULT_TRASH_DAYS,
+  type ResourceLimits,
+} from '@trackline/domain';
 import { z } from 'zod';
 import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
@@ -21,6 +27,11 @@ const ZEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  /**
+   * Server processes on the one port (node:cluster). Default: one per core on PostgreSQL, one on
+   * SQLite (an embedded file serialises its writers; more processes only add contention).
+   */
+  TRACKLINE_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Per-user request rate limit (token bucket); `off` for benchmarks. Limits are per process. */
   TRACKLINE_RATE_LIMIT: onOff('on'),
@@ -111,6 +122,18 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (store === 'redis' && !REDIS_URL)
     throw new Error('Invalid configuration:\n  TRACKLINE_LIMITS_STORE: redis needs REDIS_URL');
   return parsed.data;
+}
+
+/** The database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite file. */
+export function databaseFromEnv(env: Env): DatabaseConfig {
+  return env.DATABASE_URL
+    ? { kind: 'postgresql', url: env.DATABASE_URL }
+    : { kind: 'sqlite', file: env.TRACKLINE_DB };
+}
+
+/** How many server processes to run (see TRACKLINE_PROCESSES). */
+export function processCountFromEnv(env: Env, cores = availableParallelism()): number {
+  return env.TRACKLINE_PROCESSES ?? (env.DATABASE_URL ? cores : 1);
 }
 
 /** The attachment directory: as configured, else `attachments` beside the SQLite database file. */

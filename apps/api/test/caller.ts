@@ -28,7 +28,7 @@ export function callerContext(orm: Orm, actor: Actor | null): Context {
 }
 
 export type CallResult =
-  | { ok: true; context: Context }
+  | { ok: true; value: unknown; context: Context }
   | { ok: false; code: ReturnType<typeof errorCodeOf>; message: string; context: Context };
 
 /** Calls the procedure at `path` (`issues.get`) as `actor`; errors come back as their domain code. */
@@ -43,8 +43,7 @@ export async function callProcedure(
   for (const segment of path.split('.')) target = target[segment] as Record<string, unknown>;
   const call = target as unknown as (input: unknown) => Promise<unknown>;
   try {
-    await call(input);
-    return { ok: true, context };
+    return { ok: true, value: await call(input), context };
   } catch (error) {
     if (!(error instanceof TRPCError)) throw error;
     return { ok: false, code: errorCodeOf(error), message: error.message, context };

@@ -25,6 +25,9 @@ function startApi(databaseUrl: string): Promise<ApiProcess> {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
+      // One server process each: the two processes of this suite are the point (on PostgreSQL the
+      // default would be one per core).
+      TRACKLINE_PROCESSES: '1',
       PORT: '0',
       HOST: '127.0.0.1',
       ADMIN_PASSWORD: PASSWORD,

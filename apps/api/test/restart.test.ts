@@ -27,7 +27,7 @@ async function start(env: Record<string, string>) {
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout?.on('data', () => {
       // The last start-up line: the console and docs addresses and how to log in come first.
       if (output.includes('log in as root')) {
@@ -93,7 +93,7 @@ describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry po
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ id: 'KEEP', name: 'Kept' });
     await stop(second.child);
-  });
+  }, 150_000);
 
   it('uses ADMIN_PASSWORD on a new database and refuses an invalid configuration', async () => {
     const server = await start({
@@ -110,5 +110,5 @@ describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry po
     await expect(start({ TRACKLINE_DB: join(dir, 'third.sqlite'), PORT: 'not-a-port' })).rejects.toThrow(
       /PORT/,
     );
-  });
+  }, 150_000);
 });

@@ -66,6 +66,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           Reported by {view.reporter.fullName} on {formatTime(view.created)} · updated by{' '}
           {view.updater.fullName} on {formatTime(view.updated)}
           {view.resolved !== null && ` · resolved on ${formatTime(view.resolved)}`}
+          {view.permittedGroup && <span className="visibility">visible to {view.permittedGroup}</span>}
         </p>
         <div className="toolbar">
           <button type="button" className="primary" onClick={() => openCommand()} title="Ctrl+K">

@@ -59,7 +59,9 @@ export const ZIssueView = z.object({
   created: z.number(),
   updated: z.number(),
   resolved: z.number().nullable(),
-  /** Every field of the project, empty ones included (their `values` is empty). */
+  /** The group the issue is visible to (the original's `permittedGroup`); null: every reader of the project. */
+  permittedGroup: z.string().nullable(),
+  /** Every field of the project the caller may read, empty ones included (their `values` is empty). */
   fields: z.array(ZIssueFieldView),
   tags: z.array(z.object({ name: z.string(), owner: z.string(), shared: z.boolean() })),
   comments: z.array(

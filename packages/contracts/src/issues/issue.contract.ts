@@ -92,6 +92,8 @@ export const ZCreateIssueInput = z.object({
   project: ZProjectShortName,
   summary: name(1000),
   description: optionalText(64_000),
+  /** The group the issue is visible to (the original's `permittedGroup`); absent: every reader of the project. */
+  permittedGroup: name(100).optional(),
 });
 
 export const getIssueMeta = {

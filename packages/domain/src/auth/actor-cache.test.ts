@@ -29,6 +29,7 @@ const EXPECTED_TRIGGERS = [
 
 /** Every table a command vocabulary is built from (migration 0013). */
 const EXPECTED_VOCABULARY_TRIGGERS = [
+  'custom_fields_update',
   'projects_insert',
   'projects_update',
   'projects_delete',
@@ -95,6 +96,14 @@ describe('the authorisation epoch (migration 0012)', () => {
     expect(await moves(() => run("update users set email = 'dev@example.com' where login_key = 'dev'"))).toBe(
       false,
     );
+    // A prototype made private leaves the vocabularies of those who may not read it (migration 0016).
+    expect(await moves(() => run("update custom_fields set is_private = true where name_key = 'type'"))).toBe(
+      true,
+    );
+    expect(await moves(() => run("update custom_fields set ordinal = ordinal where name_key = 'type'"))).toBe(
+      false,
+    );
+    await run("update custom_fields set is_private = false where name_key = 'type'");
     expect(
       await moves(() => run("update projects set next_number = next_number where short_name_key = 'ep'")),
     ).toBe(false);

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor.js';
+import { readableIssuesSql } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
-import { projectScope } from '../issues/find-issues.js';
 import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
@@ -123,7 +123,7 @@ export async function deleteTag(em: Em, actor: Actor, ref: TagRef): Promise<void
 
 /** Whether the tag is on an issue the actor cannot read. */
 async function taggedOutOfSight(em: Em, actor: Actor, tagId: number): Promise<boolean> {
-  const scope = projectScope(actor, 'READ_ISSUE');
+  const scope = readableIssuesSql(actor);
   if (scope !== 'none' && scope.sql === '1 = 1') return false;
   const readable = scope === 'none' ? { sql: '1 = 0', params: [] } : scope;
   const rows = await em.execute<{ n: number }[]>(

@@ -3,6 +3,7 @@ import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
+import { Issue } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
@@ -107,22 +108,29 @@ export async function deleteGroup(em: Em, actor: Actor, name: string): Promise<v
   // Deleting takes its roles from every member.
   await requireHoldsGroupRoles(em, actor, group);
   // What is visible to this group only would become visible to everyone.
-  const restricted = await em.count(IssueComment, { permittedGroup: group.id });
-  if (restricted > 0) throw stillRestricting(group.name, restricted);
+  const comments = await em.count(IssueComment, { permittedGroup: group.id });
+  const issues = await em.count(Issue, { permittedGroup: group.id });
+  if (comments + issues > 0) throw stillRestricting(group.name, { comments, issues });
   try {
     await em.nativeDelete(Group, { id: group.id });
   } catch (error) {
-    // A comment restricted to it was written meanwhile (the foreign key refuses the delete).
+    // A comment or issue restricted to it was written meanwhile (the foreign key refuses the delete).
     if (error instanceof ForeignKeyConstraintViolationException) throw stillRestricting(group.name);
     throw error;
   }
 }
 
-const stillRestricting = (name: string, count?: number) =>
-  new DomainError(
-    'CONFLICT',
-    `Group [ ${name} ] cannot be deleted: ${count ?? 'some'} comment(s) are visible to it only.`,
-  );
+const stillRestricting = (name: string, count?: { comments: number; issues: number }) => {
+  const what = count
+    ? [
+        count.issues > 0 ? `${count.issues} issue(s)` : '',
+        count.comments > 0 ? `${count.comments} comment(s)` : '',
+      ]
+        .filter(Boolean)
+        .join(' and ')
+    : 'some issues or comments';
+  return new DomainError('CONFLICT', `Group [ ${name} ] cannot be deleted: ${what} are visible to it only.`);
+};
 
 /** The groups a user belongs to: their own, or anyone's with READ_USERGROUP. */
 export async function listUserGroups(em: Em, actor: Actor, login: string): Promise<IGroup[]> {

@@ -1,4 +1,5 @@
-import { type Actor, can } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
+import { canReadIssue } from '../auth/issue-access.js';
 import { IssueLink } from '../issues/issue.entity.js';
 import { parseIssueId } from '../issues/issue-id.js';
 import type { Em } from '../orm/em.js';
@@ -37,14 +38,28 @@ export async function importLinks(
     const keys = [...new Set([...wanted.values()].map((w) => w.shortNameKey))];
     const numbers = [...new Set([...wanted.values()].map((w) => w.number))];
     const rows = await em.execute<
-      { id: number; project_id: number; short_name_key: string; number_in_project: number }[]
+      {
+        id: number;
+        project_id: number;
+        short_name_key: string;
+        number_in_project: number;
+        reporter_id: number;
+        permitted_group_id: number | null;
+      }[]
     >(
-      'select i.id, i.project_id, p.short_name_key, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
+      'select i.id, i.project_id, p.short_name_key, i.number_in_project, i.reporter_id, i.permitted_group_id ' +
+        'from issues i join projects p on p.id = i.project_id ' +
         `where p.short_name_key in (${placeholders(keys)}) and i.number_in_project in (${placeholders(numbers)})`,
       [...keys, ...numbers],
     );
     for (const r of rows)
-      if (can(actor, 'READ_ISSUE', Number(r.project_id)))
+      if (
+        canReadIssue(actor, {
+          projectId: Number(r.project_id),
+          reporterId: Number(r.reporter_id),
+          permittedGroupId: r.permitted_group_id === null ? null : Number(r.permitted_group_id),
+        })
+      )
         issueIds.set(`${r.short_name_key}-${r.number_in_project}`, Number(r.id));
   }
   const idOf = (end: string) => {

@@ -9,7 +9,7 @@ import { CommandLookups } from './command-lookups.js';
 import { applyCommentArgument, applyOp, resolutionChanges } from './command-ops.js';
 import { persistCommandState } from './command-persist.js';
 import { loadCommandState } from './command-state.js';
-import { findCommentGroup } from './comments/comments.js';
+import { findVisibilityGroup } from './comments/comments.js';
 import { findReadableIssues } from './find-issues.js';
 
 export type ApplyCommandResult = { issues: string[] };
@@ -43,7 +43,7 @@ export async function applyCommand(
     try {
       return await em.transactional(async (tx) => {
         const refs = await findReadableIssues(tx, actor, issueIds);
-        const commentGroupId = text ? await findCommentGroup(tx, options.commentGroup) : null;
+        const commentGroupId = text ? await findVisibilityGroup(tx, options.commentGroup) : null;
         const state = await loadCommandState(tx, refs);
         const ctx = { actor, state, lookups: new CommandLookups(tx, actor, limits), comment: text };
         for (const issue of state.issues) {

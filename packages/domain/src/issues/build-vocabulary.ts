@@ -1,5 +1,6 @@
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, projectsWith } from '../auth/actor.js';
+import { readableIssuesSql } from '../auth/issue-access.js';
 import { entryOf } from '../collections/map-entry.js';
 import { capabilitiesOf } from '../commands/requirements.js';
 import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
@@ -10,7 +11,7 @@ import { epochCacheFor, remembered } from '../read-models/epoch-cache.js';
 import { readRows } from '../read-models/statements.js';
 import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
-import { findReadableIssues, projectScope } from './find-issues.js';
+import { findReadableIssues } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 
 /** How many readable issue ids the vocabulary offers for link suggestions. */
@@ -26,6 +27,7 @@ type FieldRow = {
   empty_text: string | null;
   value_name: string | null;
   resolved: unknown;
+  is_private: unknown;
 };
 type UserRow = { project_id: number | null; field_key: string | null; login: string; full_name: string };
 
@@ -112,6 +114,14 @@ export async function buildVocabulary(
   em: Em,
   actor: Actor,
   contextIssueIds: readonly string[] | null,
+  options: {
+    /**
+     * Execution's vocabulary is built with every permission (a part the actor may not apply is
+     * then a 403, not an unknown word); private fields still follow the real actor: they are
+     * words only for who may read them (setting one is checked per part).
+     */
+    readsPrivateAs?: Actor;
+  } = {},
 ): Promise<CommandVocabulary> {
   let projectIds: number[];
   let all: (permission: PermissionKey) => boolean;
@@ -140,11 +150,21 @@ export async function buildVocabulary(
     ? await readRows<FieldRow>(
         em,
         'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
-          'fv.name as value_name, fv.resolved from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id ' +
+          'fv.name as value_name, fv.resolved, cf.is_private from project_fields pf ' +
+          'join custom_fields cf on cf.id = pf.custom_field_id left join field_values fv on fv.bundle_id = pf.bundle_id ' +
           `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
         fieldProjects,
       )
     : [];
+  // A private field is in the vocabulary only for who may read it (and, for suggestions, set
+  // it) there: for anyone else it is no word of the language at all, like a field that does not exist.
+  const reader = options.readsPrivateAs ?? actor;
+  const settable = fieldRows.filter((r) => {
+    if (!toBool(r.is_private)) return true;
+    const projectId = Number(r.project_id);
+    if (!can(reader, 'PRIVATE_READ_ISSUE', projectId)) return false;
+    return options.readsPrivateAs !== undefined || can(actor, 'PRIVATE_UPDATE_ISSUE', projectId);
+  });
   const userRows = await readRows<UserRow>(
     em,
     'select null as project_id, null as field_key, login, full_name from users where id = ?' +
@@ -156,7 +176,7 @@ export async function buildVocabulary(
       ' order by login',
     [actor.userId, ...fieldProjects],
   );
-  const perProject = fieldsByProject(fieldRows, userRows);
+  const perProject = fieldsByProject(settable, userRows);
   const projectFields = fieldProjects.flatMap((id) => perProject.get(id) ?? []);
   const fields = contextIssueIds === null ? unite(projectFields) : intersect(projectFields);
 
@@ -191,8 +211,9 @@ const SAMPLE_MAX_AGE_MS = 60_000;
  * project's fields and users.
  */
 function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
-  const scope = projectScope(actor, 'READ_ISSUE');
-  const key = `shared|${actor.userId}|${scope === 'none' ? 'none' : scope.params.join(',') || 'all'}`;
+  const scope = readableIssuesSql(actor);
+  // The condition's parameters name everything it depends on (projects, user, groups).
+  const key = `shared|${actor.userId}|${scope === 'none' ? 'none' : `${scope.sql}|${scope.params.join(',')}`}`;
   return remembered(sharedPartsCache(em), em, key, SAMPLE_MAX_AGE_MS, async () => {
     const tags = await readRows<{ name: string }>(
       em,

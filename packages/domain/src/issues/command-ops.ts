@@ -110,6 +110,8 @@ function clearField(issue: IssueState, op: CommandOp, field: FieldDef) {
 
 async function applyFieldOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'set' | 'add' | 'remove' }) {
   const field = fieldOf(ctx, issue, op, op.field);
+  // Private fields: the vocabulary holds them only for readers (PRIVATE_READ_ISSUE); setting needs more.
+  if (field.isPrivate) requireFor(ctx, issue, op, 'PRIVATE_UPDATE_ISSUE');
   const resolved = await resolveValue(ctx, issue, op, field, op.value);
   const slots = issue.current.get(field.id);
   if (op.kind === 'remove') {

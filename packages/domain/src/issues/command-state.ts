@@ -22,6 +22,8 @@ export type FieldValueRow = {
   value_name: string | null;
   value_key: string | null;
   resolved: unknown;
+  /** Whether the field's prototype is private (absent: read by a statement that does not care). */
+  is_private?: unknown;
 };
 
 /** A field's definition from its first row, values still empty (`addFieldValueRow` fills them). */
@@ -33,6 +35,7 @@ export const fieldDefOf = (row: FieldValueRow, projectId: number): FieldDef => (
   multi: toBool(row.multi),
   canBeEmpty: toBool(row.can_be_empty),
   emptyText: row.empty_text,
+  isPrivate: toBool(row.is_private ?? false),
   values: new Map(),
   valuesById: new Map(),
 });
@@ -53,6 +56,8 @@ export type FieldDef = {
   multi: boolean;
   canBeEmpty: boolean;
   emptyText: string | null;
+  /** A private field: read with PRIVATE_READ_ISSUE, set with PRIVATE_UPDATE_ISSUE. */
+  isPrivate: boolean;
   /** By lower-cased name. */
   values: Map<string, FieldValueDef>;
   valuesById: Map<number, FieldValueDef>;
@@ -142,9 +147,10 @@ async function loadProjectFields(em: Em, projectId: number): Promise<ProjectFiel
   const fields = new Map<string, FieldDef>();
   for (const row of await readRows<FieldValueRow & { name_key: string }>(
     em,
-    'select pf.id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
+    'select pf.id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, cf.is_private, ' +
       'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
-      'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
+      'from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
+      'left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
     [projectId],
   )) {
     let field = fields.get(row.name_key);

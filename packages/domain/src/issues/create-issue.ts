@@ -5,11 +5,18 @@ import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
+import { findVisibilityGroup } from './comments/comments.js';
 import { IssueFieldValue } from './fields/field.entity.js';
 import { Issue } from './issue.entity.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
 
-export type NewIssue = { project: string; summary: string; description?: string | undefined };
+export type NewIssue = {
+  project: string;
+  summary: string;
+  description?: string | undefined;
+  /** The group the issue is visible to (`permittedGroup`); absent: every reader of the project. */
+  permittedGroup?: string | undefined;
+};
 
 const MAX_SUMMARY = 1000;
 
@@ -40,6 +47,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
     throw DomainError.invalid('summary', `must be at most ${MAX_SUMMARY} characters`);
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   requirePermission(actor, 'CREATE_ISSUE', project.id, `create issues in project [ ${project.shortName} ]`);
+  const permittedGroup = await findVisibilityGroup(em, input.permittedGroup);
 
   const id = await em.transactional(async (tx) => {
     const number = await allocateNumber(tx, project.id, project.shortName);
@@ -69,6 +77,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
       createdAt: now,
       updatedAt: now,
       resolvedAt: chosen.some((d) => toBool(d.resolved)) ? now : null,
+      permittedGroup,
     })) as number;
     if (chosen.length > 0) {
       await tx.insertMany(

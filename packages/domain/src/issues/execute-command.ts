@@ -31,7 +31,7 @@ export async function executionVocabulary(
   const key = `execute|${actor.userId}|${actor.login}|${actor.type}|${projects.join(',')}`;
   // Parsing never uses the vocabulary's issue sample, so its age does not matter here.
   return rememberedVocabulary(em, key, Number.POSITIVE_INFINITY, () =>
-    buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds),
+    buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds, { readsPrivateAs: actor }),
   );
 }
 

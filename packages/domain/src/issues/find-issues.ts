@@ -1,5 +1,6 @@
 import type { PermissionKey } from '@trackline/contracts';
-import { type Actor, can, projectsWith } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
+import { canReadIssue } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { toMsOrNull } from '../orm/row-values.js';
@@ -15,6 +16,9 @@ export type IssueRef = {
   shortName: string;
   numberInProject: number;
   resolvedAt: number | null;
+  reporterId: number;
+  /** The group the issue is restricted to (`permittedGroup`), if any. */
+  permittedGroupId: number | null;
 };
 
 type Row = {
@@ -24,10 +28,13 @@ type Row = {
   resolved_at: unknown;
   short_name: string;
   short_name_key: string;
+  reporter_id: number;
+  permitted_group_id: number | null;
 };
 
 const SELECT =
-  'select i.id, i.project_id, i.number_in_project, i.resolved_at, p.short_name, p.short_name_key ' +
+  'select i.id, i.project_id, i.number_in_project, i.resolved_at, i.reporter_id, i.permitted_group_id, ' +
+  'p.short_name, p.short_name_key ' +
   'from issues i join projects p on p.id = i.project_id';
 
 const toRef = (r: Row): IssueRef => ({
@@ -37,14 +44,16 @@ const toRef = (r: Row): IssueRef => ({
   shortName: r.short_name,
   numberInProject: Number(r.number_in_project),
   resolvedAt: toMsOrNull(r.resolved_at),
+  reporterId: Number(r.reporter_id),
+  permittedGroupId: r.permitted_group_id === null ? null : Number(r.permitted_group_id),
 });
 
 export const issueNotFound = (readableId: string) => DomainError.notFound('Issue', readableId);
 
 /**
  * Resolves readable ids (`PRJ-12`, case-insensitive) with one query, in the given order
- * without duplicates. An issue the actor cannot read (READ_ISSUE in its project, or
- * `permission` when given) fails exactly like a missing one: NOT_FOUND.
+ * without duplicates. An issue the actor cannot read (auth/issue-access.ts), or whose project
+ * does not give it `permission` when given, fails exactly like a missing one: NOT_FOUND.
  */
 export async function findReadableIssues(
   em: Em,
@@ -66,7 +75,7 @@ export async function findReadableIssues(
   const result = new Map<number, IssueRef>();
   for (const { id, key } of parsed) {
     const ref = byKey.get(`${key?.shortNameKey}-${key?.number}`);
-    if (!ref || !can(actor, permission, ref.projectId)) throw issueNotFound(id);
+    if (!ref || !canReadIssue(actor, ref, permission)) throw issueNotFound(id);
     result.set(ref.id, ref);
   }
   return [...result.values()];
@@ -93,7 +102,7 @@ export async function findReadableIssuesByDbIds(
   const byId = new Map(rows.map((r) => [Number(r.id), toRef(r)]));
   return ids.flatMap((id) => {
     const ref = byId.get(id);
-    return ref && can(actor, 'READ_ISSUE', ref.projectId) ? [ref] : [];
+    return ref && canReadIssue(actor, ref) ? [ref] : [];
   });
 }
 
@@ -103,16 +112,4 @@ export async function loadIssueRefs(em: Em, dbIds: readonly number[]): Promise<I
   if (ids.length === 0) return [];
   const rows = await readRows<Row>(em, `${SELECT} where i.id in (${placeholders(ids)})`, ids);
   return rows.map(toRef);
-}
-
-/** SQL condition limiting `alias.project_id` to projects where the actor holds `permission`. */
-export function projectScope(
-  actor: Actor,
-  permission: PermissionKey,
-  column = 'i.project_id',
-): { sql: string; params: number[] } | 'none' {
-  const ids = projectsWith(actor, permission);
-  if (ids === 'all') return { sql: '1 = 1', params: [] };
-  if (ids.length === 0) return 'none';
-  return { sql: `${column} in (${placeholders(ids)})`, params: ids };
 }

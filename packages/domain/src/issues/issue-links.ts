@@ -1,4 +1,5 @@
-import { type Actor, can } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
+import { readableIssuesSql } from '../auth/issue-access.js';
 import type { Em } from '../orm/em.js';
 import { findReadableIssue } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
@@ -19,20 +20,18 @@ type Row = {
   inward_name: string;
   source_short: string;
   source_number: number;
-  source_project: number;
   target_short: string;
   target_number: number;
-  target_project: number;
 };
 
-const SQL =
+const SELECT =
   'select l.id, t.name as type_name, t.outward_name, t.inward_name, ' +
-  's.number_in_project as source_number, s.project_id as source_project, sp.short_name as source_short, ' +
-  'o.number_in_project as target_number, o.project_id as target_project, op.short_name as target_short ' +
+  's.number_in_project as source_number, sp.short_name as source_short, ' +
+  'o.number_in_project as target_number, op.short_name as target_short ' +
   'from issue_links l join issue_link_types t on t.id = l.type_id ' +
   'join issues s on s.id = l.source_id join projects sp on sp.id = s.project_id ' +
   'join issues o on o.id = l.target_id join projects op on op.id = o.project_id ' +
-  'where l.source_id = ? or l.target_id = ? order by l.id';
+  'where (l.source_id = ? or l.target_id = ?)';
 
 /**
  * `GET /issue/{issue}/link`: the links of a readable issue in both directions, each as stored
@@ -40,18 +39,22 @@ const SQL =
  */
 export async function listIssueLinks(em: Em, actor: Actor, readableId: string): Promise<IssueLinkEntry[]> {
   const issue = await findReadableIssue(em, actor, readableId);
-  const rows = await em.getConnection().execute<Row[]>(SQL, [issue.id, issue.id]);
-  return rows
-    .filter(
-      (r) =>
-        can(actor, 'READ_ISSUE', Number(r.source_project)) &&
-        can(actor, 'READ_ISSUE', Number(r.target_project)),
-    )
-    .map((r) => ({
-      typeName: r.type_name,
-      source: formatIssueId(r.source_short, Number(r.source_number)),
-      target: formatIssueId(r.target_short, Number(r.target_number)),
-      typeOutward: r.outward_name,
-      typeInward: r.inward_name,
-    }));
+  const source = readableIssuesSql(actor, 's');
+  const target = readableIssuesSql(actor, 'o');
+  if (source === 'none' || target === 'none') return [];
+  const rows = await em
+    .getConnection()
+    .execute<Row[]>(`${SELECT} and ${source.sql} and ${target.sql} order by l.id`, [
+      issue.id,
+      issue.id,
+      ...source.params,
+      ...target.params,
+    ]);
+  return rows.map((r) => ({
+    typeName: r.type_name,
+    source: formatIssueId(r.source_short, Number(r.source_number)),
+    target: formatIssueId(r.target_short, Number(r.target_number)),
+    typeOutward: r.outward_name,
+    typeInward: r.inward_name,
+  }));
 }

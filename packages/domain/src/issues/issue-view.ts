@@ -1,4 +1,5 @@
 import { type Actor, can } from '../auth/actor.js';
+import { canReadIssue } from '../auth/issue-access.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
@@ -66,6 +67,8 @@ export type IssueView = {
   links: IssueLinkView[];
   /** Attached files (id and file name), when the read model carries them. */
   attachments?: { id: number; name: string }[];
+  /** The group the issue is visible to (the original's `permittedGroup`); null: every reader of the project. */
+  permittedGroup: string | null;
 };
 
 type IssueRow = {
@@ -91,6 +94,9 @@ type IssueRow = {
   has_tags: unknown;
   has_comments: unknown;
   has_links: unknown;
+  reporter_id: number;
+  permitted_group_id: number | null;
+  permitted_group: string | null;
 };
 
 /** A field of a project, in the project's order. */
@@ -101,6 +107,7 @@ type FieldDefinitionRow = {
   kind: FieldKind;
   multi: unknown;
   empty_text: string | null;
+  is_private: unknown;
 };
 
 /** One stored value of an issue's field: a bundle value, a user, or a simple text or number. */
@@ -139,6 +146,8 @@ type LinkRow = {
   summary: string;
   resolved_at: unknown;
   short_name: string;
+  reporter_id: number;
+  permitted_group_id: number | null;
 };
 
 const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
@@ -183,7 +192,7 @@ export async function loadReadableIssueView(
     actor,
     '(p.short_name_key = ? and i.number_in_project = ?)',
     [key.shortNameKey, key.number],
-    (row) => can(actor, 'READ_ISSUE', Number(row.project_id)),
+    (row) => canReadIssue(actor, accessFacts(row)),
   );
   return view ?? null;
 }
@@ -203,6 +212,7 @@ async function loadViews(
     'select i.id, i.project_id, i.number_in_project, i.summary, i.description, i.created_at, i.updated_at, ' +
       'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name, ' +
       'uu.login as updater_login, uu.full_name as updater_full_name, ' +
+      'i.reporter_id, i.permitted_group_id, g.name as permitted_group, ' +
       '(select count(*) from issue_stars s where s.issue_id = i.id) as stars, ' +
       '(select count(*) from issue_stars s where s.issue_id = i.id and s.user_id = ?) as my_stars, ' +
       '(select count(*) from issue_votes v where v.issue_id = i.id) as votes, ' +
@@ -213,6 +223,7 @@ async function loadViews(
       '(exists (select 1 from issue_links l where l.source_id = i.id) ' +
       'or exists (select 1 from issue_links l where l.target_id = i.id)) as has_links ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
+      'left join user_groups g on g.id = i.permitted_group_id ' +
       // The author of the issue's latest recorded change (the legacy `updaterName`).
       'left join users uu on uu.id = ' +
       '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1) ' +
@@ -264,7 +275,8 @@ async function loadViews(
 
   const linkSelect =
     'select l.source_id, l.target_id, t.name as type_name, t.outward_name, t.inward_name, t.directed, ' +
-    'o.id, o.project_id, o.number_in_project, o.summary, o.resolved_at, op.short_name ' +
+    'o.id, o.project_id, o.number_in_project, o.summary, o.resolved_at, o.reporter_id, o.permitted_group_id, ' +
+    'op.short_name ' +
     'from issue_links l join issue_link_types t on t.id = l.type_id ';
   const linked = having('has_links');
   const inLinked = placeholders(linked);
@@ -279,7 +291,13 @@ async function loadViews(
       )
     : [];
 
-  const definitionsBy = group(definitionRows, (r) => Number(r.project_id));
+  // Private fields (`isPrivate` prototypes) only for PRIVATE_READ_ISSUE in the issue's project.
+  const definitionsBy = group(
+    definitionRows.filter(
+      (r) => !toBool(r.is_private) || can(actor, 'PRIVATE_READ_ISSUE', Number(r.project_id)),
+    ),
+    (r) => Number(r.project_id),
+  );
   const valuesBy = group(valueRows, (r) => `${r.issue_id}:${r.field_id}`);
   const tagsBy = group(tagRows, (r) => Number(r.issue_id));
   const commentsBy = group(commentRows, (r) => Number(r.issue_id));
@@ -317,12 +335,13 @@ async function loadViews(
           updated: toMs(c.updated_at),
         })),
         links: [],
+        permittedGroup: row.permitted_group ?? null,
       };
       return [id, view];
     }),
   );
   for (const link of linkRows) {
-    if (!can(actor, 'READ_ISSUE', Number(link.project_id))) continue;
+    if (!canReadIssue(actor, accessFacts(link))) continue;
     const otherId = Number(link.id);
     const directed = toBool(link.directed);
     const other = {
@@ -343,6 +362,20 @@ async function loadViews(
   for (const view of byId.values()) view.links.sort(compareLinks);
   return [...byId.values()];
 }
+
+/** What auth/issue-access.ts decides readability on, from a row that selected it. */
+const accessFacts = (row: {
+  project_id: number;
+  reporter_id: number;
+  permitted_group_id: number | null;
+}) => ({
+  projectId: Number(row.project_id),
+  reporterId: Number(row.reporter_id),
+  permittedGroupId:
+    row.permitted_group_id === null || row.permitted_group_id === undefined
+      ? null
+      : Number(row.permitted_group_id),
+});
 
 const compareLinks = (a: IssueLinkView, b: IssueLinkView) =>
   a.role.localeCompare(b.role) || a.issue.id.localeCompare(b.issue.id, undefined, { numeric: true });
@@ -368,9 +401,10 @@ async function readFieldRows(
       FieldDefinitionRow & Omit<FieldValueRow, 'issue_id'> & { issue_id: number | null }
     >(
       em,
-      'select pf.id, pf.project_id, pf.name, pf.kind, pf.multi, pf.empty_text, ifv.issue_id, pf.id as field_id, ' +
-        select +
-        'from project_fields pf left join issue_field_values ifv on ifv.field_id = pf.id and ifv.issue_id = ? ' +
+      'select pf.id, pf.project_id, pf.name, pf.kind, pf.multi, pf.empty_text, cf.is_private, ifv.issue_id, ' +
+        `pf.id as field_id, ${select}` +
+        'from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
+        'left join issue_field_values ifv on ifv.field_id = pf.id and ifv.issue_id = ? ' +
         joins +
         `where pf.project_id = ? order by pf.ordinal, pf.id, ${valueOrder}`,
       [Number(only.id), Number(only.project_id)],
@@ -384,8 +418,9 @@ async function readFieldRows(
   const ids = issues.map((i) => Number(i.id));
   const definitionRows = await readRows<FieldDefinitionRow>(
     em,
-    'select id, project_id, name, kind, multi, empty_text from project_fields ' +
-      `where project_id in (${placeholders(projectIds)}) order by ordinal, id`,
+    'select pf.id, pf.project_id, pf.name, pf.kind, pf.multi, pf.empty_text, cf.is_private from project_fields pf ' +
+      'join custom_fields cf on cf.id = pf.custom_field_id ' +
+      `where pf.project_id in (${placeholders(projectIds)}) order by pf.ordinal, pf.id`,
     projectIds,
   );
   const valueRows = await readRows<FieldValueRow>(

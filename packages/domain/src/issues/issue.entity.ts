@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Group } from '../groups/group.entity.js';
 import { IssueLinkType } from '../link-types/link-type.entity.js';
 import { Project } from '../projects/project.entity.js';
 import { User } from '../users/user.entity.js';
@@ -18,6 +19,12 @@ export const Issue = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()),
     /** When the issue entered a resolved state; null while unresolved (kept by the State field). */
     resolvedAt: p.datetime().nullable(),
+    /**
+     * Readable only by this group's members, the reporter and holders of READ_HIDDEN_STUFF in the
+     * project (always within READ_ISSUE): see auth/issue-access.ts, the one place the rule lives.
+     * No delete rule: a group still restricting issues cannot be deleted, or they would become public.
+     */
+    permittedGroup: () => p.manyToOne(Group).nullable().deleteRule('restrict').index(),
   },
 });
 export type IIssue = InferEntity<typeof Issue>;

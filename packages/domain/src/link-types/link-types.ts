@@ -1,6 +1,6 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
+import { readableIssuesSql } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
-import { projectScope } from '../issues/find-issues.js';
 import { IssueLink } from '../issues/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
@@ -29,13 +29,13 @@ export async function getLinkType(em: Em, name: string): Promise<IIssueLinkType>
 }
 
 /**
- * How many links of the type the actor can see: both ends in projects where it may read issues.
+ * How many links of the type the actor can see: both ends issues it may read.
  * A count over every link would tell anyone how many links exist among issues they cannot read.
  */
 export async function countLinkTypeUsages(em: Em, actor: Actor, name: string): Promise<number> {
   const type = await getLinkType(em, name);
-  const source = projectScope(actor, 'READ_ISSUE', 's.project_id');
-  const target = projectScope(actor, 'READ_ISSUE', 't.project_id');
+  const source = readableIssuesSql(actor, 's');
+  const target = readableIssuesSql(actor, 't');
   if (source === 'none' || target === 'none') return 0;
   const rows = await em.execute<{ n: number | string }[]>(
     'select count(*) as n from issue_links l join issues s on s.id = l.source_id ' +

@@ -1,4 +1,5 @@
-import { type Actor, can } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
+import { canReadIssue } from '../auth/issue-access.js';
 import { CommandLookups } from '../issues/command-lookups.js';
 import { applyCommentArgument, applyOp, resolutionChanges } from '../issues/command-ops.js';
 import { persistCommandState } from '../issues/command-persist.js';
@@ -123,7 +124,7 @@ class ChunkCommands {
       await runStatement(this.tx, 'savepoint vcs_command');
       let done: { resolved: Map<number, Date | null>; linksChanged: boolean; createdTags: number };
       try {
-        if (!can(actor, 'READ_ISSUE', issue.ref.projectId)) throw issueNotFound(readableId);
+        if (!canReadIssue(actor, issue.ref)) throw issueNotFound(readableId);
         const sub: CommandState = { ...state, issues: [issue] };
         const lookups = new CommandLookups(this.tx, actor);
         const ctx = { actor, state: sub, lookups, comment: '' };

@@ -1,5 +1,6 @@
 import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '@trackline/contracts';
-import { type Actor, can } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
+import { canReadIssue } from '../auth/issue-access.js';
 import { sha256Hex } from '../auth/secrets.js';
 import type { CommandOp } from '../commands/ops.js';
 import { DomainError } from '../errors.js';
@@ -38,8 +39,7 @@ type Unit = {
 /** The committer when allowed to comment on the issue, else the integration's service account. */
 export function commentAuthor(unit: Pick<Unit, 'actor' | 'issue' | 'ctx'>): Actor {
   const { actor, issue, ctx } = unit;
-  const allowed =
-    actor && can(actor, 'READ_ISSUE', issue.projectId) && can(actor, 'CREATE_COMMENT', issue.projectId);
+  const allowed = actor && canReadIssue(actor, issue, 'CREATE_COMMENT');
   return allowed ? actor : ctx.serviceActor;
 }
 

@@ -3,7 +3,14 @@ import type { Em } from '../orm/em.js';
 import { readRows } from '../read-models/statements.js';
 
 /** An issue a commit references (looked up without permissions: the integration is trusted). */
-export type ReferencedIssue = { id: number; readableId: string; projectId: number; shortName: string };
+export type ReferencedIssue = {
+  id: number;
+  readableId: string;
+  projectId: number;
+  shortName: string;
+  reporterId: number;
+  permittedGroupId: number | null;
+};
 
 /** `prj-012` → `PRJ-12`; null for what cannot be an issue id. */
 export function issueKey(readableId: string): string | null {
@@ -28,9 +35,12 @@ export async function findIssuesByKey(
       number_in_project: number;
       short_name: string;
       short_name_key: string;
+      reporter_id: number;
+      permitted_group_id: number | null;
     }>(
       em,
-      'select i.id, i.project_id, i.number_in_project, p.short_name, p.short_name_key from issues i ' +
+      'select i.id, i.project_id, i.number_in_project, i.reporter_id, i.permitted_group_id, p.short_name, ' +
+        'p.short_name_key from issues i ' +
         `join projects p on p.id = i.project_id where ${chunk.map(() => '(p.short_name_key = ? and i.number_in_project = ?)').join(' or ')}`,
       chunk.flatMap((k) => [k.shortNameKey, k.number]),
     );
@@ -40,6 +50,8 @@ export async function findIssuesByKey(
         readableId: formatIssueId(r.short_name, Number(r.number_in_project)),
         projectId: Number(r.project_id),
         shortName: r.short_name,
+        reporterId: Number(r.reporter_id),
+        permittedGroupId: r.permitted_group_id === null ? null : Number(r.permitted_group_id),
       });
     }
   }

@@ -26,6 +26,7 @@ export function toIssueViewDto(issue: IssueView): IssueViewDto {
     created: issue.created,
     updated: issue.updated,
     resolved: issue.resolved,
+    permittedGroup: issue.permittedGroup,
     fields: issue.fields.map((f) => ({
       name: f.name,
       kind: f.kind,

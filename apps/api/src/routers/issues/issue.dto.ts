@@ -46,6 +46,7 @@ export function toIssueDto(issue: IssueView): IssueDto {
     ['reporterFullName', issue.reporter.fullName],
     ['commentsCount', String(issue.comments.length)],
     ['votes', String(issue.votes)],
+    ['permittedGroup', issue.permittedGroup ?? undefined],
   ];
   const field: Field[] = builtIn.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
   for (const f of issue.fields) if (f.values.length > 0) field.push(customField(f));

@@ -29,8 +29,8 @@ export function visibleCommentsSql(actor: Actor): { sql: string; params: number[
   };
 }
 
-/** Looks up the group a new comment is restricted to (`group` of execute); NOT_FOUND if none. */
-export async function findCommentGroup(em: Em, name: string | undefined): Promise<number | null> {
+/** Looks up the group a comment or an issue is restricted to (`group` of execute, `permittedGroup`); NOT_FOUND if none. */
+export async function findVisibilityGroup(em: Em, name: string | undefined): Promise<number | null> {
   const trimmed = name?.trim();
   if (!trimmed) return null;
   const group = await em.findOne(Group, { nameKey: trimmed.toLowerCase() }, { fields: ['id'] });

@@ -6,8 +6,13 @@ import type { Orm } from '../../orm/create-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { addProjectAssignee } from './assignees.js';
 import { addBundleGroup, updateBundleValue } from './bundles.js';
+import { createPrototype } from './custom-fields.js';
 import { projectFieldOptions } from './field-options.js';
-import { getProjectCustomField } from './project-custom-fields.js';
+import {
+  attachProjectCustomField,
+  detachProjectCustomField,
+  getProjectCustomField,
+} from './project-custom-fields.js';
 import { addFieldValue } from './project-fields.js';
 
 describe('projectFieldOptions', () => {
@@ -72,6 +77,23 @@ describe('projectFieldOptions', () => {
     expect(assignee?.values.map((v) => v.name)).toEqual(['amy', 'root', 'zed']);
     expect(assignee?.values.every((v) => typeof v.fullName === 'string' && v.fullName.length > 0)).toBe(true);
     expect(assignee?.emptyText).toBe('Unassigned');
+  });
+
+  it('lists a private field only to PRIVATE_READ_ISSUE holders in the project', async () => {
+    await createPrototype(fork(orm), root, { name: 'Customer', type: 'string', isPrivate: true });
+    await attachProjectCustomField(fork(orm), root, 'FO', 'Customer', {});
+    try {
+      expect((await projectFieldOptions(fork(orm), root, 'FO')).map((f) => f.name)).toContain('Customer');
+      // A Developer reads private fields; an Observer does not.
+      const zed = await actorFor(orm, 'zed');
+      expect((await projectFieldOptions(fork(orm), zed, 'FO')).map((f) => f.name)).toContain('Customer');
+      const observer = await userWithRole(orm, 'obs', 'Observer', 'FO');
+      expect((await projectFieldOptions(fork(orm), observer, 'FO')).map((f) => f.name)).not.toContain(
+        'Customer',
+      );
+    } finally {
+      await detachProjectCustomField(fork(orm), root, 'FO', 'Customer');
+    }
   });
 
   it('answers a project the caller cannot read as missing', async () => {

@@ -1,4 +1,4 @@
-import type { Actor } from '../../auth/actor.js';
+import { type Actor, can } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
 import { getReadableProject } from '../../projects/projects.js';
@@ -43,24 +43,29 @@ type FieldRow = {
   color_index: unknown;
   resolved: unknown;
   archived: unknown;
+  is_private: unknown;
 };
 
 /**
  * The fields of a project (READ_PROJECT), in the project's order, each with the values it may
  * take: its bundle's values, or for user fields the bundle's users and its groups' members.
+ * Private fields only for PRIVATE_READ_ISSUE in the project (as the issue view shows them).
  * Two statements, whatever the number of fields.
  */
 export async function projectFieldOptions(em: Em, actor: Actor, shortName: string): Promise<FieldOptions[]> {
   const project = await getReadableProject(em, actor, shortName);
+  const readsPrivate = can(actor, 'PRIVATE_READ_ISSUE', project.id);
   const fields = new Map<number, FieldOptions>();
   for (const row of await readRows<FieldRow>(
     em,
     'select pf.id, pf.name, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, fv.name as value_name, ' +
-      'fv.description, fv.color_index, fv.resolved, fv.archived ' +
-      'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id ' +
+      'fv.description, fv.color_index, fv.resolved, fv.archived, cf.is_private ' +
+      'from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
+      'left join field_values fv on fv.bundle_id = pf.bundle_id ' +
       'where pf.project_id = ? order by pf.ordinal, pf.id, fv.ordinal, fv.id',
     [project.id],
   )) {
+    if (toBool(row.is_private) && !readsPrivate) continue;
     const id = Number(row.id);
     let field = fields.get(id);
     if (!field) {

@@ -1,7 +1,7 @@
-import type { Actor } from '../../auth/actor.js';
+import { type Actor, can } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
-import { runStatement, storedTime } from '../../read-models/statements.js';
+import { readRows, runStatement, storedTime } from '../../read-models/statements.js';
 import { findReadableIssue } from '../find-issues.js';
 import { IssueChange } from './issue-change.entity.js';
 
@@ -36,7 +36,11 @@ export async function recordIssueChange(
   );
 }
 
-/** `GET /issue/{issue}/changes`: the recorded changes of a readable issue, oldest first. */
+/**
+ * `GET /issue/{issue}/changes`: the recorded changes of a readable issue, oldest first. Changes
+ * of the project's private fields are left out without PRIVATE_READ_ISSUE there (a change left
+ * with no field is left out whole).
+ */
 export async function listIssueChanges(em: Em, actor: Actor, readableId: string): Promise<IssueChangeView[]> {
   const issue = await findReadableIssue(em, actor, readableId);
   const rows = await em.find(
@@ -44,9 +48,29 @@ export async function listIssueChanges(em: Em, actor: Actor, readableId: string)
     { issue: issue.id },
     { populate: ['updater'], orderBy: { id: 'asc' } },
   );
-  return rows.map((r) => ({
-    updater: { login: r.updater.login, fullName: r.updater.fullName },
-    updated: toMs(r.updatedAt),
-    fields: JSON.parse(r.fields) as FieldChange[],
-  }));
+  const hidden = can(actor, 'PRIVATE_READ_ISSUE', issue.projectId)
+    ? new Set<string>()
+    : await privateFieldNames(em, issue.projectId);
+  return rows.flatMap((r) => {
+    const fields = (JSON.parse(r.fields) as FieldChange[]).filter((f) => !hidden.has(f.name.toLowerCase()));
+    if (fields.length === 0) return [];
+    return [
+      {
+        updater: { login: r.updater.login, fullName: r.updater.fullName },
+        updated: toMs(r.updatedAt),
+        fields,
+      },
+    ];
+  });
+}
+
+/** Lower-cased names of the project's private fields. */
+async function privateFieldNames(em: Em, projectId: number): Promise<Set<string>> {
+  const rows = await readRows<{ name_key: string }>(
+    em,
+    'select pf.name_key from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
+      'where pf.project_id = ? and cf.is_private = ?',
+    [projectId, true],
+  );
+  return new Set(rows.map((r) => r.name_key));
 }

@@ -1,4 +1,4 @@
-import { type Actor, can } from '../../auth/actor.js';
+import { type Actor, can, projectsWith } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import { containsPattern, placeholders } from '../../orm/sql-fragments.js';
@@ -51,29 +51,50 @@ const inList = (column: string, ids: readonly unknown[]): SqlCondition => ({
 });
 const textCondition = (text: string, columns = ['i.summary', 'i.description']): SqlCondition =>
   anyOf(columns.map((c) => ({ sql: `lower(${c}) like ? escape '!'`, params: [containsPattern(text)] })));
-const fieldEmpty = (nameKey: string): SqlCondition => ({
-  sql:
-    'not exists (select 1 from issue_field_values efv join project_fields epf on epf.id = efv.field_id ' +
-    'where efv.issue_id = i.id and epf.name_key = ?)',
-  params: [nameKey],
-});
-const hasValues = (valueIds: number[]): SqlCondition => ({
-  sql: `exists (select 1 from issue_field_values vfv where vfv.issue_id = i.id and vfv.value_id in (${placeholders(valueIds)}))`,
-  params: valueIds,
-});
-const hasUsers = (nameKey: string, userIds: number[]): SqlCondition => ({
-  sql:
-    'exists (select 1 from issue_field_values ufv join project_fields upf on upf.id = ufv.field_id ' +
-    `where ufv.issue_id = i.id and upf.name_key = ? and ufv.user_id in (${placeholders(userIds)}))`,
-  params: [nameKey, ...userIds],
-});
+/**
+ * `and <alias>.field_id not in (…)`: leaves out the stored values of the private fields the
+ * actor may not read (ids of project fields; empty: nothing is hidden). Every condition on
+ * stored values carries it, so a private value never decides whether an issue matches.
+ */
+const notHidden = (alias: string, hidden: readonly number[]): SqlCondition =>
+  hidden.length
+    ? { sql: ` and ${alias}.field_id not in (${placeholders(hidden)})`, params: [...hidden] }
+    : { sql: '', params: [] };
+const fieldEmpty = (nameKey: string, hidden: readonly number[]): SqlCondition => {
+  const h = notHidden('efv', hidden);
+  return {
+    sql:
+      'not exists (select 1 from issue_field_values efv join project_fields epf on epf.id = efv.field_id ' +
+      `where efv.issue_id = i.id and epf.name_key = ?${h.sql})`,
+    params: [nameKey, ...h.params],
+  };
+};
+const hasValues = (valueIds: number[], hidden: readonly number[]): SqlCondition => {
+  const h = notHidden('vfv', hidden);
+  return {
+    sql: `exists (select 1 from issue_field_values vfv where vfv.issue_id = i.id and vfv.value_id in (${placeholders(valueIds)})${h.sql})`,
+    params: [...valueIds, ...h.params],
+  };
+};
+const hasUsers = (nameKey: string, userIds: number[], hidden: readonly number[]): SqlCondition => {
+  const h = notHidden('ufv', hidden);
+  return {
+    sql:
+      'exists (select 1 from issue_field_values ufv join project_fields upf on upf.id = ufv.field_id ' +
+      `where ufv.issue_id = i.id and upf.name_key = ? and ufv.user_id in (${placeholders(userIds)})${h.sql})`,
+    params: [nameKey, ...userIds, ...h.params],
+  };
+};
 /** A simple field (`Build number: 7`, `Notes: {a b}`) holding the typed value. */
-const hasSimple = (nameKey: string, value: SimpleValue): SqlCondition => ({
-  sql:
-    'exists (select 1 from issue_field_values sfv join project_fields spf on spf.id = sfv.field_id ' +
-    `where sfv.issue_id = i.id and spf.name_key = ? and ${value.text !== null ? 'lower(sfv.text) = ?' : 'sfv.number = ?'})`,
-  params: [nameKey, value.text !== null ? value.text.toLowerCase() : value.number],
-});
+const hasSimple = (nameKey: string, value: SimpleValue, hidden: readonly number[]): SqlCondition => {
+  const h = notHidden('sfv', hidden);
+  return {
+    sql:
+      'exists (select 1 from issue_field_values sfv join project_fields spf on spf.id = sfv.field_id ' +
+      `where sfv.issue_id = i.id and spf.name_key = ? and ${value.text !== null ? 'lower(sfv.text) = ?' : 'sfv.number = ?'}${h.sql})`,
+    params: [nameKey, value.text !== null ? value.text.toLowerCase() : value.number, ...h.params],
+  };
+};
 /** A user id no row has (ids start at 1): a condition on it matches nothing. */
 const NOBODY = 0;
 const RESOLVED: SqlCondition = { sql: 'i.resolved_at is not null', params: [] };
@@ -85,17 +106,28 @@ class Compiler {
     private readonly em: Em,
     private readonly actor: Actor,
     private readonly scope: ReadScope,
+    /** Project fields the actor may not read (private, without PRIVATE_READ_ISSUE in their project). */
+    private readonly hidden: readonly number[],
   ) {}
 
-  /** `and <column> in (readable projects)`, for lookups that must not reveal other projects. */
-  private scoped(column: string): SqlCondition {
-    return this.scope === 'all'
-      ? { sql: '', params: [] }
-      : { sql: ` and ${column} in (${placeholders(this.scope)})`, params: this.scope };
+  /**
+   * `and <column> in (readable projects)`, for lookups that must not reveal other projects;
+   * with `fieldId`, also `and <fieldId> not in (hidden fields)`.
+   */
+  private scoped(column: string, fieldId?: string): SqlCondition {
+    const projects: SqlCondition =
+      this.scope === 'all'
+        ? { sql: '', params: [] }
+        : { sql: ` and ${column} in (${placeholders(this.scope)})`, params: this.scope };
+    if (fieldId === undefined || this.hidden.length === 0) return projects;
+    return {
+      sql: `${projects.sql} and ${fieldId} not in (${placeholders(this.hidden)})`,
+      params: [...projects.params, ...this.hidden],
+    };
   }
 
   async attributes(): Promise<Set<string>> {
-    const s = this.scoped('project_id');
+    const s = this.scoped('project_id', 'id');
     const rows = await readRows<{ name_key: string }>(
       this.em,
       `select distinct name_key from project_fields where 1 = 1${s.sql}`,
@@ -191,7 +223,7 @@ class Compiler {
 
   /** `<Field>: v1, v2` (also `for:`): values, the field's empty text, `me`, `Resolved`/`Unresolved` for states. */
   private async field(term: QueryTerm, nameKey: string, values: QueryValue[]): Promise<SqlCondition> {
-    const s = this.scoped('project_id');
+    const s = this.scoped('project_id', 'id');
     const fields = await readRows<{ name: string; kind: FieldKind; empty_text: string | null }>(
       this.em,
       `select name, kind, empty_text from project_fields where name_key = ?${s.sql}`,
@@ -205,7 +237,7 @@ class Compiler {
     for (const v of values) {
       const key = v.text.trim().toLowerCase();
       if (emptyTexts.has(key)) {
-        conditions.push(fieldEmpty(nameKey));
+        conditions.push(fieldEmpty(nameKey, this.hidden));
         continue;
       }
       if (kinds.has('state') && (key === 'resolved' || key === 'unresolved')) {
@@ -213,17 +245,17 @@ class Compiler {
         continue;
       }
       if (kinds.has('user') || nameKey === 'assignee') {
-        conditions.push(hasUsers(nameKey, [await this.userId(term, v.text)]));
+        conditions.push(hasUsers(nameKey, [await this.userId(term, v.text)], this.hidden));
         continue;
       }
       const simple = [...kinds].find((k): k is SimpleKind => !isBundleKind(k));
       if (simple) {
         const parsed = parseSimpleValue(simple, v.text);
         if ('error' in parsed) throw bad(`${fieldName}: ${parsed.error} in [ ${term.source} ]`);
-        conditions.push(hasSimple(nameKey, parsed));
+        conditions.push(hasSimple(nameKey, parsed, this.hidden));
         continue;
       }
-      const fs = this.scoped('pf.project_id');
+      const fs = this.scoped('pf.project_id', 'pf.id');
       const rows = await readRows<{ id: number }>(
         this.em,
         'select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
@@ -232,7 +264,12 @@ class Compiler {
       );
       if (rows.length === 0)
         throw bad(`unknown value [ ${v.text} ] of field [ ${fieldName} ] in [ ${term.source} ]`);
-      conditions.push(hasValues(rows.map((r) => Number(r.id))));
+      conditions.push(
+        hasValues(
+          rows.map((r) => Number(r.id)),
+          this.hidden,
+        ),
+      );
     }
     return anyOf(conditions);
   }
@@ -242,22 +279,28 @@ class Compiler {
     const key = term.value.trim().toLowerCase();
     if (key === 'unresolved') return UNRESOLVED;
     if (key === 'resolved') return RESOLVED;
-    if (key === 'unassigned') return fieldEmpty('assignee');
-    if (key === 'me') return hasUsers('assignee', [this.actor.userId]);
+    if (key === 'unassigned') return fieldEmpty('assignee', this.hidden);
+    if (key === 'me') return hasUsers('assignee', [this.actor.userId], this.hidden);
     const conditions: SqlCondition[] = [];
-    const s = this.scoped('pf.project_id');
+    const s = this.scoped('pf.project_id', 'pf.id');
     const values = await readRows<{ id: number }>(
       this.em,
       `select fv.id from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id where fv.name_key = ?${s.sql}`,
       [key, ...s.params],
     );
-    if (values.length) conditions.push(hasValues(values.map((r) => Number(r.id))));
+    if (values.length)
+      conditions.push(
+        hasValues(
+          values.map((r) => Number(r.id)),
+          this.hidden,
+        ),
+      );
     const empties = await readRows<{ name_key: string }>(
       this.em,
       `select distinct pf.name_key from project_fields pf where lower(pf.empty_text) = ?${s.sql}`,
       [key, ...s.params],
     );
-    for (const e of empties) conditions.push(fieldEmpty(e.name_key));
+    for (const e of empties) conditions.push(fieldEmpty(e.name_key, this.hidden));
     const tags = await this.tagIds(key);
     if (tags.length) {
       conditions.push({
@@ -304,6 +347,19 @@ function sortKeys(term: QueryTerm & { kind: 'sort' }): SortKey[] {
   });
 }
 
+/** Ids of the project fields whose values the actor may not read: private ones, without PRIVATE_READ_ISSUE there. */
+export async function hiddenFieldIds(em: Em, actor: Actor): Promise<number[]> {
+  const readers = projectsWith(actor, 'PRIVATE_READ_ISSUE');
+  if (readers === 'all') return [];
+  const except = readers.length ? ` and pf.project_id not in (${placeholders(readers)})` : '';
+  const rows = await readRows<{ id: number }>(
+    em,
+    `select pf.id from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id where cf.is_private = ?${except}`,
+    [true, ...readers],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
 /** Parses and resolves a query into SQL conditions on the `issues` table aliased `i`. */
 export async function compileQuery(
   em: Em,
@@ -311,7 +367,7 @@ export async function compileQuery(
   query: string,
   scope: ReadScope,
 ): Promise<CompiledQuery> {
-  const compiler = new Compiler(em, actor, scope);
+  const compiler = new Compiler(em, actor, scope, await hiddenFieldIds(em, actor));
   const attributes = query.includes(':') ? await compiler.attributes() : new Set<string>();
   const terms = parseSearchQuery(query, attributes);
   const where: SqlCondition[] = [];

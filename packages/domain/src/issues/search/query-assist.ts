@@ -1,8 +1,10 @@
 import { type Actor, can, projectsWith } from '../../auth/actor.js';
+import { readableIssuesSql } from '../../auth/issue-access.js';
 import { escapeHtml } from '../../commands/candidates.js';
 import type { Suggestion } from '../../commands/result.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
+import { hiddenFieldIds } from './compile-query.js';
 import { SORT_ATTRIBUTES } from './parse-query.js';
 
 /**
@@ -62,32 +64,42 @@ async function readableProjects(
   );
 }
 
+/** `and <column> not in (hidden fields)`: private fields the actor may not read are never offered. */
+const notHidden = (column: string, hidden: readonly number[]) =>
+  hidden.length ? ` and ${column} not in (${placeholders(hidden)})` : '';
+
 async function fieldNames(
   em: Em,
   projectIds: number[],
+  hidden: readonly number[],
 ): Promise<{ name: string; name_key: string; kind: string; empty_text: string | null }[]> {
   if (projectIds.length === 0) return [];
   return em.execute(
-    `select distinct name, name_key, kind, empty_text from project_fields where project_id in (${placeholders(projectIds)})`,
-    projectIds,
+    'select distinct name, name_key, kind, empty_text from project_fields ' +
+      `where project_id in (${placeholders(projectIds)})${notHidden('id', hidden)}`,
+    [...projectIds, ...hidden],
   );
 }
 
 async function fieldValues(
   em: Em,
   projectIds: number[],
+  hidden: readonly number[],
   nameKey?: string,
 ): Promise<{ name: string; field: string }[]> {
   if (projectIds.length === 0) return [];
   const byName = nameKey === undefined ? '' : ' and pf.name_key = ?';
   return em.execute(
     'select distinct fv.name, pf.name as field from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
-      `where pf.project_id in (${placeholders(projectIds)})${byName} limit ${LOOKUP_LIMIT}`,
-    nameKey === undefined ? projectIds : [...projectIds, nameKey],
+      `where pf.project_id in (${placeholders(projectIds)})${notHidden('pf.id', hidden)}${byName} limit ${LOOKUP_LIMIT}`,
+    [...projectIds, ...hidden, ...(nameKey === undefined ? [] : [nameKey])],
   );
 }
 
-/** Users the caller may name: everyone with READ_USER, else reporters and assignees of readable issues. */
+/**
+ * Users the caller may name: everyone with READ_USER, else the caller, and the reporters and
+ * user-field values of issues it reads (private fields it may not read left out).
+ */
 async function users(
   em: Em,
   actor: Actor,
@@ -95,13 +107,15 @@ async function users(
 ): Promise<{ login: string; full_name: string }[]> {
   if (can(actor, 'READ_USER'))
     return em.execute(`select login, full_name from users order by login_key limit ${LOOKUP_LIMIT}`);
-  if (projectIds.length === 0) return [];
-  const inProjects = placeholders(projectIds);
+  const reported = readableIssuesSql(actor, 'i');
+  const valued = readableIssuesSql(actor, 'vi');
+  if (projectIds.length === 0 || reported === 'none' || valued === 'none') return [];
+  const hidden = await hiddenFieldIds(em, actor);
   return em.execute(
     'select login, full_name from users u where u.id = ? or exists (select 1 from issues i where i.reporter_id = u.id ' +
-      `and i.project_id in (${inProjects})) or exists (select 1 from issue_field_values v join issues vi on vi.id = v.issue_id ` +
-      `where v.user_id = u.id and vi.project_id in (${inProjects})) order by login_key limit ${LOOKUP_LIMIT}`,
-    [actor.userId, ...projectIds, ...projectIds],
+      `and ${reported.sql}) or exists (select 1 from issue_field_values v join issues vi on vi.id = v.issue_id ` +
+      `where v.user_id = u.id and ${valued.sql}${notHidden('v.field_id', hidden)}) order by login_key limit ${LOOKUP_LIMIT}`,
+    [actor.userId, ...reported.params, ...valued.params, ...hidden],
   );
 }
 
@@ -128,7 +142,8 @@ async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candid
   }
   if (attribute === 'tag') return (await tags(em, actor)).map((t) => value(t.name, 'tag'));
   if (SORT_ATTRIBUTES.includes(attribute)) return SORT_KEYS.map((k) => value(k, 'sort key'));
-  const fields = (await fieldNames(em, ids)).filter((f) => f.name_key === attribute);
+  const hidden = await hiddenFieldIds(em, actor);
+  const fields = (await fieldNames(em, ids, hidden)).filter((f) => f.name_key === attribute);
   if (fields.length === 0) return [];
   const candidates: Candidate[] = [];
   for (const f of fields) if (f.empty_text) candidates.push(value(f.empty_text, f.name));
@@ -139,7 +154,7 @@ async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candid
       ...(await users(em, actor, ids)).map((u) => value(u.login, u.full_name)),
     );
   }
-  candidates.push(...(await fieldValues(em, ids, attribute)).map((v) => value(v.name, v.field)));
+  candidates.push(...(await fieldValues(em, ids, hidden, attribute)).map((v) => value(v.name, v.field)));
   return candidates;
 }
 
@@ -149,7 +164,7 @@ async function termStarts(em: Em, actor: Actor): Promise<Candidate[]> {
   const names = [
     ...BUILTIN_ATTRIBUTES,
     ...SORT_ATTRIBUTES.slice(0, 1),
-    ...(await fieldNames(em, ids)).map((f) => f.name),
+    ...(await fieldNames(em, ids, await hiddenFieldIds(em, actor))).map((f) => f.name),
   ];
   const seen = new Set<string>();
   const attributes = names.filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
@@ -164,7 +179,7 @@ async function hashValues(em: Em, actor: Actor): Promise<Candidate[]> {
   const ids = (await readableProjects(em, actor)).map((p) => p.id);
   return [
     ...KEYWORDS.map((k): Candidate => ({ option: k, description: 'keyword', styleClass: 'keyword' })),
-    ...(await fieldValues(em, ids)).map(
+    ...(await fieldValues(em, ids, await hiddenFieldIds(em, actor))).map(
       (v): Candidate => ({ option: v.name, description: v.field, styleClass: 'value' }),
     ),
   ];

@@ -1,5 +1,6 @@
 import { raw } from '@mikro-orm/sql';
 import { type Actor, projectsWith } from '../../auth/actor.js';
+import { readableIssuesSql } from '../../auth/issue-access.js';
 import type { Em } from '../../orm/em.js';
 import { Issue } from '../issue.entity.js';
 import { formatIssueId } from '../issue-id.js';
@@ -35,10 +36,12 @@ export function searchPage(options: SearchOptions): { skip: number; max: number 
 
 async function buildQuery(em: Em, actor: Actor, query: string, options: SearchOptions = {}) {
   const scope = scopeOf(actor);
-  if (!scope) return null;
+  const readable = readableIssuesSql(actor, 'i');
+  if (!scope || readable === 'none') return null;
   const compiled = await compileQuery(em, actor, query, scope);
   const qb = em.createQueryBuilder(Issue, 'i');
-  if (scope !== 'all') qb.where({ project: { $in: scope } });
+  // Permissions inside the statement: pages stay full and counts include only readable issues.
+  qb.where(readable.sql, readable.params);
   if (options.projectId !== undefined) qb.andWhere({ project: options.projectId });
   if (options.updatedAfter !== undefined) qb.andWhere({ updatedAt: { $gt: new Date(options.updatedAfter) } });
   for (const condition of compiled.where) qb.andWhere(condition.sql, condition.params);

@@ -1,0 +1,211 @@
+import {
+  type Actor,
+  addBundleValue,
+  addUserToGroup,
+  attachProjectCustomField,
+  createBundle,
+  createGroup,
+  createIssue,
+  createProject,
+  createPrototype,
+  executeCommand,
+  type Orm,
+} from '@trackline/domain';
+import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callProcedure } from './caller.js';
+
+/**
+ * The permission matrix of issue visibility (`permittedGroup`) and private fields, through
+ * `createCaller` like permissions.caller.test.ts: every procedure that reads or acts on one
+ * issue, called on an issue restricted to a group, by six kinds of caller. The expectations
+ * are written by hand from the rule (auth/issue-access.ts): within READ_ISSUE in the project,
+ * a restricted issue is read by the group's members, its reporter and READ_HIDDEN_STUFF holders.
+ *
+ * Callers (all in project VIS unless said):
+ * - root: every permission, globally;
+ * - member: Developer, member of the group;
+ * - reporter: Reporter, who reported the issue, not a member;
+ * - padmin: Project Admin (READ_HIDDEN_STUFF), not a member;
+ * - outsider: Developer, not a member;
+ * - observer: Observer, not a member (reads issues, no private fields).
+ */
+type Kind = 'root' | 'member' | 'reporter' | 'padmin' | 'outsider' | 'observer';
+const KINDS: Kind[] = ['root', 'member', 'reporter', 'padmin', 'outsider', 'observer'];
+const LOGINS: Record<Kind, string> = {
+  root: 'root',
+  member: 'vm_member',
+  reporter: 'vm_reporter',
+  padmin: 'vm_padmin',
+  outsider: 'vm_outsider',
+  observer: 'vm_observer',
+};
+
+const OK = 'ok';
+const DENIED = 'PERMISSION_DENIED';
+const HIDDEN = 'NOT_FOUND';
+const INVALID = 'VALIDATION_FAILED';
+type Outcome = typeof OK | typeof DENIED | typeof HIDDEN | typeof INVALID;
+
+/** Readers of the restricted issue; everyone else finds it missing. */
+const READERS = {
+  root: OK,
+  member: OK,
+  reporter: OK,
+  padmin: OK,
+  outsider: HIDDEN,
+  observer: HIDDEN,
+} as const;
+/** Readers who also hold the row's second permission (Reporter does not update or delete). */
+const WRITERS = { ...READERS, reporter: DENIED } as const;
+
+let orm: Orm;
+/** The restricted issue, reported by `reporter`. */
+let secret = '';
+
+type Row = { input: (key: string) => unknown | Promise<unknown>; expect: Record<Kind, Outcome> };
+
+// biome-ignore format: one row per procedure, aligned for reading
+const ROWS: Record<string, Row> = {
+  'issues.get':            { input: () => ({ issue: secret }), expect: READERS },
+  'issues.exists':         { input: () => ({ issue: secret }), expect: READERS },
+  'issues.comments':       { input: () => ({ issue: secret }), expect: READERS },
+  'issues.links':          { input: () => ({ issue: secret }), expect: READERS },
+  'issues.changes':        { input: () => ({ issue: secret }), expect: READERS },
+  'issues.intellisense':   { input: () => ({ issue: secret, command: 'Pri' }), expect: READERS },
+  'attachments.list':      { input: () => ({ issue: secret }), expect: READERS },
+  'timeTracking.workItems': { input: () => ({ issue: secret }), expect: READERS },
+  'issues.execute':        { input: (key) => ({ issue: secret, comment: `seen by ${key}` }), expect: { ...READERS } },
+  'issues.executeAlias':   { input: (key) => ({ issue: secret, comment: `aliased ${key}` }), expect: { ...READERS } },
+  'issues.update':         { input: (key) => ({ issue: secret, description: `edited by ${key}` }), expect: WRITERS },
+  'issues.delete':         { input: async (key) => ({ issue: await restricted(`to delete ${key}`) }), expect: WRITERS },
+};
+
+/** A new issue restricted to the group, reported by the reporter. */
+async function restricted(summary: string): Promise<string> {
+  const reporter = await actorFor(orm, LOGINS.reporter);
+  return (await createIssue(fork(orm), reporter, { project: 'VIS', summary, permittedGroup: 'vm-team' })).id;
+}
+
+const actorOf = (kind: Kind): Promise<Actor> => actorFor(orm, LOGINS[kind]);
+const outcomeOf = (result: Awaited<ReturnType<typeof callProcedure>>) => (result.ok ? OK : result.code);
+
+beforeAll(async () => {
+  orm = await createTestOrm();
+  const root = await actorFor(orm, 'root');
+  await createProject(fork(orm), root, { shortName: 'VIS', name: 'Visibility matrix' });
+  await userWithRole(orm, LOGINS.member, 'Developer', 'VIS');
+  await userWithRole(orm, LOGINS.reporter, 'Reporter', 'VIS');
+  await userWithRole(orm, LOGINS.padmin, 'Project Admin', 'VIS');
+  await userWithRole(orm, LOGINS.outsider, 'Developer', 'VIS');
+  await userWithRole(orm, LOGINS.observer, 'Observer', 'VIS');
+  await createGroup(fork(orm), root, 'vm-team');
+  await addUserToGroup(fork(orm), root, LOGINS.member, 'vm-team');
+  await createIssue(fork(orm), root, { project: 'VIS', summary: 'open to the project' });
+  secret = await restricted('restricted to the team');
+  // A private field with a value on both issues.
+  await createBundle(fork(orm), root, 'bundle', { name: 'Costs', values: [{ name: 'Steep' }] });
+  await addBundleValue(fork(orm), root, 'bundle', 'Costs', { name: 'Cheap' });
+  await createPrototype(fork(orm), root, {
+    name: 'Cost',
+    type: 'enum[1]',
+    defaultBundle: 'Costs',
+    isPrivate: true,
+  });
+  await attachProjectCustomField(fork(orm), root, 'VIS', 'Cost', {});
+  await executeCommand(fork(orm), root, ['VIS-1', secret], 'Cost Steep');
+});
+afterAll(() => orm?.close());
+
+describe('issue visibility: every procedure on a restricted issue, through createCaller', () => {
+  for (const [path, row] of Object.entries(ROWS)) {
+    describe(path, () => {
+      for (const kind of KINDS) {
+        it(`${kind}: ${row.expect[kind]}`, async () => {
+          const input = await row.input(`${kind}_${path}`);
+          const result = await callProcedure(orm, await actorOf(kind), path, input);
+          expect(outcomeOf(result)).toBe(row.expect[kind]);
+          // Hidden reads exactly like missing.
+          if (!result.ok && row.expect[kind] === HIDDEN)
+            expect(result.message).toMatch(/^Issue \[ .+ \] not found\.$/);
+        });
+      }
+    });
+  }
+
+  // The lists: not an error, a smaller answer. The count and the page agree.
+  const listed: Record<Kind, boolean> = {
+    root: true,
+    member: true,
+    reporter: true,
+    padmin: true,
+    outsider: false,
+    observer: false,
+  };
+  for (const kind of KINDS) {
+    it(`search, byProject and count, ${kind}: ${listed[kind] ? 'listed' : 'left out'}`, async () => {
+      const actor = await actorOf(kind);
+      const search = await callProcedure(orm, actor, 'issues.search', { filter: 'project: VIS' });
+      const byProject = await callProcedure(orm, actor, 'issues.byProject', { project: 'VIS' });
+      const count = await callProcedure(orm, actor, 'issues.count', { filter: 'project: VIS' });
+      if (!search.ok || !byProject.ok || !count.ok) throw new Error('a list failed');
+      const ids = (search.value as { issue: { id: string }[] }).issue.map((i) => i.id);
+      expect(ids.includes(secret)).toBe(listed[kind]);
+      expect((byProject.value as { id: string }[]).some((i) => i.id === secret)).toBe(listed[kind]);
+      expect(count.value).toMatchObject({ value: ids.length });
+    });
+  }
+});
+
+describe('private fields through createCaller', () => {
+  /** Observer lacks PRIVATE_READ_ISSUE; everyone else here holds it (Developer, Project Admin, root). */
+  const readsPrivate: Record<Kind, boolean> = {
+    root: true,
+    member: true,
+    reporter: false,
+    padmin: true,
+    outsider: true,
+    observer: false,
+  };
+
+  for (const kind of KINDS) {
+    it(`${kind}: the value is ${readsPrivate[kind] ? 'shown and searchable' : 'absent and unknown'}`, async () => {
+      const actor = await actorOf(kind);
+      const got = await callProcedure(orm, actor, 'issues.get', { issue: 'VIS-1' });
+      if (!got.ok) throw new Error('VIS-1 is readable by every caller here');
+      const names = (got.value as { field: { name: string }[] }).field.map((f) => f.name);
+      expect(names.includes('Cost')).toBe(readsPrivate[kind]);
+      const search = await callProcedure(orm, actor, 'issues.search', { filter: 'Cost: Steep' });
+      const count = await callProcedure(orm, actor, 'issues.count', { filter: '#Steep' });
+      expect(outcomeOf(search)).toBe(readsPrivate[kind] ? OK : INVALID);
+      expect(outcomeOf(count)).toBe(readsPrivate[kind] ? OK : INVALID);
+      const assist = await callProcedure(orm, actor, 'issues.searchIntellisense', { filter: 'Co' });
+      if (!assist.ok) throw new Error('the search assist failed');
+      expect(JSON.stringify(assist.value).includes('"Cost"')).toBe(readsPrivate[kind]);
+      const changes = await callProcedure(orm, actor, 'issues.changes', { issue: 'VIS-1' });
+      if (!changes.ok) throw new Error('history is readable');
+      expect(JSON.stringify(changes.value).includes('Cost')).toBe(readsPrivate[kind]);
+    });
+  }
+
+  // Setting: PRIVATE_UPDATE_ISSUE (Developer, Project Admin, root); a reader without it is refused
+  // (403); a caller who may not read it gets the answer of an unknown word (400).
+  const setting: Record<Kind, Outcome> = {
+    root: OK,
+    member: OK,
+    reporter: INVALID,
+    padmin: OK,
+    outsider: OK,
+    observer: INVALID,
+  };
+  for (const kind of KINDS) {
+    it(`${kind}: setting it by command is ${setting[kind]}`, async () => {
+      const result = await callProcedure(orm, await actorOf(kind), 'issues.execute', {
+        issue: 'VIS-1',
+        command: 'Cost Cheap',
+      });
+      expect(outcomeOf(result)).toBe(setting[kind]);
+      await executeCommand(fork(orm), await actorFor(orm, 'root'), ['VIS-1'], 'Cost Steep');
+    });
+  }
+});

@@ -1,0 +1,6 @@
+alter table "issues" add "permitted_group_id" int null;
+alter table "issues" add constraint "issues_permitted_group_id_foreign" foreign key ("permitted_group_id") references "user_groups" ("id") on delete restrict;
+create index "issues_permitted_group_id_index" on "issues" ("permitted_group_id");
+-- Private fields leave the command vocabulary of those who may not read or set them: a prototype
+-- made private (or public) changes what every vocabulary of its projects may hold.
+create trigger "vocabulary_epoch_custom_fields_update" after update of "is_private" on "custom_fields" for each statement execute function "trackline_bump_vocabulary_epoch"();
