@@ -52,12 +52,17 @@ export function IssuesPage({ me }: { me: Me }) {
     setFocus(0);
   }, [query, page]);
 
-  const list = useQuery({
-    queryKey: keys.issueList(query, page * PAGE_SIZE, PAGE_SIZE),
-    queryFn: () => trackline.issues.list.query({ filter: query, after: page * PAGE_SIZE, max: PAGE_SIZE }),
-    placeholderData: keepPreviousData,
+  const pageQuery = (n: number) => ({
+    queryKey: keys.issueList(query, n * PAGE_SIZE, PAGE_SIZE),
+    queryFn: () => trackline.issues.list.query({ filter: query, after: n * PAGE_SIZE, max: PAGE_SIZE }),
   });
+  const list = useQuery({ ...pageQuery(page), placeholderData: keepPreviousData });
   const issues = list.data?.issues ?? [];
+  // The next page is fetched while this one is read: `]` then shows it from memory.
+  const hasNext = (page + 1) * PAGE_SIZE < (list.data?.total ?? 0);
+  useEffect(() => {
+    if (list.data && !list.isPlaceholderData && hasNext) void client.prefetchQuery(pageQuery(page + 1));
+  }, [list.data, list.isPlaceholderData, hasNext, page, query, client]);
   // Paging from the keyboard keeps the keyboard in the list: the new page's first row gets the focus.
   const focusFirstRow = useRef(false);
   // For the browser benchmark (apps/web/bench): when a page of issues is on the screen.
@@ -84,13 +89,16 @@ export function IssuesPage({ me }: { me: Me }) {
     return { ranges: answer.underline.ranges, items: answer.suggest.items };
   }, []);
 
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   const openCommand = () =>
     setCommand(selected.size > 0 ? { kind: 'issues', ids: [...selected] } : { kind: 'query', query, total });
 
@@ -240,7 +248,7 @@ export function IssuesPage({ me }: { me: Me }) {
               key={issue.id}
               issue={issue}
               selected={selected.has(issue.id)}
-              onToggle={() => toggle(issue.id)}
+              onToggle={toggle}
               focused={index === focus}
             />
           ))}
