@@ -254,11 +254,11 @@ describe('the web console in Chromium', () => {
     await page.getByRole('heading', { name: 'Project WEB' }).waitFor();
     await page.locator('summary', { hasText: 'Priority' }).click();
     await page.getByRole('combobox', { name: 'Colour of Major' }).selectOption({ label: 'Orange' });
-    await page
-      .locator('tr', { hasText: 'Major' })
-      .locator('.chip')
-      .evaluate((el) => getComputedStyle(el).backgroundColor)
-      .then((c) => expect(c).toBe('rgb(206, 103, 0)'));
+    // The chip takes the colour once the change is saved and the bundle read again.
+    const major = page.locator('tr', { hasText: 'Major' }).locator('.chip');
+    await expect
+      .poll(() => major.evaluate((el) => getComputedStyle(el).backgroundColor))
+      .toBe('rgb(206, 103, 0)');
     await checkScreen('08-admin-project');
 
     await page.getByRole('link', { name: 'Users' }).click();
