@@ -2,7 +2,15 @@
 // both measured in this run on loopback with autocannon; results as ratios. Writes
 // bench-results/bench.json. Server time comes from Trackline's Server-Timing header.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -182,9 +190,12 @@ const assistPaths = (kind, count, withIssue = true) =>
   Array.from({ length: count }, (_, i) => assistPath(kind, i, withIssue));
 
 /** The VCS push and import benchmarks each print one JSON object (their only stdout). */
-function runJsonBench(script) {
+function runJsonBench(script, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, script)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(here, script)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
@@ -280,6 +291,10 @@ try {
     if (keep) writeFileSync(`${keep}.json`, JSON.stringify(seeded));
     console.log(`bench: database ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
+  // The console's browser benchmark gets the same 10,000 issues, untouched by the rows' writes.
+  const consoleDb = join(dir, 'console.sqlite');
+  const benchConsole = !only || only.test('console');
+  if (benchConsole) copyFileSync(file, consoleDb);
   const auth = { authorization: `Bearer ${seeded.token}` };
   const api = await startProcess([join(root, 'apps/api/dist/main.js')], {
     TRACKLINE_DB: file,
@@ -412,6 +427,27 @@ try {
     console.log(`  2 processes: ${line(processes.two)}`);
     console.log(`  2 processes / 1 process: ${processes.ratio}x (target 1.3x)`);
   }
+  let consoleBench = null;
+  if (benchConsole) {
+    console.log(
+      '\nThe web console in headless Chromium, 10,000 issues (its own server on a copy of the database)...',
+    );
+    consoleBench = await runJsonBench('../../web/bench/console.mjs', { BENCH_CONSOLE_DB: consoleDb });
+    const c = consoleBench;
+    const line = (name, m, target) =>
+      console.log(
+        `  ${name.padEnd(44)} p50 ${m.p50}  p95 ${m.p95}  max ${m.max} ms (target ${target} ms; p95/target ${(m.p95 / target).toFixed(2)})`,
+      );
+    line('first screen, browser cache empty', c.firstScreenMs.cold, 1000);
+    line('first screen, warm', c.firstScreenMs.warm, 1000);
+    line('page of 50 issues rendered (`]`)', c.pageOf50Ms.rendered, 100);
+    line('keystroke to rendered suggestion', c.keystrokeToSuggestionMs.rendered, 30);
+    console.log(
+      `  baselines (the same tRPC call by fetch from the page): list p50 ${c.firstScreenListCallMs.p50} ms, ` +
+        `page p50 ${c.pageOf50CallMs.p50} ms, assist p50 ${c.keystrokeAssistCallMs.p50} ms; rendered/call p50: page ` +
+        `${c.ratios.pageOf50RenderedToCall}x, keystroke ${c.ratios.keystrokeRenderedToCall}x`,
+    );
+  }
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const out = {
     date: new Date().toISOString(),
@@ -423,6 +459,7 @@ try {
     vcs,
     imports,
     processes,
+    console: consoleBench,
   };
   writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nwrote bench-results/bench.json');

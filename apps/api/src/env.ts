@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type AttachmentQuotas,
   type DatabaseConfig,
@@ -101,6 +102,8 @@ const ZEnv = z.object({
   TRACKLINE_ATTACHMENT_QUOTA_TOTAL_BYTES: quota(DEFAULT_ATTACHMENT_QUOTAS.totalBytes),
   /** The structured log's level (standard output, JSON lines); security events are `info` and `warn`. */
   TRACKLINE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** The built web console served at `/`; default: `apps/web/dist` of this checkout. */
+  TRACKLINE_CONSOLE_DIR: z.string().min(1).optional(),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -200,4 +203,16 @@ export function attachmentQuotasFromEnv(env: Env): AttachmentQuotas {
     perIssueBytes: env.TRACKLINE_ATTACHMENT_QUOTA_ISSUE_BYTES,
     totalBytes: env.TRACKLINE_ATTACHMENT_QUOTA_TOTAL_BYTES,
   };
+}
+
+/** The console's build folder: as configured, else `apps/web/dist` beside this package (`apps/api/dist`). */
+export function consoleDirFromEnv(env: Env): string {
+  return env.TRACKLINE_CONSOLE_DIR ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
+}
+
+/** The address people open: PUBLIC_URL, else the listening address (`localhost` for a wildcard host). */
+export function displayUrl(env: Env, port: number): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL;
+  const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

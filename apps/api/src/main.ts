@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster.js';
 import { type Env, processCountFromEnv, readEnv } from './env.js';
-import { prepareDatabase, serve } from './serve.js';
+import { prepareDatabase, printWhereToGo, serve } from './serve.js';
 
 /**
  * The entry point: one server process, or (TRACKLINE_PROCESSES > 1) a primary that prepares the
@@ -18,8 +18,9 @@ try {
 
 const processes = processCountFromEnv(env);
 if (processes > 1 && cluster.isPrimary) {
-  const { orm } = await prepareDatabase(env);
+  const { orm, rootPasswordHint } = await prepareDatabase(env);
   await orm.close();
+  printWhereToGo(env, env.PORT, rootPasswordHint);
   runPrimary({ processes, log: (line) => console.log(`trackline: ${line}`) });
 } else {
   await serve(env);

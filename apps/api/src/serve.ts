@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import cluster from 'node:cluster';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import {
   createFileAttachmentStore,
   createOrm,
@@ -17,7 +18,9 @@ import { openLimitsStore } from './auth/limit-stores.js';
 import {
   attachmentQuotasFromEnv,
   attachmentsDirFromEnv,
+  consoleDirFromEnv,
   databaseFromEnv,
+  displayUrl,
   type Env,
   inputLimitsFromEnv,
   limitsFromEnv,
@@ -34,13 +37,20 @@ import { vcsFaultHooks } from './webhooks/fault-injection.js';
  * generated password on a new database). Every process does it: it is idempotent, and the first
  * to run does the work (PostgreSQL migrations take an advisory lock).
  */
-export async function prepareDatabase(env: Env): Promise<{ orm: Orm; db: DatabaseConfig }> {
+export async function prepareDatabase(
+  env: Env,
+): Promise<{ orm: Orm; db: DatabaseConfig; rootPasswordHint: string }> {
   const db = databaseFromEnv(env);
   if (db.kind === 'sqlite' && db.file !== ':memory:') mkdirSync(dirname(db.file), { recursive: true });
   const orm = await createOrm(db);
   const applied = await migrate(orm);
   if (applied.length > 0) console.log(`trackline: applied migrations ${applied.join(', ')}`);
   const seeded = await seed(orm, { adminPassword: env.ADMIN_PASSWORD });
+  const rootPasswordHint = seeded.generatedPassword
+    ? 'the generated password printed above'
+    : seeded.createdRoot
+      ? 'the password from ADMIN_PASSWORD'
+      : 'the password set when this database was created (ADMIN_PASSWORD, or the generated one printed then)';
   if (seeded.generatedPassword) {
     console.log(
       `trackline: created administrator 'root' with generated password: ${seeded.generatedPassword}`,
@@ -49,12 +59,25 @@ export async function prepareDatabase(env: Env): Promise<{ orm: Orm; db: Databas
       'trackline: this password is shown once; set ADMIN_PASSWORD to choose your own on a new database.',
     );
   }
-  return { orm, db };
+  return { orm, db, rootPasswordHint };
+}
+
+/**
+ * The lines that tell a person where to go: the console, the docs page, the health check, and
+ * how to log in as root. Printed once (by the only process, or by the primary of several).
+ */
+export function printWhereToGo(env: Env, port: number, rootPasswordHint: string): void {
+  const base = displayUrl(env, port);
+  const consoleUrl = existsSync(join(consoleDirFromEnv(env), 'index.html'))
+    ? `${base}/`
+    : `${base}/ (not built: run pnpm build)`;
+  console.log(`trackline: console ${consoleUrl} · API docs ${base}/rest/docs · health ${base}/health`);
+  console.log(`trackline: log in as root with ${rootPasswordHint}`);
 }
 
 /** One server process: the HTTP server, the VCS worker, the trash sweep; stops on SIGTERM/SIGINT. */
 export async function serve(env: Env): Promise<void> {
-  const { orm, db } = await prepareDatabase(env);
+  const { orm, db, rootPasswordHint } = await prepareDatabase(env);
   // WAL checkpoints (and their fsyncs) on a thread of their own, not in whichever request commits.
   const checkpointer =
     db.kind === 'sqlite' && db.file !== ':memory:'
@@ -95,6 +118,7 @@ export async function serve(env: Env): Promise<void> {
     publicUrl: env.PUBLIC_URL,
     resourceLimits: resourceLimitsFromEnv(env),
     trashDays: env.TRACKLINE_TRASH_DAYS,
+    consoleDir: consoleDirFromEnv(env),
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
   });
   server.on('request', (_req, res) => {
@@ -126,6 +150,8 @@ export async function serve(env: Env): Promise<void> {
     console.log(
       `trackline: listening on http://${env.HOST}:${port} (database: ${where}; ${limits}; pid ${process.pid})`,
     );
+    // Several processes: the primary printed them (see main.ts).
+    if (cluster.isPrimary) printWhereToGo(env, port, rootPasswordHint);
   });
 
   const shutdown = () => {

@@ -21,7 +21,9 @@ import {
 } from './attachments/attachments.route.js';
 import { createGuard, type LimitsOptions, TRPC_MAX_BATCH } from './auth/limits.js';
 import { handleLogin } from './auth/login.route.js';
+import { loadConsoleFiles } from './http/console-files.js';
 import { isDocsPath, serveDocs } from './http/docs-page.js';
+import { serveHealth } from './http/health.js';
 import { createBaseUrl } from './http/public-url.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './log/logger.js';
@@ -56,6 +58,8 @@ export type ServerOptions = {
   onVcsDelivery?: () => void;
   /** The structured log (security events); silent when absent. `main.ts` passes one on stdout. */
   logger?: Logger;
+  /** The built web console (`apps/web/dist`), served at `/`; none when absent or not built. */
+  consoleDir?: string | undefined;
 };
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
@@ -70,7 +74,9 @@ export function createRequestHandler({
   publicUrl,
   attachments,
   logger = silentLogger(),
+  consoleDir,
 }: ServerOptions) {
+  const consoleFiles = consoleDir ? loadConsoleFiles(consoleDir) : null;
   let attachmentOptions = attachments;
   const attachmentStore = (): AttachmentOptions => {
     attachmentOptions ??= {
@@ -162,6 +168,8 @@ export function createRequestHandler({
         res.setHeader('Content-Type', 'application/json;charset=UTF-8');
         return void res.end(openApiCache.body);
       }
+      if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD'))
+        return await serveHealth(orm, req.method, res, logError);
       if (isDocsPath(url.pathname)) {
         if (serveDocs(req.method ?? 'GET', url.pathname, res)) return;
         throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
@@ -194,6 +202,7 @@ export function createRequestHandler({
         if (req.method === 'POST') await authenticateTrpcFirst(req, res);
         return await trpc(req, res);
       }
+      if (consoleFiles?.serve(req, res, url.pathname)) return;
       throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
     } catch (error) {
       if (!(error instanceof DomainError)) logError(error);

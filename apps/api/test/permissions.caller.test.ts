@@ -258,6 +258,7 @@ const ROWS: Record<string, Row> = {
     }, expect: HOLDERS },
 
   'projects.list':                { holder: {}, input: () => ({}), expect: ANY },
+  'projects.fieldOptions':        { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'projects.get':                 { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ project: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
   'projects.createFromBody':      { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ id: `B_${a.key}`.toUpperCase(), name: `B ${a.key}` }), expect: HOLDERS },
@@ -332,6 +333,11 @@ const ROWS: Record<string, Row> = {
   'issues.get':                   { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.search':                { holder: {}, input: () => ({ filter: '' }), expect: ANY },
   'issues.execute':               { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  // tRPC only (the console): the typed view and list read like `get` and `search`; the command
+  // on a selection is `execute`'s rule for each issue.
+  'issues.view':                  { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.list':                  { holder: {}, input: () => ({ filter: '' }), expect: ANY },
+  'commands.execute':             { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issues: [ISSUE], comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.intellisense':          { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE, command: '' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   // The legacy spellings (issue 12): the same rules as the routes they mirror.
   'issues.count':                 { holder: {}, input: () => ({ filter: '' }), expect: ANY },
@@ -383,6 +389,7 @@ const ROWS: Record<string, Row> = {
   'timeTracking.settings':        { holder: {}, input: () => ({}), expect: ANY },
   'timeTracking.setSettings':     { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: () => ({ hoursADay: 8 }), expect: HOLDERS },
   'projects.all':                 { holder: {}, input: () => ({}), expect: ANY },
+  'userProfiles.me':              { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.current':         { holder: {}, input: () => ({}), expect: ANY },
   'userProfiles.get':             { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
 

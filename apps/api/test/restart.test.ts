@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,8 @@ async function start(env: Record<string, string>) {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout?.on('data', () => {
-      if (output.includes('listening on')) {
+      // The last start-up line: the console and docs addresses and how to log in come first.
+      if (output.includes('log in as root')) {
         clearTimeout(timer);
         resolve();
       }
@@ -54,9 +55,21 @@ describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry po
   const db = join(dir, 'nested', 'trackline.sqlite');
 
   it('generates and prints a root password once, and keeps data across a restart', async () => {
-    const first = await start({ TRACKLINE_DB: db });
+    const consoleDir = join(dir, 'console');
+    mkdirSync(consoleDir);
+    writeFileSync(join(consoleDir, 'index.html'), '<!DOCTYPE html><title>console</title>');
+    const first = await start({ TRACKLINE_DB: db, TRACKLINE_CONSOLE_DIR: consoleDir });
     const password = /generated password: (\S+)/.exec(first.output())?.[1];
     expect(password).toBeDefined();
+    // The start-up lines name the console, the docs page and how to log in as root.
+    expect(first.output()).toContain(
+      `trackline: console ${first.url}/ · API docs ${first.url}/rest/docs · health ${first.url}/health`,
+    );
+    expect(first.output()).toContain('trackline: log in as root with the generated password printed above');
+    const page = await fetch(`${first.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>console</title>');
+    expect((await fetch(`${first.url}/health`)).status).toBe(200);
     const auth = { authorization: `Basic ${Buffer.from(`root:${password}`).toString('base64')}` };
     const created = await fetch(`${first.url}/rest/admin/project/KEEP?projectName=Kept`, {
       method: 'PUT',
@@ -68,6 +81,12 @@ describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry po
     const second = await start({ TRACKLINE_DB: db });
     expect(second.output()).not.toContain('generated password');
     expect(second.output()).not.toContain('applied migrations');
+    expect(second.output()).toContain('log in as root with the password set when this database was created');
+    // No console folder where the default points (no TRACKLINE_CONSOLE_DIR): the line says so only
+    // when the checkout's console is not built, so either form is fine here.
+    expect(second.output()).toMatch(
+      /trackline: console http:\/\/127\.0\.0\.1:\d+\/( \(not built: run pnpm build\))? /,
+    );
     const read = await fetch(`${second.url}/rest/admin/project/KEEP`, {
       headers: { ...auth, accept: 'application/json' },
     });
@@ -82,6 +101,7 @@ describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry po
       ADMIN_PASSWORD: 'chosen-password',
     });
     expect(server.output()).not.toContain('generated password');
+    expect(server.output()).toContain('log in as root with the password from ADMIN_PASSWORD');
     const ok = await fetch(`${server.url}/rest/admin/role`, {
       headers: { authorization: `Basic ${Buffer.from('root:chosen-password').toString('base64')}` },
     });

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTracklineClient, errorCodeOf, type TracklineClient } from '../src/index.js';
+import {
+  createTracklineClient,
+  errorCodeOf,
+  fieldIssuesOf,
+  fieldValues,
+  type TracklineClient,
+} from '../src/index.js';
 import { startLiveServer } from './live-server.js';
 
 describe('typed client against a live server', () => {
@@ -52,6 +58,41 @@ describe('typed client against a live server', () => {
     await expect(viaToken.roles.get.query({ role: 'Admin' })).rejects.toSatisfy(
       (e) => errorCodeOf(e) === 'UNAUTHENTICATED',
     );
+  });
+
+  it('sends a password outside ASCII as UTF-8 (Basic, as the server decodes it)', async () => {
+    await root.users.create.mutate({ login: 'utf8', fullName: 'Ünïcode', password: 'pässwörd-ßé-1' });
+    const utf8 = createTracklineClient({
+      url: server.url,
+      credentials: { login: 'utf8', password: 'pässwörd-ßé-1' },
+    });
+    expect((await utf8.userProfiles.me.query({})).login).toBe('utf8');
+  });
+
+  it('reads typed issue views, and a command answers the changed issues', async () => {
+    await root.projects.create.mutate({ project: 'TV', projectName: 'Typed views' });
+    await root.issues.create.mutate({ project: 'TV', summary: 'typed' });
+    const { issues } = await root.commands.execute.mutate({
+      issues: ['TV-1'],
+      command: 'Priority Critical',
+      comment: 'now',
+    });
+    expect(issues.map((i) => [i.id, fieldValues(i, 'priority')[0]?.name, i.comments[0]?.text])).toEqual([
+      ['TV-1', 'Critical', 'now'],
+    ]);
+    const page = await root.issues.list.query({ filter: 'project: TV' });
+    expect(page.total).toBe(1);
+    expect(page.issues[0]?.summary).toBe('typed');
+    const assist = await root.commands.suggest.query({ issueIds: 'TV-1', command: 'Priority Cri' });
+    expect(assist.suggest.items.map((i) => i.o)).toContain('Critical');
+  });
+
+  it('names the refused fields of a bad call', async () => {
+    const error = await root.commands.execute
+      .mutate({ issues: ['TV-1'], command: 'Priority Nonsense' })
+      .catch((e: unknown) => e);
+    expect(errorCodeOf(error)).toBe('VALIDATION_FAILED');
+    expect(fieldIssuesOf(error).map((i) => i.field)).toEqual(['command']);
   });
 
   it('refuses anonymous callers', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { PAGE_CSP } from './page-csp.js';
 
 /**
  * `GET /rest/docs`: the OpenAPI document rendered by Swagger UI (swagger-ui-dist), every file
@@ -9,19 +10,6 @@ import { dirname, join } from 'node:path';
  * code is a file (`docs/start.js`), not an inline script, so the CSP can say `script-src 'self'`.
  */
 export const DOCS_PATH = '/rest/docs';
-
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  // Swagger UI sets style attributes on its elements.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
@@ -87,7 +75,7 @@ export function serveDocs(method: string, pathname: string, res: ServerResponse)
     res.statusCode = status;
     res.setHeader('Content-Type', type);
     res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
     res.setHeader('Cache-Control', 'no-cache');
     res.end(method === 'HEAD' ? undefined : body);
   };

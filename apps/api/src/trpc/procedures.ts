@@ -97,35 +97,35 @@ type Run<I extends z.ZodType, O extends z.ZodType, C> = (opts: {
 
 /** `.meta(m).input(i).output(o).query(run)`: a tRPC procedure, recorded as an operation too. */
 function builder<C>(procedure: typeof authedBase, authed: boolean) {
-  return {
-    meta(meta: RouteMeta) {
-      const withMeta = procedure.meta(meta);
+  const withMeta = (meta: RouteMeta) => ({
+    input<I extends z.ZodType>(input: I) {
+      const withInput = procedure.meta(meta).input(input);
       return {
-        input<I extends z.ZodType>(input: I) {
-          const withInput = withMeta.input(input);
+        output<O extends z.ZodType>(output: O) {
+          const withOutput = withInput.output(output);
+          const record = <P extends object>(type: Operation['type'], run: Run<I, O, C>, built: P): P => {
+            operationOf.set(built, {
+              meta,
+              input,
+              output,
+              type,
+              authed,
+              run: run as unknown as Operation['run'],
+            });
+            return built;
+          };
           return {
-            output<O extends z.ZodType>(output: O) {
-              const withOutput = withInput.output(output);
-              const record = <P extends object>(type: Operation['type'], run: Run<I, O, C>, built: P): P => {
-                operationOf.set(built, {
-                  meta,
-                  input,
-                  output,
-                  type,
-                  authed,
-                  run: run as unknown as Operation['run'],
-                });
-                return built;
-              };
-              return {
-                query: (run: Run<I, O, C>) => record('query', run, withOutput.query(run as never)),
-                mutation: (run: Run<I, O, C>) => record('mutation', run, withOutput.mutation(run as never)),
-              };
-            },
+            query: (run: Run<I, O, C>) => record('query', run, withOutput.query(run as never)),
+            mutation: (run: Run<I, O, C>) => record('mutation', run, withOutput.mutation(run as never)),
           };
         },
       };
     },
+  });
+  return {
+    meta: withMeta,
+    /** Without meta: served on `/trpc` only (no REST route). */
+    input: <I extends z.ZodType>(input: I) => withMeta({}).input(input),
   };
 }
 

@@ -39,12 +39,27 @@ export const ZSuggestItem = z.object({
 });
 export const ZCommandPreview = z.object({ desc: z.string(), description: z.string(), error: z.boolean() });
 
+const ZUnderlinePart = z.object({ ranges: z.array(ZUnderlineRange) });
+const ZSuggestPart = z.object({ items: z.array(ZSuggestItem) });
+const ZCommandsPart = z.object({ command: z.array(ZCommandPreview) });
+
+/** Any selection of the three parts (what the XML renderer takes). */
 export const ZCommandAssistOutput = z.object({
-  underline: z.object({ ranges: z.array(ZUnderlineRange) }).optional(),
-  suggest: z.object({ items: z.array(ZSuggestItem) }).optional(),
-  commands: z.object({ command: z.array(ZCommandPreview) }).optional(),
+  underline: ZUnderlinePart.optional(),
+  suggest: ZSuggestPart.optional(),
+  commands: ZCommandsPart.optional(),
 });
 export type CommandAssistDto = z.infer<typeof ZCommandAssistOutput>;
+/** Each route answers exactly the parts it names, so typed clients need no `?.` on them. */
+export const ZSuggestOutput = z.object({ suggest: ZSuggestPart });
+export const ZUnderlineOutput = z.object({ underline: ZUnderlinePart });
+export const ZUnderlineAndSuggestOutput = z.object({ underline: ZUnderlinePart, suggest: ZSuggestPart });
+export const ZFullAssistOutput = z.object({
+  underline: ZUnderlinePart,
+  suggest: ZSuggestPart,
+  commands: ZCommandsPart,
+});
+export type FullAssistDto = z.infer<typeof ZFullAssistOutput>;
 
 const contextFields = {
   /** Comma-separated issue ids: legacy compressed persistent ids, or readable ids (PRJ-12). */

@@ -33,3 +33,16 @@ export const getUserProfileMeta = {
 } satisfies RouteMeta;
 export const ZGetUserProfileInput = z.object({ login: ZLogin });
 export const ZUserProfile = ZUser;
+
+/**
+ * The caller with what they may do (tRPC only): the console shows an action only to whom may
+ * take it. `permissions`: held globally; `projects`: per readable project, held there.
+ */
+export const ZMeOutput = z.object({
+  login: z.string(),
+  fullName: z.string(),
+  type: ZUser.shape.type,
+  permissions: z.array(z.string()),
+  projects: z.array(z.object({ shortName: z.string(), name: z.string(), permissions: z.array(z.string()) })),
+});
+export type MeDto = z.infer<typeof ZMeOutput>;

@@ -10,7 +10,15 @@ export type AssistRequest = {
   caret?: number | undefined;
   optionsLimit?: number | undefined;
   noIssuesContext?: boolean | undefined;
-  parts: { underline: boolean; suggest: boolean; commands: boolean };
+  parts: AssistParts;
+};
+
+export type AssistParts = { underline: boolean; suggest: boolean; commands: boolean };
+/** Exactly the parts asked for, each present (the per-route output schemas say the same). */
+export type AssistOf<P extends AssistParts> = {
+  [K in keyof P & keyof c.CommandAssistDto as P[K] extends true ? K : never]-?: NonNullable<
+    c.CommandAssistDto[K]
+  >;
 };
 
 const DEFAULT_OPTIONS = 15;
@@ -41,11 +49,11 @@ export const toSuggestItem = (s: d.Suggestion) => ({
 });
 
 /** Underline, suggestions and previews for a command typed against some issues. */
-export async function assistCommand(
+export async function assistCommand<P extends AssistParts>(
   em: d.Em,
   actor: d.Actor,
-  req: AssistRequest,
-): Promise<c.CommandAssistDto> {
+  req: AssistRequest & { parts: P },
+): Promise<AssistOf<P>> {
   const context = await d.resolveCommandContext(em, actor, req);
   const vocabulary = await cachedVocabulary(em, actor, context);
   const command = req.command ?? '';
@@ -77,5 +85,5 @@ export async function assistCommand(
     const limit = req.optionsLimit ?? DEFAULT_OPTIONS;
     result.suggest = { items: d.suggestCommand(command, caret, vocabulary, limit).map(toSuggestItem) };
   }
-  return result;
+  return result as AssistOf<P>;
 }

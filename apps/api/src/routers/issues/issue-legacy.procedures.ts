@@ -29,7 +29,7 @@ export const issueLiteralProcedures = {
   searchIntellisense: authedProcedure
     .meta(c.searchIntellisenseMeta)
     .input(c.ZSearchIntellisenseInput)
-    .output(c.ZCommandAssistOutput)
+    .output(c.ZUnderlineAndSuggestOutput)
     .query(async ({ ctx, input }) => {
       const assist = await d.assistSearchQuery(ctx.em, ctx.actor, {
         query: input.filter ?? '',

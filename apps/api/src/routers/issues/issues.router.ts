@@ -10,6 +10,7 @@ import {
   renameQueryToFilter,
 } from './issue-legacy.procedures.js';
 import { issueThreadProcedures } from './issue-threads.procedures.js';
+import { toIssueViewDto } from './issue-view.dto.js';
 
 export const issuesRouter = router({
   // First: literal path segments win over `{issue}` (the first matching procedure serves).
@@ -53,7 +54,7 @@ export const issuesRouter = router({
   intellisense: authedProcedure
     .meta(c.intellisenseMeta)
     .input(c.ZIntellisenseInput)
-    .output(c.ZCommandAssistOutput)
+    .output(c.ZFullAssistOutput)
     .query(async ({ ctx, input }) => {
       const actor = await d.resolveRunAs(ctx.em, ctx.actor, input.runAs);
       return assistCommand(ctx.em, actor, {
@@ -61,8 +62,27 @@ export const issuesRouter = router({
         command: input.command,
         caret: input.caret,
         optionsLimit: input.optionsLimit,
-        parts: { underline: true, suggest: true, commands: true },
+        parts: { underline: true, suggest: true, commands: true } as const,
       });
+    }),
+
+  /** tRPC only: the typed view of one issue (the legacy shape stays at `get`). */
+  view: authedProcedure
+    .input(c.ZViewIssueInput)
+    .output(c.ZIssueView)
+    .query(async ({ ctx, input }) => toIssueViewDto(await d.getIssue(ctx.em, ctx.actor, input.issue))),
+
+  /** tRPC only: a page of typed issue views matching a query, newest first, and how many match. */
+  list: authedProcedure
+    .input(c.ZListIssuesInput)
+    .output(c.ZListIssuesOutput)
+    .query(async ({ ctx, input }) => {
+      const filter = input.filter ?? '';
+      const [issues, total] = await Promise.all([
+        d.searchIssues(ctx.em, ctx.actor, filter, { skip: input.after, max: input.max ?? 50 }),
+        d.countIssues(ctx.em, ctx.actor, filter),
+      ]).catch(renameQueryToFilter);
+      return { issues: issues.map(toIssueViewDto), total };
     }),
 
   ...issueLegacyProcedures,

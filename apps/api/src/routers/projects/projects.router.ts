@@ -3,6 +3,7 @@ import * as d from '@trackline/domain';
 import { z } from 'zod';
 import type { Context } from '../../trpc/context.js';
 import { authedProcedure, router } from '../../trpc/procedures.js';
+import { colorOrNull } from '../issues/issue-view.dto.js';
 import { created, restUrl } from '../respond.js';
 import { projectAllProcedures } from './project-all.procedures.js';
 
@@ -27,6 +28,17 @@ async function createAndRespond(ctx: Context & { actor: d.Actor }, input: d.NewP
 }
 
 export const projectsRouter = router({
+  /** tRPC only: every value each field of the project may take, with colours (value pickers). */
+  fieldOptions: authedProcedure
+    .input(c.ZFieldOptionsInput)
+    .output(c.ZFieldOptionsOutput)
+    .query(async ({ ctx, input }) =>
+      (await d.projectFieldOptions(ctx.em, ctx.actor, input.project)).map((f) => ({
+        ...f,
+        values: f.values.map(({ colorIndex, ...value }) => ({ ...value, color: colorOrNull(colorIndex) })),
+      })),
+    ),
+
   list: authedProcedure
     .meta(c.listProjectsMeta)
     .input(z.object({}))

@@ -1,5 +1,6 @@
 import * as c from '@trackline/contracts';
 import * as d from '@trackline/domain';
+import { z } from 'zod';
 import { authedProcedure, router } from '../../trpc/procedures.js';
 import { toUser } from './users.router.js';
 
@@ -8,6 +9,12 @@ import { toUser } from './users.router.js';
  * would otherwise shadow `/user/search`, `/user/tag`, `/user/token` and `/user/sessions`.
  */
 export const userProfilesRouter = router({
+  /** tRPC only: the caller and the permissions they hold (globally and per project). */
+  me: authedProcedure
+    .input(z.object({}))
+    .output(c.ZMeOutput)
+    .query(({ ctx }) => d.describeMe(ctx.em, ctx.actor)),
+
   current: authedProcedure
     .meta(c.getCurrentUserMeta)
     .input(c.ZGetCurrentUserInput)

@@ -1,0 +1,94 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Me } from '@trackline/client';
+import { isUnauthenticated, messageOf, trackline } from './api';
+import { keys } from './lib/queries';
+import { Link, match, navigate, useLocation } from './lib/router';
+import { AdminPage } from './pages/admin/AdminPage';
+import { IssuePage } from './pages/IssuePage';
+import { IssuesPage } from './pages/IssuesPage';
+import { LoginPage } from './pages/LoginPage';
+
+/** Whether the caller may see the administration screens (any administrative permission). */
+export const isAdmin = (me: Me) =>
+  me.permissions.some((p) =>
+    [
+      'CREATE_PROJECT',
+      'READ_USER',
+      'UPDATE_USER',
+      'READ_USERGROUP',
+      'READ_ROLE',
+      'UPDATE_ISSUE_LINK_TYPE',
+      'ADMIN_VCS_INTEGRATION',
+      'LOW_LEVEL_ADMIN',
+    ].includes(p),
+  ) || me.projects.some((p) => p.permissions.includes('UPDATE_PROJECT'));
+
+export function App() {
+  const me = useQuery({ queryKey: keys.me, queryFn: () => trackline.userProfiles.me.query({}) });
+  if (me.isPending) return <p className="loading">Loading…</p>;
+  if (me.error) {
+    if (isUnauthenticated(me.error)) return <LoginPage />;
+    return (
+      <main className="centered">
+        <h1>Trackline</h1>
+        <p role="alert">The server could not be reached: {messageOf(me.error)}</p>
+      </main>
+    );
+  }
+  return <Shell me={me.data} />;
+}
+
+function Shell({ me }: { me: Me }) {
+  const { path } = useLocation();
+  const client = useQueryClient();
+  const logOut = async () => {
+    try {
+      await trackline.users.logout.mutate({});
+    } finally {
+      navigate('/', { replace: true });
+      // Nothing of the session stays in memory; `me` is asked again and answers 401: the login form.
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.me[0] });
+      await client.resetQueries({ queryKey: keys.me });
+    }
+  };
+  const issue = match('/issue/:issue', path);
+  const admin = path === '/admin' || path.startsWith('/admin/');
+  return (
+    <>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          Trackline
+        </Link>
+        <nav aria-label="Main">
+          <Link href="/" aria-current={!admin && !issue ? 'page' : undefined}>
+            Issues
+          </Link>
+          {isAdmin(me) && (
+            <Link href="/admin" aria-current={admin ? 'page' : undefined}>
+              Administration
+            </Link>
+          )}
+          <a href="/rest/docs">API docs</a>
+        </nav>
+        <div className="user">
+          <span title={me.login}>{me.fullName}</span>
+          <button type="button" onClick={() => void logOut()}>
+            Log out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {issue ? (
+          <IssuePage id={issue.issue as string} me={me} />
+        ) : admin ? (
+          <AdminPage me={me} path={path} />
+        ) : (
+          <IssuesPage me={me} />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,183 @@
+import { useQuery } from '@tanstack/react-query';
+import type { IssueView, Me } from '@trackline/client';
+import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
+import { messageOf, trackline } from '../api';
+import { AssistInput } from './AssistInput';
+import { Dialog } from './Dialog';
+
+/** What the command applies to: one issue or a selection, or every issue a query matches. */
+export type CommandTarget =
+  | { kind: 'issues'; ids: string[] }
+  | { kind: 'query'; query: string; total: number };
+
+type Preview = { desc: string; error: boolean };
+
+export function describeTarget(target: CommandTarget): string {
+  if (target.kind === 'query')
+    return `${target.total} issue${target.total === 1 ? '' : 's'} matching “${target.query || 'everything'}”`;
+  if (target.ids.length === 1) return target.ids[0] as string;
+  return `${target.ids.length} selected issues`;
+}
+
+/**
+ * The command dialog (YouTrack's, Linear's palette, GitLab's quick actions): the command is
+ * underlined as the server parses it for the target issues, completed from the keyboard, and
+ * previewed ("Set Priority to Critical") before it is applied, with an optional comment (visible
+ * to one group), silently, or as another user for administrators. Ctrl+Enter applies; the
+ * changed issues come back in the answer and are shown at once by the caller.
+ */
+export function CommandBox(props: {
+  target: CommandTarget;
+  me: Me;
+  onClose(): void;
+  onApplied(issues: IssueView[]): void;
+  initialCommand?: string;
+}) {
+  const { target } = props;
+  const [command, setCommand] = useState(props.initialCommand ?? '');
+  const [comment, setComment] = useState('');
+  const [group, setGroup] = useState('');
+  const [silent, setSilent] = useState(false);
+  const [runAs, setRunAs] = useState('');
+  const [previews, setPreviews] = useState<{ text: string; list: Preview[] }>({ text: '', list: [] });
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const latest = useRef(command);
+  const previewId = useId();
+  const mayRunAs = props.me.permissions.includes('LOW_LEVEL_ADMIN');
+  const groups = useQuery({
+    queryKey: ['groups.list'],
+    queryFn: () => trackline.groups.list.query({}),
+    retry: false,
+  });
+
+  const contextInput =
+    target.kind === 'issues' ? { issueIds: target.ids.join(',') } : { query: target.query };
+  const contextKey = JSON.stringify(contextInput);
+  const assist = useCallback(
+    async (text: string, caret: number) => {
+      latest.current = text;
+      const answer = await trackline.commands.underlineAndSuggestAndCommands.query({
+        ...contextInput,
+        command: text,
+        caret,
+        optionsLimit: 12,
+      });
+      if (latest.current === text) setPreviews({ text, list: answer.commands.command });
+      return { ranges: answer.underline.ranges, items: answer.suggest.items };
+    },
+    [contextKey],
+  );
+
+  const apply = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (busy) return;
+    if (!command.trim() && !comment.trim()) {
+      setError('Type a command or a comment.');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const { issues } = await trackline.commands.execute.mutate({
+        ...(target.kind === 'issues' ? { issues: target.ids } : { query: target.query }),
+        ...(command.trim() ? { command } : {}),
+        ...(comment.trim() ? { comment } : {}),
+        ...(group ? { group } : {}),
+        ...(runAs.trim() ? { runAs: runAs.trim() } : {}),
+        ...(silent ? { disableNotifications: true } : {}),
+      });
+      props.onApplied(issues);
+      props.onClose();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const shownPreviews = previews.text === command ? previews.list : [];
+  return (
+    <Dialog title={`Command for ${describeTarget(target)}`} onClose={props.onClose} wide>
+      <form
+        className="command-box"
+        onSubmit={apply}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void apply(e);
+        }}
+      >
+        <AssistInput
+          label="Command"
+          value={command}
+          onChange={setCommand}
+          assist={assist}
+          autoFocus
+          placeholder="e.g. Priority Critical for me tag regression"
+          describedBy={previewId}
+          className="command-input"
+        />
+        <section className="previews" aria-label="What the command will do">
+          <ul id={previewId}>
+            {shownPreviews.length === 0 && command.trim() === '' && (
+              <li className="muted">Type a command: a field and a value, a tag, a link, “for me”…</li>
+            )}
+            {shownPreviews.map((p, i) => (
+              <li key={i} className={p.error ? 'preview preview-error' : 'preview'}>
+                <span aria-hidden="true">{p.error ? '⚠' : '✓'}</span> {p.desc}
+              </li>
+            ))}
+          </ul>
+        </section>
+        <label className="field">
+          <span>Comment</span>
+          <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
+        </label>
+        <div className="row">
+          {groups.data && groups.data.length > 0 && (
+            <label className="field inline">
+              <span>Comment visible to</span>
+              <select value={group} onChange={(e) => setGroup(e.target.value)}>
+                <option value="">All who can read the issue</option>
+                {groups.data.map((g) => (
+                  <option key={g.name} value={g.name}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label className="checkbox">
+            <input type="checkbox" checked={silent} onChange={(e) => setSilent(e.target.checked)} /> Apply
+            silently
+          </label>
+          {mayRunAs && (
+            <label className="field inline">
+              <span>Run as</span>
+              <input
+                type="text"
+                value={runAs}
+                onChange={(e) => setRunAs(e.target.value)}
+                placeholder="login"
+                autoComplete="off"
+                size={12}
+              />
+            </label>
+          )}
+        </div>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Applying…' : 'Apply'} <kbd>Ctrl+Enter</kbd>
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

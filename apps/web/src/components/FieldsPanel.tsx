@@ -1,0 +1,162 @@
+import { useQuery } from '@tanstack/react-query';
+import type { FieldOptions, IssueFieldView, IssueView } from '@trackline/client';
+import { type FormEvent, useState } from 'react';
+import { messageOf, trackline } from '../api';
+import { keys } from '../lib/queries';
+import { quoteValue } from '../lib/segments';
+import { Chip } from './Chip';
+
+type Options = FieldOptions[number];
+
+/** The command that sets (or for multi-value fields adds/removes) one value. */
+const setCommand = (field: IssueFieldView, value: string) => `${field.name} ${quoteValue(value)}`;
+
+/**
+ * The issue's fields, each with its value as a coloured chip and a picker of the values its
+ * project's bundle offers (users by full name), or a text box for simple fields. A change is the
+ * command `<Field> <value>` applied to this issue: one writer of field values, the same checks.
+ */
+export function FieldsPanel({
+  issue,
+  onChanged,
+}: {
+  issue: IssueView;
+  onChanged(issues: IssueView[]): void;
+}) {
+  const options = useQuery({
+    queryKey: keys.fieldOptions(issue.project.shortName),
+    queryFn: () => trackline.projects.fieldOptions.query({ project: issue.project.shortName }),
+    staleTime: 60_000,
+  });
+  const [error, setError] = useState('');
+  const run = async (command: string) => {
+    setError('');
+    try {
+      const { issues } = await trackline.commands.execute.mutate({ issues: [issue.id], command });
+      onChanged(issues);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <aside className="fields-panel" aria-label="Fields">
+      <h2 className="visually-hidden">Fields</h2>
+      <dl>
+        {issue.fields.map((field) => {
+          const opts = options.data?.find((o) => o.name === field.name);
+          return (
+            <div key={field.name} className="field-row">
+              <dt id={`field-${field.name}`}>{field.name}</dt>
+              <dd>
+                <FieldEditor field={field} options={opts} run={run} />
+              </dd>
+            </div>
+          );
+        })}
+      </dl>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </aside>
+  );
+}
+
+function FieldEditor({
+  field,
+  options,
+  run,
+}: {
+  field: IssueFieldView;
+  options: Options | undefined;
+  run(command: string): Promise<void>;
+}) {
+  const simple = ['string', 'text', 'integer', 'float', 'date', 'period'].includes(field.kind);
+  if (simple) return <SimpleFieldEditor field={field} run={run} />;
+  const values = (options?.values ?? []).filter(
+    (v) => !v.archived || field.values.some((fv) => fv.name === v.name),
+  );
+  const label = (v: Options['values'][number]) => (v.fullName ? `${v.fullName} (${v.name})` : v.name);
+  if (field.multi) {
+    const held = new Set(field.values.map((v) => v.name));
+    return (
+      <div className="multi-field">
+        {field.values.length === 0 && <Chip empty={field.emptyText} />}
+        {field.values.map((v) => (
+          <span key={v.name} className="multi-value">
+            <Chip value={v} />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={`Remove ${v.name} from ${field.name}`}
+              onClick={() => void run(`remove ${setCommand(field, v.name)}`)}
+            >
+              ×
+            </button>
+          </span>
+        ))}
+        <select
+          aria-label={`Add to ${field.name}`}
+          value=""
+          onChange={(e) => {
+            if (e.target.value) void run(`add ${setCommand(field, e.target.value)}`);
+          }}
+        >
+          <option value="">Add…</option>
+          {values
+            .filter((v) => !held.has(v.name))
+            .map((v) => (
+              <option key={v.name} value={v.name}>
+                {label(v)}
+              </option>
+            ))}
+        </select>
+      </div>
+    );
+  }
+  const current = field.values[0];
+  const empty = field.emptyText ?? '';
+  return (
+    <div className="single-field">
+      <Chip value={current} empty={field.emptyText} />
+      <select
+        aria-labelledby={`field-${field.name}`}
+        value={current?.name ?? ''}
+        onChange={(e) => void run(setCommand(field, e.target.value || empty))}
+      >
+        {(!current || field.emptyText !== null) && <option value="">{field.emptyText ?? '—'}</option>}
+        {values.map((v) => (
+          <option key={v.name} value={v.name}>
+            {label(v)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function SimpleFieldEditor({ field, run }: { field: IssueFieldView; run(command: string): Promise<void> }) {
+  const current = field.values[0]?.name ?? '';
+  const [text, setText] = useState(current);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void run(setCommand(field, text.trim() || (field.emptyText ?? '')));
+  };
+  return (
+    <form className="simple-field" onSubmit={submit}>
+      <input
+        aria-labelledby={`field-${field.name}`}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder={field.emptyText ?? ''}
+        size={10}
+      />
+      {text !== current && (
+        <button type="submit" className="small-button">
+          Set
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { IssueView, RouterOutputs } from '@trackline/client';
+
+export type IssuePage = RouterOutputs['issues']['list'];
+
+/** Query keys, one place: what a change must refresh is found by prefix. */
+export const keys = {
+  me: ['me'] as const,
+  issueList: (filter: string, after: number, max: number) => ['issues.list', filter, after, max] as const,
+  issue: (id: string) => ['issue', id.toUpperCase()] as const,
+  issueExtras: (id: string) => ['issue-extras', id.toUpperCase()] as const,
+  fieldOptions: (project: string) => ['fieldOptions', project.toUpperCase()] as const,
+  folders: ['folders'] as const,
+  counts: ['counts'] as const,
+};
+
+/**
+ * Shows changed issues at once: each replaces its old self in every cached list page and in its
+ * own page; then lists, counts and the issues' details are fetched again in the background (a
+ * change may move an issue out of a query).
+ */
+export function showChangedIssues(client: QueryClient, issues: readonly IssueView[]): void {
+  const byId = new Map(issues.map((i) => [i.id, i]));
+  for (const issue of issues) client.setQueryData(keys.issue(issue.id), issue);
+  client.setQueriesData<IssuePage>({ queryKey: ['issues.list'] }, (page) =>
+    page ? { ...page, issues: page.issues.map((i) => byId.get(i.id) ?? i) } : page,
+  );
+  void client.invalidateQueries({ queryKey: ['issues.list'] });
+  void client.invalidateQueries({ queryKey: keys.counts });
+  for (const issue of issues) void client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
+}

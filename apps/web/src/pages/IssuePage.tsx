@@ -1,0 +1,185 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IssueView, Me } from '@trackline/client';
+import { type FormEvent, useEffect, useState } from 'react';
+import { isUnauthenticated, messageOf, trackline } from '../api';
+import { CommandBox, type CommandTarget } from '../components/CommandBox';
+import { FieldsPanel } from '../components/FieldsPanel';
+import { formatTime } from '../components/IssueRow';
+import { keys, showChangedIssues } from '../lib/queries';
+import { Link } from '../lib/router';
+import { Attachments, Comments, History, Links, WorkItems } from './IssueSections';
+
+/**
+ * One issue: summary and description edited in place, the fields panel (value pickers from the
+ * project's bundles), comments, links, attachments, work items and history. Ctrl+K opens the
+ * command box for this issue; what a command changes shows at once.
+ */
+export function IssuePage({ id, me }: { id: string; me: Me }) {
+  const client = useQueryClient();
+  const issue = useQuery({
+    queryKey: keys.issue(id),
+    queryFn: () => trackline.issues.view.query({ issue: id }),
+  });
+  const [command, setCommand] = useState<{ target: CommandTarget; initial?: string } | null>(null);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const k = event.key.toLowerCase();
+      if ((k === 'k' && (event.ctrlKey || event.metaKey)) || (k === 'j' && event.ctrlKey && event.altKey)) {
+        event.preventDefault();
+        setCommand({ target: { kind: 'issues', ids: [id] } });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [id]);
+
+  if (issue.isPending) return <p className="loading">Loading {id}…</p>;
+  if (issue.error) {
+    if (isUnauthenticated(issue.error)) return null;
+    return (
+      <section className="issue-page">
+        <h1>{id}</h1>
+        <p className="error" role="alert">
+          {messageOf(issue.error)}
+        </p>
+        <Link href="/">Back to the issues</Link>
+      </section>
+    );
+  }
+  const view = issue.data;
+  const changed = (issues: IssueView[]) => showChangedIssues(client, issues);
+  const openCommand = (initial?: string) =>
+    setCommand({ target: { kind: 'issues', ids: [view.id] }, ...(initial ? { initial } : {}) });
+
+  return (
+    <div className="issue-page">
+      <article className="issue-main" aria-labelledby="issue-title">
+        <p className="breadcrumbs">
+          <Link href={`/?q=${encodeURIComponent(`project: ${view.project.shortName}`)}`}>
+            {view.project.name}
+          </Link>{' '}
+          › {view.id}
+        </p>
+        <Summary issue={view} />
+        <p className="muted small">
+          Reported by {view.reporter.fullName} on {formatTime(view.created)} · updated by{' '}
+          {view.updater.fullName} on {formatTime(view.updated)}
+          {view.resolved !== null && ` · resolved on ${formatTime(view.resolved)}`}
+          {view.permittedGroup && <span className="visibility">visible to {view.permittedGroup}</span>}
+        </p>
+        <div className="toolbar">
+          <button type="button" className="primary" onClick={() => openCommand()} title="Ctrl+K">
+            Command…
+          </button>
+          <button type="button" onClick={() => openCommand(view.starredByMe ? 'unstar' : 'star')}>
+            {view.starredByMe ? 'Unstar' : 'Star'}
+          </button>
+          {view.tags.length > 0 && (
+            <ul className="tags" aria-label="Tags">
+              {view.tags.map((t) => (
+                <li key={`${t.owner}/${t.name}`} className="tag">
+                  {t.name}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <Comments issue={view} onChanged={changed} />
+        <Links issue={view} onAdd={() => openCommand('relates to ')} onChanged={changed} />
+        <Attachments
+          issue={view}
+          onChanged={() => void client.invalidateQueries({ queryKey: keys.issue(view.id) })}
+        />
+        <WorkItems issue={view} />
+        <History issue={view} />
+      </article>
+      <FieldsPanel issue={view} onChanged={changed} />
+      {command && (
+        <CommandBox
+          target={command.target}
+          me={me}
+          initialCommand={command.initial ?? ''}
+          onClose={() => setCommand(null)}
+          onApplied={changed}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The summary (the page's heading) and description, edited in place. */
+function Summary({ issue }: { issue: IssueView }) {
+  const client = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [summary, setSummary] = useState(issue.summary);
+  const [description, setDescription] = useState(issue.description);
+  const [error, setError] = useState('');
+  const start = () => {
+    setSummary(issue.summary);
+    setDescription(issue.description);
+    setEditing(true);
+  };
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await trackline.issues.update.mutate({ issue: issue.id, summary, description });
+      client.setQueryData<IssueView>(keys.issue(issue.id), (old) =>
+        old ? { ...old, summary, description } : old,
+      );
+      await client.invalidateQueries({ queryKey: keys.issue(issue.id) });
+      void client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
+      void client.invalidateQueries({ queryKey: ['issues.list'] });
+      setEditing(false);
+      setError('');
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  if (!editing) {
+    return (
+      <header className="summary">
+        <h1 id="issue-title">
+          <span className="issue-id">{issue.id}</span> {issue.summary}
+        </h1>
+        <button type="button" onClick={start} aria-label="Edit summary and description">
+          Edit
+        </button>
+        {issue.description ? (
+          <div className="description">{issue.description}</div>
+        ) : (
+          <p className="muted">No description.</p>
+        )}
+      </header>
+    );
+  }
+  return (
+    <form className="summary form" onSubmit={save} aria-labelledby="issue-title">
+      <h1 id="issue-title" className="visually-hidden">
+        Edit {issue.id}
+      </h1>
+      <label className="field">
+        <span>Summary</span>
+        {/* biome-ignore lint/a11y/noAutofocus: editing starts here */}
+        <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
+      </label>
+      <label className="field">
+        <span>Description</span>
+        <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={8} />
+      </label>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="submit" className="primary">
+          Save
+        </button>
+        <button type="button" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

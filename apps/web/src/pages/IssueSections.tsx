@@ -1,0 +1,439 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IssueView } from '@trackline/client';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { messageOf, trackline, uploadAttachments } from '../api';
+import { formatTime } from '../components/IssueRow';
+import { formatPeriod, parsePeriod } from '../lib/period';
+import { keys } from '../lib/queries';
+import { Link } from '../lib/router';
+
+function Section({
+  title,
+  count,
+  children,
+  actions,
+}: {
+  title: string;
+  count?: number | undefined;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section className="issue-section" aria-labelledby={id}>
+      <div className="section-header">
+        <h2 id={id}>
+          {title}
+          {count !== undefined && <span className="count-badge">{count}</span>}
+        </h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function ErrorText({ error }: { error: string }) {
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/** Comments with their visibility group: add (optionally for one group), edit and delete. */
+export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(issues: IssueView[]): void }) {
+  const client = useQueryClient();
+  const comments = useQuery({
+    queryKey: [...keys.issueExtras(issue.id), 'comments'],
+    queryFn: () => trackline.issues.comments.query({ issue: issue.id }),
+  });
+  const groups = useQuery({
+    queryKey: ['groups.list'],
+    queryFn: () => trackline.groups.list.query({}),
+    retry: false,
+  });
+  const [text, setText] = useState('');
+  const [group, setGroup] = useState('');
+  const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
+  const [error, setError] = useState('');
+  const reload = () => client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
+  const act = async (work: () => Promise<unknown>) => {
+    setError('');
+    try {
+      await work();
+      await reload();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim()) return;
+    void act(async () => {
+      const { issues } = await trackline.commands.execute.mutate({
+        issues: [issue.id],
+        comment: text,
+        ...(group ? { group } : {}),
+      });
+      onChanged(issues);
+      setText('');
+    });
+  };
+  const list = (comments.data ?? []).filter((c) => !c.deleted);
+  return (
+    <Section title="Comments" count={list.length}>
+      <ol className="comments">
+        {list.map((c) => (
+          <li key={c.id} className="comment">
+            <div className="comment-meta">
+              <strong>{c.authorFullName}</strong> <span className="muted">{formatTime(c.created)}</span>
+              {c.updated !== null && <span className="muted"> (edited)</span>}
+              {c.permittedGroup && <span className="visibility">visible to {c.permittedGroup}</span>}
+            </div>
+            {editing?.id === c.id ? (
+              <form
+                className="form"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void act(async () => {
+                    await trackline.issues.updateComment.mutate({
+                      issue: issue.id,
+                      comment: c.id,
+                      text: editing.text,
+                    });
+                    setEditing(null);
+                  });
+                }}
+              >
+                <label className="field">
+                  <span className="visually-hidden">Edit the comment</span>
+                  <textarea
+                    value={editing.text}
+                    onChange={(e) => setEditing({ id: c.id, text: e.target.value })}
+                    rows={3}
+                  />
+                </label>
+                <div className="actions">
+                  <button type="submit" className="primary">
+                    Save
+                  </button>
+                  <button type="button" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </form>
+            ) : (
+              <>
+                <div className="comment-text">{c.text}</div>
+                <div className="comment-actions">
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => setEditing({ id: c.id, text: c.text })}
+                    aria-label={`Edit comment by ${c.authorFullName}`}
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="link-button danger"
+                    onClick={() =>
+                      void act(() =>
+                        trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
+                      )
+                    }
+                    aria-label={`Delete comment by ${c.authorFullName}`}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </>
+            )}
+          </li>
+        ))}
+      </ol>
+      <form className="form add-comment" onSubmit={add}>
+        <label className="field">
+          <span>Add a comment</span>
+          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
+        </label>
+        <div className="actions">
+          {groups.data && groups.data.length > 0 && (
+            <label className="field inline">
+              <span>Visible to</span>
+              <select value={group} onChange={(e) => setGroup(e.target.value)}>
+                <option value="">All who can read the issue</option>
+                {groups.data.map((g) => (
+                  <option key={g.name} value={g.name}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <button type="submit" className="primary" disabled={!text.trim()}>
+            Comment
+          </button>
+        </div>
+      </form>
+      <ErrorText error={error} />
+    </Section>
+  );
+}
+
+/** Links in both directions; removing one is the command `remove <phrase> <issue>`. */
+export function Links({
+  issue,
+  onAdd,
+  onChanged,
+}: {
+  issue: IssueView;
+  onAdd(): void;
+  onChanged(issues: IssueView[]): void;
+}) {
+  const [error, setError] = useState('');
+  const remove = async (role: string, other: string) => {
+    setError('');
+    try {
+      const { issues } = await trackline.commands.execute.mutate({
+        issues: [issue.id],
+        command: `remove ${role} ${other}`,
+      });
+      onChanged(issues);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <Section
+      title="Links"
+      count={issue.links.length}
+      actions={
+        <button type="button" onClick={onAdd}>
+          Add link…
+        </button>
+      }
+    >
+      {issue.links.length === 0 ? (
+        <p className="muted">No links.</p>
+      ) : (
+        <ul className="links">
+          {issue.links.map((l) => (
+            <li key={`${l.role}|${l.issue.id}`}>
+              <span className="muted">{l.role}</span>{' '}
+              <Link href={`/issue/${l.issue.id}`} className={l.issue.resolved ? 'resolved' : undefined}>
+                {l.issue.id}
+              </Link>{' '}
+              {l.issue.summary}{' '}
+              <button
+                type="button"
+                className="link-button danger"
+                onClick={() => void remove(l.role, l.issue.id)}
+                aria-label={`Remove link ${l.role} ${l.issue.id}`}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorText error={error} />
+    </Section>
+  );
+}
+
+/** Attachments: download links, upload (multipart, several files), delete. */
+export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(): void }) {
+  const client = useQueryClient();
+  const files = useQuery({
+    queryKey: [...keys.issueExtras(issue.id), 'attachments'],
+    queryFn: () => trackline.attachments.list.query({ issue: issue.id }),
+  });
+  const input = useRef<HTMLInputElement>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const reload = async () => {
+    await client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
+    onChanged();
+  };
+  const upload = async (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = [...(input.current?.files ?? [])];
+    if (chosen.length === 0) return;
+    setBusy(true);
+    setError('');
+    try {
+      await uploadAttachments(issue.id, chosen);
+      if (input.current) input.current.value = '';
+      await reload();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const list = files.data ?? [];
+  return (
+    <Section title="Attachments" count={list.length}>
+      {list.length > 0 && (
+        <ul className="attachments">
+          {list.map((a) => (
+            <li key={a.id}>
+              <a href={`/rest/issue/${encodeURIComponent(issue.id)}/attachment/${a.id}`} download={a.name}>
+                {a.name}
+              </a>{' '}
+              <span className="muted">
+                {a.authorLogin}, {formatTime(a.created)}
+              </span>{' '}
+              <button
+                type="button"
+                className="link-button danger"
+                aria-label={`Delete attachment ${a.name}`}
+                onClick={() =>
+                  void trackline.attachments.delete
+                    .mutate({ issue: issue.id, attachment: a.id })
+                    .then(reload)
+                    .catch((e: unknown) => setError(messageOf(e)))
+                }
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="upload" onSubmit={upload}>
+        <label className="field inline">
+          <span>Attach files</span>
+          <input type="file" multiple ref={input} />
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Uploading…' : 'Upload'}
+        </button>
+      </form>
+      <ErrorText error={error} />
+    </Section>
+  );
+}
+
+/** Work items: time spent (period syntax), with a form to add one. */
+export function WorkItems({ issue }: { issue: IssueView }) {
+  const client = useQueryClient();
+  const items = useQuery({
+    queryKey: [...keys.issueExtras(issue.id), 'work'],
+    queryFn: () => trackline.timeTracking.workItems.query({ issue: issue.id }),
+    retry: false,
+  });
+  const [duration, setDuration] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState('');
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    const minutes = parsePeriod(duration);
+    if (minutes === null || minutes < 1) {
+      setError('Duration: write it as 1h 30m, 2d or a number of minutes.');
+      return;
+    }
+    setError('');
+    try {
+      await trackline.timeTracking.createWorkItem.mutate({
+        issue: issue.id,
+        duration: minutes,
+        date: Date.now(),
+        description,
+      });
+      setDuration('');
+      setDescription('');
+      await client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  if (items.error) return null;
+  const list = items.data ?? [];
+  const total = list.reduce((sum, w) => sum + w.duration, 0);
+  return (
+    <Section title="Work items" count={list.length}>
+      {list.length > 0 && (
+        <table className="table">
+          <caption className="visually-hidden">Time spent, {formatPeriod(total)} in all</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Author</th>
+              <th scope="col">Spent</th>
+              <th scope="col">Type</th>
+              <th scope="col">Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((w) => (
+              <tr key={w.id}>
+                <td>{new Date(w.date).toLocaleDateString()}</td>
+                <td>{w.author.login}</td>
+                <td>{formatPeriod(w.duration)}</td>
+                <td>{w.worktype?.name ?? ''}</td>
+                <td>{w.description}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form className="row" onSubmit={add}>
+        <label className="field inline">
+          <span>Spent</span>
+          <input
+            value={duration}
+            onChange={(e) => setDuration(e.target.value)}
+            placeholder="1h 30m"
+            size={8}
+          />
+        </label>
+        <label className="field inline grow">
+          <span>Description</span>
+          <input value={description} onChange={(e) => setDescription(e.target.value)} />
+        </label>
+        <button type="submit">Add work</button>
+      </form>
+      <ErrorText error={error} />
+    </Section>
+  );
+}
+
+/** The issue's recorded changes, newest last, as “Field: old → new”. */
+export function History({ issue }: { issue: IssueView }) {
+  const changes = useQuery({
+    queryKey: [...keys.issueExtras(issue.id), 'changes'],
+    queryFn: () => trackline.issues.changes.query({ issue: issue.id }),
+  });
+  const list = changes.data ?? [];
+  return (
+    <Section title="History" count={list.length}>
+      {list.length === 0 ? (
+        <p className="muted">No recorded changes.</p>
+      ) : (
+        <ol className="history">
+          {list.map((change, i) => {
+            const meta = (name: string) => change.field.find((f) => f.name === name)?.value;
+            const updated = Number(meta('updated'));
+            const fields = change.field.filter((f) => f.name !== 'updated' && f.name !== 'updaterName');
+            return (
+              <li key={i}>
+                <span className="muted">
+                  {meta('updaterName')}, {Number.isFinite(updated) ? formatTime(updated) : ''}:
+                </span>{' '}
+                {fields.map((f) => (
+                  <span key={f.name} className="change">
+                    {f.name}: <del>{(f.oldValue ?? []).join(', ') || '—'}</del> →{' '}
+                    <ins>{(f.newValue ?? []).join(', ') || '—'}</ins>
+                  </span>
+                ))}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,387 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { IssueView, Me } from '@trackline/client';
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { messageOf, trackline } from '../api';
+import { AssistInput } from '../components/AssistInput';
+import { CommandBox, type CommandTarget } from '../components/CommandBox';
+import { Dialog } from '../components/Dialog';
+import { IssueRow } from '../components/IssueRow';
+import { Sidebar } from '../components/Sidebar';
+import { keys, showChangedIssues } from '../lib/queries';
+import { Link, navigate, useLocation } from '../lib/router';
+
+export const PAGE_SIZE = 50;
+
+const listUrl = (query: string, page: number) => {
+  const params = new URLSearchParams();
+  if (query) params.set('q', query);
+  if (page > 0) params.set('page', String(page + 1));
+  const search = params.toString();
+  return search ? `/?${search}` : '/';
+};
+
+/** Whether a key press comes from a place where typing goes (the page's shortcuts stay out). */
+const isTyping = (target: EventTarget | null) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
+/**
+ * The issue list: the search box (highlighted and completed as typed), folders with counts, a
+ * page of 50 issues with coloured chips, paging, a selection, and the command box applied to the
+ * selection or, with none, to every issue the query matches. Keyboard: `/` search, `j`/`k` or
+ * arrows move, `x` selects, Enter opens, `[`/`]` page, Ctrl+K (or Ctrl+Alt+J) the command box.
+ */
+export function IssuesPage({ me }: { me: Me }) {
+  const { params } = useLocation();
+  const query = params.get('q') ?? '';
+  const page = Math.max(0, Number.parseInt(params.get('page') ?? '1', 10) - 1 || 0);
+  const client = useQueryClient();
+  const [draft, setDraft] = useState(query);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [focus, setFocus] = useState(0);
+  const [command, setCommand] = useState<CommandTarget | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [applied, setApplied] = useState<IssueView[] | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+
+  useEffect(() => setDraft(query), [query]);
+  // A new query or page starts a new selection.
+  useEffect(() => {
+    setSelected(new Set());
+    setFocus(0);
+  }, [query, page]);
+
+  const pageQuery = (n: number) => ({
+    queryKey: keys.issueList(query, n * PAGE_SIZE, PAGE_SIZE),
+    queryFn: () => trackline.issues.list.query({ filter: query, after: n * PAGE_SIZE, max: PAGE_SIZE }),
+  });
+  const list = useQuery({ ...pageQuery(page), placeholderData: keepPreviousData });
+  const issues = list.data?.issues ?? [];
+  // The next page is fetched while this one is read: `]` then shows it from memory.
+  const hasNext = (page + 1) * PAGE_SIZE < (list.data?.total ?? 0);
+  useEffect(() => {
+    if (list.data && !list.isPlaceholderData && hasNext) void client.prefetchQuery(pageQuery(page + 1));
+  }, [list.data, list.isPlaceholderData, hasNext, page, query, client]);
+  // Paging from the keyboard keeps the keyboard in the list: the new page's first row gets the focus.
+  const focusFirstRow = useRef(false);
+  // For the browser benchmark (apps/web/bench): when a page of issues is on the screen.
+  useEffect(() => {
+    if (list.data && !list.isPlaceholderData) {
+      if (focusFirstRow.current) {
+        focusFirstRow.current = false;
+        listRef.current?.querySelector<HTMLAnchorElement>('.issue-link')?.focus();
+      }
+      performance.mark('trackline:issues-rendered', {
+        detail: { query, after: page * PAGE_SIZE, count: list.data.issues.length },
+      });
+    }
+  }, [list.data, list.isPlaceholderData, query, page]);
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  const search = (text = draft) => navigate(listUrl(text.trim(), 0));
+  const goToPage = (n: number) => {
+    if (n >= 0 && n < pages) navigate(listUrl(query, n));
+  };
+  const assist = useCallback(async (text: string, caret: number) => {
+    const answer = await trackline.issues.searchIntellisense.query({ filter: text, caret, optionsLimit: 12 });
+    return { ranges: answer.underline.ranges, items: answer.suggest.items };
+  }, []);
+
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const openCommand = () =>
+    setCommand(selected.size > 0 ? { kind: 'issues', ids: [...selected] } : { kind: 'query', query, total });
+
+  const focusRow = (index: number) => {
+    const bounded = Math.max(0, Math.min(index, issues.length - 1));
+    setFocus(bounded);
+    listRef.current?.querySelectorAll<HTMLAnchorElement>('.issue-link')[bounded]?.focus();
+  };
+
+  const keyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const commandKey =
+      (event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) ||
+      (event.key.toLowerCase() === 'j' && event.ctrlKey && event.altKey);
+    if (commandKey) {
+      event.preventDefault();
+      openCommand();
+      return;
+    }
+    if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+    const current = issues[focus];
+    switch (event.key) {
+      case '/':
+        event.preventDefault();
+        document.querySelector<HTMLInputElement>('.search-box input')?.focus();
+        break;
+      case 'j':
+      case 'ArrowDown':
+        event.preventDefault();
+        focusRow(focus + 1);
+        break;
+      case 'k':
+      case 'ArrowUp':
+        event.preventDefault();
+        focusRow(focus - 1);
+        break;
+      case 'x':
+      case ' ':
+        if (current) {
+          event.preventDefault();
+          toggle(current.id);
+        }
+        break;
+      case ']':
+        focusFirstRow.current = true;
+        goToPage(page + 1);
+        break;
+      case '[':
+        focusFirstRow.current = true;
+        goToPage(page - 1);
+        break;
+    }
+  };
+
+  const first = total === 0 ? 0 : page * PAGE_SIZE + 1;
+  const last = Math.min(total, (page + 1) * PAGE_SIZE);
+  const mayCreate = me.projects.some((p) => p.permissions.includes('CREATE_ISSUE'));
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the page's keyboard shortcuts, each also a button
+    <div className="issues-page" onKeyDown={keyDown}>
+      <Sidebar current={query} onPick={(q) => search(q)} />
+      <section className="issues-main" aria-labelledby="issues-title">
+        <h1 id="issues-title" className="visually-hidden">
+          Issues
+        </h1>
+        <search>
+          <form
+            className="search-bar"
+            onSubmit={(e: FormEvent) => {
+              e.preventDefault();
+              search();
+            }}
+          >
+            <AssistInput
+              label="Search issues"
+              hideLabel
+              value={draft}
+              onChange={setDraft}
+              assist={assist}
+              onEnter={() => search()}
+              placeholder="project: DEMO #Unresolved for: me  (press / to search)"
+              className="search-box"
+            />
+            <button type="submit">Search</button>
+            <button type="button" onClick={() => setSaving(true)} disabled={!query}>
+              Save search
+            </button>
+          </form>
+        </search>
+        <div className="toolbar">
+          <p className="count" role="status" aria-live="polite">
+            {list.isPending
+              ? 'Loading…'
+              : total === 0
+                ? 'No issues'
+                : `${first}–${last} of ${total} issue${total === 1 ? '' : 's'}`}
+            {selected.size > 0 && ` · ${selected.size} selected`}
+          </p>
+          <button
+            type="button"
+            onClick={() => setSelected(new Set(issues.map((i) => i.id)))}
+            disabled={issues.length === 0}
+          >
+            Select page
+          </button>
+          <button type="button" onClick={() => setSelected(new Set())} disabled={selected.size === 0}>
+            Clear selection
+          </button>
+          <button
+            type="button"
+            className="primary"
+            onClick={openCommand}
+            disabled={total === 0}
+            title="Ctrl+K"
+          >
+            {selected.size > 0 ? `Command for ${selected.size} selected…` : `Command for all ${total}…`}
+          </button>
+          {mayCreate && (
+            <button type="button" onClick={() => setCreating(true)}>
+              New issue
+            </button>
+          )}
+        </div>
+        {applied && (
+          <div className="banner" role="status">
+            Applied to{' '}
+            {applied.map((issue, i) => (
+              <span key={issue.id}>
+                {i > 0 && ', '}
+                <Link href={`/issue/${issue.id}`}>{issue.id}</Link>
+              </span>
+            ))}
+            .{' '}
+            <button type="button" className="link-button" onClick={() => setApplied(null)}>
+              Dismiss
+            </button>
+          </div>
+        )}
+        {list.error && (
+          <p className="error" role="alert">
+            {messageOf(list.error)}
+          </p>
+        )}
+        <ol className="issue-list" ref={listRef} aria-label="Issues" aria-busy={list.isFetching}>
+          {issues.map((issue, index) => (
+            <IssueRow
+              key={issue.id}
+              issue={issue}
+              selected={selected.has(issue.id)}
+              onToggle={toggle}
+              focused={index === focus}
+            />
+          ))}
+        </ol>
+        <nav className="pager" aria-label="Pages">
+          <button type="button" onClick={() => goToPage(page - 1)} disabled={page === 0}>
+            ← Previous
+          </button>
+          <span>
+            Page {page + 1} of {pages}
+          </span>
+          <button type="button" onClick={() => goToPage(page + 1)} disabled={page + 1 >= pages}>
+            Next →
+          </button>
+        </nav>
+        <p className="muted small">
+          Keys: <kbd>/</kbd> search · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>Enter</kbd>{' '}
+          open · <kbd>[</kbd>/<kbd>]</kbd> page · <kbd>Ctrl+K</kbd> command
+        </p>
+      </section>
+      {command && (
+        <CommandBox
+          target={command}
+          me={me}
+          onClose={() => setCommand(null)}
+          onApplied={(changed) => {
+            showChangedIssues(client, changed);
+            setApplied(changed);
+          }}
+        />
+      )}
+      {creating && <NewIssueDialog me={me} onClose={() => setCreating(false)} />}
+      {saving && <SaveSearchDialog query={query} onClose={() => setSaving(false)} />}
+    </div>
+  );
+}
+
+function NewIssueDialog({ me, onClose }: { me: Me; onClose(): void }) {
+  const projects = me.projects.filter((p) => p.permissions.includes('CREATE_ISSUE'));
+  const [project, setProject] = useState(projects[0]?.shortName ?? '');
+  const [summary, setSummary] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState('');
+  const client = useQueryClient();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      const created = await trackline.issues.create.mutate({ project, summary, description });
+      void client.invalidateQueries({ queryKey: ['issues.list'] });
+      void client.invalidateQueries({ queryKey: keys.counts });
+      onClose();
+      navigate(`/issue/${created.id}`);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <Dialog title="New issue" onClose={onClose}>
+      <form onSubmit={submit} className="form">
+        <label className="field">
+          <span>Project</span>
+          <select value={project} onChange={(e) => setProject(e.target.value)}>
+            {projects.map((p) => (
+              <option key={p.shortName} value={p.shortName}>
+                {p.name} ({p.shortName})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Summary</span>
+          <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
+        </label>
+        <label className="field">
+          <span>Description</span>
+          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={5} />
+        </label>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="submit" className="primary">
+            Create
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function SaveSearchDialog({ query, onClose }: { query: string; onClose(): void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState('');
+  const client = useQueryClient();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      await trackline.folders.saveSearch.mutate({ name, query });
+      await client.invalidateQueries({ queryKey: keys.folders });
+      onClose();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <Dialog title="Save search" onClose={onClose}>
+      <form onSubmit={submit} className="form">
+        <p>
+          Query: <code>{query}</code>
+        </p>
+        <label className="field">
+          <span>Name</span>
+          <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+        </label>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="actions">
+          <button type="submit" className="primary">
+            Save
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,108 @@
+import { type Actor, can } from '../../auth/actor.js';
+import type { Em } from '../../orm/em.js';
+import { toBool } from '../../orm/row-values.js';
+import { getReadableProject } from '../../projects/projects.js';
+import { readRows } from '../../read-models/statements.js';
+import { BUNDLE_MEMBERS } from './bundle-usage.js';
+import type { FieldKind } from './field.entity.js';
+
+/** A value a field may take: a bundle value (with its colour and flags) or a user. */
+export type FieldOption = {
+  name: string;
+  /** Users: the full name. */
+  fullName?: string;
+  description: string;
+  /** The colour index of an enum or state value (none: no colour). */
+  colorIndex?: number;
+  /** States: an issue in this state counts as resolved. */
+  resolved: boolean;
+  /** Versions: archived ones are offered no more, but issues may still hold them. */
+  archived: boolean;
+};
+
+/** A project field with every value it may take: what a value picker offers. */
+export type FieldOptions = {
+  name: string;
+  kind: FieldKind;
+  multi: boolean;
+  canBeEmpty: boolean;
+  emptyText: string | null;
+  /** Bundle values in the bundle's order, users by login; empty for simple fields. */
+  values: FieldOption[];
+};
+
+type FieldRow = {
+  id: number;
+  name: string;
+  kind: FieldKind;
+  multi: unknown;
+  can_be_empty: unknown;
+  empty_text: string | null;
+  value_name: string | null;
+  description: string | null;
+  color_index: unknown;
+  resolved: unknown;
+  archived: unknown;
+  is_private: unknown;
+};
+
+/**
+ * The fields of a project (READ_PROJECT), in the project's order, each with the values it may
+ * take: its bundle's values, or for user fields the bundle's users and its groups' members.
+ * Private fields only for PRIVATE_READ_ISSUE in the project (as the issue view shows them).
+ * Two statements, whatever the number of fields.
+ */
+export async function projectFieldOptions(em: Em, actor: Actor, shortName: string): Promise<FieldOptions[]> {
+  const project = await getReadableProject(em, actor, shortName);
+  const readsPrivate = can(actor, 'PRIVATE_READ_ISSUE', project.id);
+  const fields = new Map<number, FieldOptions>();
+  for (const row of await readRows<FieldRow>(
+    em,
+    'select pf.id, pf.name, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, fv.name as value_name, ' +
+      'fv.description, fv.color_index, fv.resolved, fv.archived, cf.is_private ' +
+      'from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
+      'left join field_values fv on fv.bundle_id = pf.bundle_id ' +
+      'where pf.project_id = ? order by pf.ordinal, pf.id, fv.ordinal, fv.id',
+    [project.id],
+  )) {
+    if (toBool(row.is_private) && !readsPrivate) continue;
+    const id = Number(row.id);
+    let field = fields.get(id);
+    if (!field) {
+      field = {
+        name: row.name,
+        kind: row.kind,
+        multi: toBool(row.multi),
+        canBeEmpty: toBool(row.can_be_empty),
+        emptyText: row.empty_text,
+        values: [],
+      };
+      fields.set(id, field);
+    }
+    if (row.value_name === null) continue;
+    const value: FieldOption = {
+      name: row.value_name,
+      description: row.description ?? '',
+      resolved: toBool(row.resolved),
+      archived: toBool(row.archived),
+    };
+    if (row.color_index !== null && row.color_index !== undefined) value.colorIndex = Number(row.color_index);
+    field.values.push(value);
+  }
+  for (const row of await readRows<{ field_id: number; login: string; full_name: string }>(
+    em,
+    `select distinct pf.id as field_id, u.login, u.full_name from project_fields pf ` +
+      `join (${BUNDLE_MEMBERS}) bm on bm.bundle_id = pf.bundle_id join users u on u.id = bm.user_id ` +
+      `where pf.kind = 'user' and pf.project_id = ? order by u.login`,
+    [project.id],
+  )) {
+    fields.get(Number(row.field_id))?.values.push({
+      name: row.login,
+      fullName: row.full_name,
+      description: '',
+      resolved: false,
+      archived: false,
+    });
+  }
+  return [...fields.values()];
+}
