@@ -14,10 +14,11 @@ export const Issue = defineEntity({
     summary: p.string().length(1000),
     description: p.text().default(''),
     reporter: () => p.manyToOne(User),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    /** Indexed for search: date ranges and sorting (migration 0020). */
+    createdAt: p.datetime().onCreate(() => new Date()).index(),
+    updatedAt: p.datetime().onCreate(() => new Date()).index(),
     /** When the issue entered a resolved state; null while unresolved (kept by the State field). */
-    resolvedAt: p.datetime().nullable(),
+    resolvedAt: p.datetime().nullable().index(),
   },
 });
 export type IIssue = InferEntity<typeof Issue>;

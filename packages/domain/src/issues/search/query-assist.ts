@@ -3,7 +3,7 @@ import { escapeHtml } from '../../commands/candidates.js';
 import type { Suggestion } from '../../commands/result.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { SORT_ATTRIBUTES } from './parse-query.js';
+import { SORT_ATTRIBUTES } from './query-parser.js';
 
 /**
  * Completion for the search language (the legacy `GET /rest/issue/intellisense`): what could

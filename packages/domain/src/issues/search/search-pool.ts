@@ -1,0 +1,161 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Sql } from './readable-issues.js';
+
+/**
+ * Search statements on a SQLite file, run by a few child processes, each with its own read-only
+ * connection (search-worker-process.ts). The server's event loop only sends a statement and waits
+ * for the rows: a long search never stalls other requests. A statement still running when its
+ * budget ends is stopped by killing its process (SQLite's progress handler is compiled out of
+ * better-sqlite3, and a worker thread cannot be stopped inside a native call); a fresh process
+ * takes its place. Statements wait for a free process; the wait counts against the budget.
+ */
+export type SqlRunner = (statement: Sql, budgetMs: number) => Promise<unknown[][]>;
+
+export class BudgetExceeded extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`over budget (${budgetMs} ms)`);
+  }
+}
+
+type Job = {
+  id: number;
+  statement: Sql;
+  resolve: (rows: unknown[][]) => void;
+  reject: (error: Error) => void;
+  deadline: number;
+  budgetMs: number;
+  timer?: NodeJS.Timeout;
+};
+type Worker = { child: ChildProcess; job?: Job };
+
+export type SearchPool = { run: SqlRunner; maintain(): Promise<void>; stop(): Promise<void>; size: number };
+
+export function startSearchPool(file: string, options: { workers?: number; logError?: (m: string) => void } = {}): SearchPool {
+  const driverPath = createRequire(import.meta.resolve('@mikro-orm/sqlite')).resolve('better-sqlite3');
+  const script = fileURLToPath(new URL(`./search-worker-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+  const size = Math.max(1, options.workers ?? 2);
+  const workers: Worker[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let stopped = false;
+
+  const spawn = (mode = 'ro'): ChildProcess => {
+    const child = fork(script, [file, driverPath, mode], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    child.stderr?.on('data', (d: Buffer) => options.logError?.(`search worker: ${d.toString().trim()}`));
+    return child;
+  };
+
+  const finish = (worker: Worker) => {
+    const job = worker.job;
+    if (job?.timer) clearTimeout(job.timer);
+    worker.job = undefined;
+    dispatch();
+    return job;
+  };
+
+  const addWorker = (): Worker => {
+    const worker: Worker = { child: spawn() };
+    worker.child.on('message', (message: { id: number; rows?: unknown[][]; error?: string }) => {
+      if (worker.job?.id !== message.id) return;
+      const job = finish(worker);
+      if (message.error !== undefined) job?.reject(new Error(message.error));
+      else job?.resolve(message.rows ?? []);
+    });
+    worker.child.on('exit', () => {
+      const index = workers.indexOf(worker);
+      if (index >= 0) workers.splice(index, 1);
+      const job = worker.job;
+      worker.job = undefined;
+      if (job?.timer) clearTimeout(job.timer);
+      job?.reject(new Error('the search worker stopped'));
+      if (!stopped) {
+        workers.push(addWorker());
+        dispatch();
+      }
+    });
+    return worker;
+  };
+
+  function dispatch() {
+    for (const worker of workers) {
+      if (worker.job || !worker.child.connected) continue;
+      const job = queue.shift();
+      if (!job) return;
+      const left = job.deadline - Date.now();
+      if (left <= 0) {
+        job.reject(new BudgetExceeded(job.budgetMs));
+        continue;
+      }
+      worker.job = job;
+      // Past the budget the process is killed: the statement stops at once, wherever it is.
+      job.timer = setTimeout(() => {
+        if (worker.job !== job) return;
+        worker.job = undefined;
+        job.reject(new BudgetExceeded(job.budgetMs));
+        worker.child.kill('SIGKILL');
+      }, left);
+      worker.child.send({ id: job.id, sql: job.statement.sql, params: job.statement.params });
+    }
+  }
+
+  for (let i = 0; i < size; i++) workers.push(addWorker());
+
+  const run: SqlRunner = (statement, budgetMs) =>
+    new Promise((resolve, reject) => {
+      if (stopped) return reject(new Error('search is stopped'));
+      const job: Job = { id: nextId++, statement, resolve, reject, deadline: Date.now() + budgetMs, budgetMs };
+      queue.push(job);
+      // A job still waiting for a process at its deadline is refused then.
+      const waiting = setTimeout(() => {
+        const index = queue.indexOf(job);
+        if (index >= 0) {
+          queue.splice(index, 1);
+          reject(new BudgetExceeded(budgetMs));
+        }
+      }, budgetMs);
+      const settle = () => clearTimeout(waiting);
+      job.resolve = (rows) => {
+        settle();
+        resolve(rows);
+      };
+      job.reject = (error) => {
+        settle();
+        reject(error);
+      };
+      dispatch();
+    });
+
+  return {
+    run,
+    size,
+    /** Brings the planner's statistics up to date (`pragma optimize`), in a process of its own. */
+    maintain: () =>
+      new Promise<void>((resolve) => {
+        const child = spawn('rw');
+        const done = () => {
+          child.kill('SIGKILL');
+          resolve();
+        };
+        child.on('message', done);
+        child.on('exit', () => resolve());
+        child.send({ id: 0, maintain: true });
+      }),
+    async stop() {
+      stopped = true;
+      for (const job of queue.splice(0)) job.reject(new Error('search is stopped'));
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
+              w.child.once('exit', () => resolve());
+              w.child.kill('SIGKILL');
+            }),
+        ),
+      );
+    },
+  };
+}
