@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type ResourceLimits } from '@trackline/domain';
+import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, isTimeZone, type ResourceLimits } from '@trackline/domain';
 import { z } from 'zod';
 import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
@@ -76,6 +76,16 @@ const ZEnv = z.object({
     .min(1)
     .max(2 ** 31 - 1)
     .default(DEFAULT_MAX_ATTACHMENT_BYTES),
+  /**
+   * Search: the time budget of one search or count statement (over it: 503 naming the budget),
+   * the time zone of relative dates (`Today`, `{This week}`) and the SQLite worker processes.
+   */
+  TRACKLINE_SEARCH_BUDGET_MS: z.coerce.number().int().min(50).max(600_000).default(10_000),
+  TRACKLINE_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be a time zone name such as UTC or Europe/Berlin')
+    .default('UTC'),
+  TRACKLINE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(32).default(2),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),

@@ -9,6 +9,7 @@ import {
   migrate,
   purgeExpiredProjects,
   seed,
+  startSearchEngine,
   startWalCheckpointer,
   sweepAttachmentFiles,
 } from '@trackline/domain';
@@ -41,6 +42,14 @@ const checkpointer =
       })
     : null;
 if (applied.length > 0) console.log(`trackline: applied migrations ${applied.join(', ')}`);
+// Search statements run within a budget, off the event loop (worker processes on SQLite).
+const search = await startSearchEngine(orm, {
+  budgetMs: env.TRACKLINE_SEARCH_BUDGET_MS,
+  timeZone: env.TRACKLINE_TIME_ZONE,
+  workers: env.TRACKLINE_SEARCH_WORKERS,
+  ...(db.kind === 'sqlite' ? { file: db.file } : {}),
+  logError: (message) => console.error(`trackline: ${message}`),
+});
 const seeded = await seed(orm, { adminPassword: env.ADMIN_PASSWORD });
 if (seeded.generatedPassword) {
   console.log(`trackline: created administrator 'root' with generated password: ${seeded.generatedPassword}`);
@@ -112,10 +121,13 @@ const shutdown = () => {
   server.close(
     () =>
       void (worker?.stop() ?? Promise.resolve())
+        .then(() => search.stop())
         .then(() => checkpointer?.stop())
         .then(() => orm.close())
         .then(() => process.exit(0)),
   );
+  // Search workers are processes: killed at once, a statement in progress never delays the exit.
+  void search.stop();
   setTimeout(() => process.exit(0), 5000).unref();
 };
 process.on('SIGTERM', shutdown);

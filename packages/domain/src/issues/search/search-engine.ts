@@ -4,6 +4,7 @@ import type { Em } from '../../orm/em.js';
 import { DomainError } from '../../errors.js';
 import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
 import { readRows } from '../../read-models/statements.js';
+import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
 import type { Sql } from './readable-issues.js';
 
 /**
@@ -41,7 +42,7 @@ export async function startSearchEngine(
   let pg: { query(c: { text: string; values: unknown[] }): Promise<{ rows: unknown[][] }>; end(): Promise<void> } | undefined;
   let run: SqlRunner | undefined;
   if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
-    pool = startSearchPool(options.file, { workers: options.workers, logError: options.logError });
+    pool = startSearchPool(options.file, { workers: options.workers, indexStatements: INDEX_BATCH_STATEMENTS, logError: options.logError });
     run = pool.run;
   } else if (dialect === 'postgresql') {
     const pgPath = createRequire(import.meta.resolve('@mikro-orm/postgresql')).resolve('pg');
@@ -64,13 +65,14 @@ export async function startSearchEngine(
     timer = setInterval(() => void maintain(), 60 * 60 * 1000);
     timer.unref();
   }
+  let stopping: Promise<void> | undefined;
   const engine: Engine = {
     settings,
     run,
-    async stop() {
+    stop() {
       if (timer) clearInterval(timer);
-      await pool?.stop();
-      await pg?.end();
+      stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
+      return stopping;
     },
   };
   engines.set(keyOf(orm.em as Em), engine);
@@ -114,6 +116,8 @@ export async function runSearchStatement(em: Em, statement: Sql): Promise<unknow
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
   // Inside a transaction the statement must see the transaction's own rows: its connection.
   if (!engine?.run || em.getTransactionContext()) {
+    // No indexer process here: the text index catches up first, on this connection.
+    if (searchDialect(em) === 'sqlite' && statement.sql.includes('issue_fts')) await indexQueuedIssues(em);
     const rows = await readRows<Record<string, unknown>>(em, statement.sql, statement.params);
     return rows.map((r) => Object.values(r));
   }

@@ -33,7 +33,10 @@ type Worker = { child: ChildProcess; job?: Job };
 
 export type SearchPool = { run: SqlRunner; maintain(): Promise<void>; stop(): Promise<void>; size: number };
 
-export function startSearchPool(file: string, options: { workers?: number; logError?: (m: string) => void } = {}): SearchPool {
+export function startSearchPool(
+  file: string,
+  options: { workers?: number; indexStatements?: string[]; logError?: (m: string) => void } = {},
+): SearchPool {
   const driverPath = createRequire(import.meta.resolve('@mikro-orm/sqlite')).resolve('better-sqlite3');
   const script = fileURLToPath(new URL(`./search-worker-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
   const size = Math.max(1, options.workers ?? 2);
@@ -103,6 +106,23 @@ export function startSearchPool(file: string, options: { workers?: number; logEr
 
   for (let i = 0; i < size; i++) workers.push(addWorker());
 
+  // The indexer and statistics process (read-write), restarted should it die.
+  let indexer: ChildProcess | undefined;
+  const startIndexer = () => {
+    const child = spawn('rw');
+    child.on('message', (m: { id: number; error?: string }) => {
+      if (m.id === -1 && m.error) options.logError?.(`search indexer: ${m.error}`);
+      if (m.id !== -1) maintained.shift()?.();
+    });
+    child.on('exit', () => {
+      if (!stopped) setTimeout(() => !stopped && (indexer = startIndexer()), 1000).unref();
+    });
+    if (options.indexStatements) child.send({ id: 0, index: options.indexStatements });
+    return child;
+  };
+  const maintained: (() => void)[] = [];
+  indexer = startIndexer();
+
   const run: SqlRunner = (statement, budgetMs) =>
     new Promise((resolve, reject) => {
       if (stopped) return reject(new Error('search is stopped'));
@@ -131,20 +151,16 @@ export function startSearchPool(file: string, options: { workers?: number; logEr
   return {
     run,
     size,
-    /** Brings the planner's statistics up to date (`pragma optimize`), in a process of its own. */
+    /** Brings the planner's statistics up to date (`pragma optimize`), in the indexer's process. */
     maintain: () =>
       new Promise<void>((resolve) => {
-        const child = spawn('rw');
-        const done = () => {
-          child.kill('SIGKILL');
-          resolve();
-        };
-        child.on('message', done);
-        child.on('exit', () => resolve());
-        child.send({ id: 0, maintain: true });
+        if (!indexer?.connected) return resolve();
+        maintained.push(resolve);
+        indexer.send({ id: 1, maintain: true });
       }),
     async stop() {
       stopped = true;
+      indexer?.kill('SIGKILL');
       for (const job of queue.splice(0)) job.reject(new Error('search is stopped'));
       await Promise.all(
         workers.map(

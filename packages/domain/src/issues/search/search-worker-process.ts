@@ -8,10 +8,15 @@ import { createRequire } from 'node:module';
 
 type Db = {
   pragma(sql: string): unknown;
-  prepare(sql: string): { all(...params: unknown[]): unknown[]; raw(on: boolean): { all(...params: unknown[]): unknown[] } };
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): unknown;
+    raw(on: boolean): { all(...params: unknown[]): unknown[] };
+  };
+  transaction(fn: () => void): () => void;
   close(): void;
 };
-type Job = { id: number; sql?: string; params?: unknown[]; maintain?: boolean };
+type Job = { id: number; sql?: string; params?: unknown[]; maintain?: boolean; index?: string[] };
 
 const [file = '', driverPath = '', writable = ''] = process.argv.slice(2);
 const Database = createRequire(import.meta.url)(driverPath) as new (file: string, options?: object) => Db;
@@ -33,8 +38,33 @@ function prepared(sql: string) {
   return statement;
 }
 
+// The indexer (a `rw` process): re-indexes queued issues batch by batch, each one transaction;
+// while the queue has issues it goes on at once, else it looks again after a short pause.
+let indexing: string[] = [];
+function indexLoop() {
+  let pause = 100;
+  try {
+    const queued = db.prepare('select exists (select 1 from issue_fts_queue) as queued').all() as { queued: number }[];
+    if (queued[0]?.queued) {
+      db.transaction(() => {
+        for (const sql of indexing) prepared(sql).run();
+      })();
+      pause = 5; // lets the server's writers take the lock between batches
+    }
+  } catch (error) {
+    process.send?.({ id: -1, error: error instanceof Error ? error.message : String(error) });
+    pause = 1000;
+  }
+  setTimeout(indexLoop, pause).unref();
+}
+
 process.on('message', (job: Job) => {
   try {
+    if (job.index) {
+      indexing = job.index;
+      indexLoop();
+      return;
+    }
     if (job.maintain) {
       // Statistics for the planner, kept current cheaply: approximate ANALYZE of what changed.
       db.pragma('analysis_limit = 1000');
