@@ -1,6 +1,5 @@
 import { ISSUE_ID_PATTERN } from '@trackline/contracts';
 import { type Actor, can } from '../../auth/actor.js';
-import { DomainError } from '../../errors.js';
 import type { Dialect } from '../../orm/create-orm.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
@@ -22,6 +21,7 @@ import {
   type Span,
   type TermItem,
 } from './query-parser.js';
+import { queryError } from './query-errors.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { dateInterval, type Interval } from './search-dates.js';
 import { and, type Condition, FALSE, leaf, not, or, render, type SortKey, TRUE } from './search-plan.js';
@@ -39,7 +39,7 @@ import {
 export type SearchContext = { dialect: Dialect; timeZone: string; now: number };
 export type CompiledQuery = { condition: Condition; sort: SortKey[] };
 
-const bad = (message: string) => DomainError.invalid('query', message);
+const bad = (message: string, span?: Span) => queryError(message, span);
 /** A user id no row has: a condition on it matches nothing. */
 const NOBODY = 0;
 /** Saved searches may name saved searches this deep. */
@@ -73,7 +73,7 @@ class QueryCompiler {
   async compileText(query: string, depth: number): Promise<CompiledQuery> {
     const parsed = parseQuery(query, this.vocabulary.lexicon);
     const [first] = parsed.diagnostics;
-    if (first) throw bad(first.message);
+    if (first) throw bad(first.message, first);
     const condition = await this.node(parsed.root, depth);
     return { condition, sort: this.sort };
   }
@@ -169,7 +169,7 @@ class QueryCompiler {
     if (filter.kind === 'query') {
       if (links) return this.linkedTo(links, await this.subquery(filter.query, depth));
       if (builtin === 'links') return this.linkedTo(undefined, await this.subquery(filter.query, depth));
-      throw bad(`${at(attribute.name, attribute)} takes values, not a (query)`);
+      throw bad(`${at(attribute.name, attribute)} takes values, not a (query)`, attribute);
     }
     if (builtin && builtin !== 'assignee' && (!field || builtin === 'project')) return this.builtin(builtin, attribute, filter, depth);
     if (field) return this.field(field, filter);
@@ -179,7 +179,7 @@ class QueryCompiler {
       return FALSE;
     }
     if (links) return this.linkedTo(links, await this.issueValues(attribute, filter));
-    throw bad(`Unknown search attribute ${at(attribute.name, attribute)}`);
+    throw bad(`Unknown search attribute ${at(attribute.name, attribute)}`, attribute);
   }
 
   private async subquery(node: QueryNode, depth: number): Promise<Sql> {
@@ -193,7 +193,7 @@ class QueryCompiler {
   }
 
   private value(filter: AttributeFilter, attribute: Span & { name: string }): QueryValue {
-    if (filter.kind !== 'value') throw bad(`${at(attribute.name, attribute)} takes no range`);
+    if (filter.kind !== 'value') throw bad(`${at(attribute.name, attribute)} takes no range`, attribute);
     return filter.value;
   }
 
@@ -202,7 +202,7 @@ class QueryCompiler {
       case 'project': {
         const value = this.value(filter, attribute);
         const ids = await this.projectIds(value.text);
-        if (ids.length === 0) throw bad(`Unknown project ${at(value.text, value)}`);
+        if (ids.length === 0) throw bad(`Unknown project ${at(value.text, value)}`, value);
         return leaf(
           { sql: `i.project_id in (${placeholders(ids)})`, params: ids },
           ids.length === 1 ? { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: ids }, ordered: true } : undefined,
@@ -210,7 +210,7 @@ class QueryCompiler {
       }
       case 'issueId': {
         const value = this.value(filter, attribute);
-        if (!parseIssueId(value.text)) throw bad(`Malformed issue id ${at(value.text, value)}`);
+        if (!parseIssueId(value.text)) throw bad(`Malformed issue id ${at(value.text, value)}`, value);
         return (await this.issueById(value.text)) ?? FALSE;
       }
       case 'summary':
@@ -245,18 +245,18 @@ class QueryCompiler {
       case 'tag': {
         const value = this.value(filter, attribute);
         const ids = await this.tagIds(value.text);
-        if (ids.length === 0) throw bad(`Unknown tag ${at(value.text, value)}`);
+        if (ids.length === 0) throw bad(`Unknown tag ${at(value.text, value)}`, value);
         return this.tagged(ids);
       }
       case 'savedSearch': {
         const value = this.value(filter, attribute);
-        if (depth >= MAX_SAVED_DEPTH) throw bad(`Saved searches name each other too deeply ${at(value.text, value)}`);
+        if (depth >= MAX_SAVED_DEPTH) throw bad(`Saved searches name each other too deeply ${at(value.text, value)}`, value);
         const [saved] = await readRows<{ query: string }>(
           this.em,
           'select query from saved_searches where name_key = ? and (owner_id = ? or shared = ?) order by owner_id = ? desc',
           [normalize(value.text), this.actor.userId, true, this.actor.userId],
         );
-        if (!saved) throw bad(`Unknown saved search ${at(value.text, value)}`);
+        if (!saved) throw bad(`Unknown saved search ${at(value.text, value)}`, value);
         const inner = new QueryCompiler(this.em, this.actor, this.vocabulary, this.context);
         return (await inner.compileText(saved.query, depth + 1)).condition;
       }
@@ -284,7 +284,7 @@ class QueryCompiler {
     const one = (bound: Bound, end: 'from' | 'to'): number => {
       if ('open' in bound) return end === 'from' ? FIRST_STORABLE_MS : LAST_STORABLE_MS;
       const interval = dateInterval(bound.text, this.context.now, this.context.timeZone);
-      if (!interval) throw bad(`Not a date ${at(bound.text, bound)}: use YYYY-MM-DD, Today, {This week}…`);
+      if (!interval) throw bad(`Not a date ${at(bound.text, bound)}: use YYYY-MM-DD, Today, {This week}…`, bound);
       return interval[end];
     };
     if (filter.kind === 'value') return { from: one(filter.value, 'from'), to: one(filter.value, 'to') };
@@ -296,7 +296,7 @@ class QueryCompiler {
     const one = (bound: Bound, open: number): number => {
       if ('open' in bound) return open;
       const n = Number(bound.text);
-      if (!/^-?\d{1,15}$/.test(bound.text)) throw bad(`Not a number ${at(bound.text, bound)} for ${attribute.name}`);
+      if (!/^-?\d{1,15}$/.test(bound.text)) throw bad(`Not a number ${at(bound.text, bound)} for ${attribute.name}`, bound);
       return n;
     };
     if (filter.kind === 'value') {
@@ -345,7 +345,7 @@ class QueryCompiler {
     const simple = kinds.find((k): k is SimpleKind => !isBundleKind(k));
     if (simple) return this.simpleField(field, simple, filter);
     if (field.kinds.has('user')) {
-      if (filter.kind !== 'value') throw bad(`${field.name} takes no range ${at(this.source(filter), filter)}`);
+      if (filter.kind !== 'value') throw bad(`${field.name} takes no range ${at(field.name, filter)}`, filter);
       const [id = NOBODY] = await this.userIds(filter.value);
       return this.holds(field, { sql: 'x.user_id = ?', params: [id] }, { sql: 'd.user_id = ?', params: [id] });
     }
@@ -354,10 +354,6 @@ class QueryCompiler {
       return this.holds(field, { sql: 'x.value_key = ?', params: keys }, { sql: 'd.value_key = ?', params: keys });
     }
     return this.holds(field, { sql: `x.value_key in (${placeholders(keys)})`, params: keys });
-  }
-
-  private source(span: Span): string {
-    return `${span.start}`;
   }
 
   /** A value of a bundle field, or the values between two of them in bundle order. */
@@ -371,7 +367,7 @@ class QueryCompiler {
         `select min(ordinal) as ordinal from field_values where bundle_id in (${bundles}) and name_key = ?`,
         [...field.bundleIds, normalize(bound.text)],
       );
-      if (row?.ordinal === null || row?.ordinal === undefined) throw bad(`Unknown value ${at(bound.text, bound)} of field [ ${field.name} ]`);
+      if (row?.ordinal === null || row?.ordinal === undefined) throw bad(`Unknown value ${at(bound.text, bound)} of field [ ${field.name} ]`, bound);
       return Number(row.ordinal);
     };
     if (filter.kind === 'value') {
@@ -397,11 +393,11 @@ class QueryCompiler {
       if ('open' in b) return null;
       if (kind === 'date') {
         const interval = dateInterval(b.text, this.context.now, this.context.timeZone);
-        if (!interval) throw bad(`${field.name}: not a date ${at(b.text, b)}`);
+        if (!interval) throw bad(`${field.name}: not a date ${at(b.text, b)}`, b);
         return end === 'from' ? interval.from : interval.to - 1;
       }
       const parsed = parseSimpleValue(kind, b.text);
-      if ('error' in parsed) throw bad(`${field.name}: ${parsed.error} ${at(b.text, b)}`);
+      if ('error' in parsed) throw bad(`${field.name}: ${parsed.error} ${at(b.text, b)}`, b);
       return parsed.number;
     };
     const from = filter.kind === 'value' ? bound(filter.value, 'from') : bound(filter.from, 'from');
@@ -446,7 +442,7 @@ class QueryCompiler {
     if (key === 'me') return [this.actor.userId];
     const rows = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [key]);
     if (rows[0]) return [Number(rows[0].id)];
-    if (can(this.actor, 'READ_USER')) throw bad(`Unknown user ${at(value.text, value)}`);
+    if (can(this.actor, 'READ_USER')) throw bad(`Unknown user ${at(value.text, value)}`, value);
     return [NOBODY];
   }
 
@@ -471,9 +467,9 @@ class QueryCompiler {
   private async issueValues(attribute: Span & { name: string }, filter: AttributeFilter): Promise<Sql> {
     const value = this.value(filter, attribute);
     const parsed = parseIssueId(value.text);
-    if (!parsed) throw bad(`${attribute.name} takes an issue id or a (query) ${at(value.text, value)}`);
+    if (!parsed) throw bad(`${attribute.name} takes an issue id or a (query) ${at(value.text, value)}`, value);
     const [projectId] = await this.projectIds(parsed.shortNameKey);
-    if (projectId === undefined) throw bad(`Unknown issue ${at(value.text, value)}`);
+    if (projectId === undefined) throw bad(`Unknown issue ${at(value.text, value)}`, value);
     return { sql: 'select id from issues where project_id = ? and number_in_project = ?', params: [projectId, parsed.number] };
   }
 
@@ -531,7 +527,7 @@ class QueryCompiler {
       const [user] = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [key]);
       if (user) found.push({ key: `#${key}`, condition: await this.userMentioned(Number(user.id)) });
     }
-    if (found.length === 0) throw bad(`Unknown value ${at(value.text, value)}`);
+    if (found.length === 0) throw bad(`Unknown value ${at(value.text, value)}`, value);
     const keys = new Set(found.map((f) => f.key));
     return { key: keys.size === 1 ? (found[0] as { key: string }).key : `#${key}`, condition: or(found.map((f) => f.condition)) };
   }
@@ -581,14 +577,14 @@ class QueryCompiler {
     if (field) return not(this.empty(field));
     const links = this.vocabulary.links.get(attribute.key);
     if (links) return this.linkedTo(links, { sql: 'select id from issues', params: [] });
-    throw bad(`Unknown attribute of has: ${at(attribute.name, attribute)}`);
+    throw bad(`Unknown attribute of has: ${at(attribute.name, attribute)}`, attribute);
   }
 
   private sortKey(field: SortField): SortKey {
     const builtin = SORT_BUILTINS[field.key];
     const known = this.vocabulary.fields.get(field.key);
     if (builtin && !known) return { sql: this.builtinSort(builtin.kind), direction: field.direction ?? builtin.direction };
-    if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`);
+    if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`, field);
     const f = this.fieldIn(known, 'x');
     const kind = [...known.kinds][0];
     const value = (expression: string, join = '') => ({
