@@ -327,10 +327,15 @@ class QueryParser {
   /** CategorizedFilter ::= Attribute ':' AttributeFilter (',' AttributeFilter)* */
   private parseCategorizedFilter(attribute: { name: string; key: string; span: Span }): TermItem {
     const filters: AttributeFilter[] = [];
+    let comma: QueryToken | undefined;
     do {
       const filter = this.parseAttributeFilter(attribute);
       if (filter) filters.push(filter);
-      else break;
+      else {
+        if (comma) this.error(comma, `Missing value after ${at(',', comma)}`);
+        break;
+      }
+      comma = this.current;
     } while (this.takeComma());
     const end = filters.at(-1)?.end ?? attribute.span.end + 1;
     if (filters.length === 0) {

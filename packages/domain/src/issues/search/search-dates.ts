@@ -151,7 +151,7 @@ export function relativeInterval(key: string, now: number, zone: string): Interv
     case 'last year':
       return { from: startOfYear(now, zone, -1), to: startOfYear(now, zone) };
     case 'older':
-      return { from: Number.MIN_SAFE_INTEGER, to: startOfMonth(now, zone, -1) };
+      return { from: Date.parse('0001-01-01T00:00:00Z'), to: startOfMonth(now, zone, -1) };
   }
   const weekday = WEEKDAYS.indexOf(key);
   if (weekday < 0) return undefined;

@@ -18,6 +18,8 @@ export type SearchOptions = {
   updatedAfter?: number | undefined;
   /** Resolve relative dates at this time (tests); now by default. */
   now?: number | undefined;
+  /** Dates in this time zone instead of the setting's (tests). */
+  timeZone?: string | undefined;
 };
 
 export const SEARCH_DEFAULT_MAX = 10;
@@ -39,7 +41,7 @@ async function plan(em: Em, actor: Actor, query: string, options: SearchOptions)
   if (!readable) return null;
   const dialect = searchDialect(em);
   const settings = searchSettingsOf(em);
-  const compiled = await compileQuery(em, actor, query, { dialect, timeZone: settings.timeZone, now: options.now ?? Date.now() });
+  const compiled = await compileQuery(em, actor, query, { dialect, timeZone: options.timeZone ?? settings.timeZone, now: options.now ?? Date.now() });
   const extra = [];
   if (options.projectId !== undefined) {
     extra.push(
