@@ -106,6 +106,8 @@ export async function planQuery(
       if (!best || c.rows < best.rows || (c.rows === best.rows && c.item.driver.ordered && !best.item.driver.ordered)) best = c;
     }
   }
+  // A driver on the issues themselves needs no join: its condition on `i` picks the index.
+  if (best?.item.driver.from === 'issues d') best = undefined;
   const rest = render(and(items.filter((c) => c !== best?.item)));
   if (!best) {
     return {

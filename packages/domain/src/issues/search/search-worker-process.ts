@@ -52,8 +52,13 @@ function indexLoop() {
       pause = 5; // lets the server's writers take the lock between batches
     }
   } catch (error) {
-    process.send?.({ id: -1, error: error instanceof Error ? error.message : String(error) });
-    pause = 1000;
+    const message = error instanceof Error ? error.message : String(error);
+    // Busy: the server's writers had the lock all along; the queue waits for the next turn.
+    if (/database is locked|SQLITE_BUSY/.test(message)) pause = 50;
+    else {
+      process.send?.({ id: -1, error: message });
+      pause = 1000;
+    }
   }
   setTimeout(indexLoop, pause).unref();
 }
