@@ -41,7 +41,24 @@ const random = () => {
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'po', 'se', 'du', 'fa', 'ge', 'hi', 'jo', 'bu'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'zi',
+  'po',
+  'se',
+  'du',
+  'fa',
+  'ge',
+  'hi',
+  'jo',
+  'bu',
+];
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
   let word = '';
   let n = i + 17;
@@ -97,10 +114,15 @@ async function prepare(config) {
   const root = await domain.loadActor(fork(), await fork().findOneOrFail(domain.User, { loginKey: 'root' }));
   for (let p = 0; p < PROJECTS; p++) {
     await domain.createProject(fork(), root, { shortName: project(p), name: `Search bench ${p + 1}` });
-    for (const name of SUBSYSTEMS) await domain.addFieldValue(fork(), root, project(p), 'Subsystem', { name });
+    for (const name of SUBSYSTEMS)
+      await domain.addFieldValue(fork(), root, project(p), 'Subsystem', { name });
   }
   for (let u = 1; u <= USERS; u++)
-    await domain.insertUser(fork(), { login: `u${u}`, fullName: `User ${String(u).padStart(3, '0')}`, email: `u${u}@example.com` });
+    await domain.insertUser(fork(), {
+      login: `u${u}`,
+      fullName: `User ${String(u).padStart(3, '0')}`,
+      email: `u${u}@example.com`,
+    });
   await orm.close(true);
 }
 
@@ -113,8 +135,13 @@ async function importAll(url) {
     const p = batches++ % PROJECTS;
     const count = Math.min(BATCH, ISSUES - first);
     const issues = [];
-    for (let i = 0; i < count; i++) issues.push(issueXml(++numbers[p], T0 + Math.floor(((first + i) / ISSUES) * SPAN)));
-    const res = await fetch(`${url}/rest/import/${project(p)}/issues`, { method: 'PUT', headers, body: `<issues>${issues.join('')}</issues>` });
+    for (let i = 0; i < count; i++)
+      issues.push(issueXml(++numbers[p], T0 + Math.floor(((first + i) / ISSUES) * SPAN)));
+    const res = await fetch(`${url}/rest/import/${project(p)}/issues`, {
+      method: 'PUT',
+      headers,
+      body: `<issues>${issues.join('')}</issues>`,
+    });
     const text = await res.text();
     if (res.status !== 200 || (text.match(/imported="true"/g) ?? []).length !== count)
       throw new Error(`import answered ${res.status}: ${text.slice(0, 400)}`);
@@ -158,7 +185,8 @@ async function waitForIndexer(dbFile) {
   }
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function measure(url, path) {
   const headers = { authorization: ROOT, accept: 'application/json' };
@@ -213,8 +241,17 @@ try {
     const count = await measure(server.url, `/rest/issue/count?filter=${q}`);
     const matches = JSON.parse(count.body).value;
     const pageSize = JSON.parse(page.body).issue?.length ?? 0;
-    rows.push({ name, filter, matches, pageSize, page: { median: page.median, p99: page.p99 }, count: { median: count.median, p99: count.p99 } });
-    process.stderr.write(`search bench: ${name.padEnd(24)} ${String(matches).padStart(8)} matches  page ${page.median}/${page.p99} ms  count ${count.median}/${count.p99} ms\n`);
+    rows.push({
+      name,
+      filter,
+      matches,
+      pageSize,
+      page: { median: page.median, p99: page.p99 },
+      count: { median: count.median, p99: count.p99 },
+    });
+    process.stderr.write(
+      `search bench: ${name.padEnd(24)} ${String(matches).padStart(8)} matches  page ${page.median}/${page.p99} ms  count ${count.median}/${count.p99} ms\n`,
+    );
   }
   console.log(
     JSON.stringify(
@@ -236,5 +273,6 @@ try {
 } finally {
   server?.child.kill('SIGTERM');
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
-  if (PG && !KEEP) execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
+  if (PG && !KEEP)
+    execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
 }

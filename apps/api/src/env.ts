@@ -1,5 +1,10 @@
 import { dirname, join } from 'node:path';
-import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, isTimeZone, type ResourceLimits } from '@trackline/domain';
+import {
+  DEFAULT_RESOURCE_LIMITS,
+  DEFAULT_TRASH_DAYS,
+  isTimeZone,
+  type ResourceLimits,
+} from '@trackline/domain';
 import { z } from 'zod';
 import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';

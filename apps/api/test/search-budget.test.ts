@@ -5,7 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOrm, createProject, type Em, hashPassword, loadActor, migrate, type Orm, runStatement, seed, startSearchEngine, User } from '@trackline/domain';
+import {
+  createOrm,
+  createProject,
+  type Em,
+  hashPassword,
+  loadActor,
+  migrate,
+  type Orm,
+  runStatement,
+  seed,
+  startSearchEngine,
+  User,
+} from '@trackline/domain';
 import { createTestOrm, fork, ROOT_PASSWORD, TEST_DIALECT } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
@@ -32,14 +44,16 @@ async function fillProject(orm: Orm): Promise<void> {
       ? `with recursive c(x) as (select 1 union all select x + 1 from c where x < ${ISSUES}) select x from c`
       : `select x from generate_series(1, ${ISSUES}) x`;
   // Text is not searched here: PostgreSQL's document trigger is left out of the bulk load.
-  if (TEST_DIALECT !== 'sqlite') await runStatement(fork(orm) as Em, 'alter table issues disable trigger issue_search_issue');
+  if (TEST_DIALECT !== 'sqlite')
+    await runStatement(fork(orm) as Em, 'alter table issues disable trigger issue_search_issue');
   await runStatement(
     fork(orm) as Em,
     'insert into issues (project_id, number_in_project, summary, description, reporter_id, created_at, updated_at) ' +
       `select (select id from projects where short_name = 'BIG'), x, 'bulk', '', ${root.userId}, ?, ? from (${rows}) n`,
     [now, now],
   );
-  if (TEST_DIALECT !== 'sqlite') await runStatement(fork(orm) as Em, 'alter table issues enable trigger issue_search_issue');
+  if (TEST_DIALECT !== 'sqlite')
+    await runStatement(fork(orm) as Em, 'alter table issues enable trigger issue_search_issue');
   // Statistics after the bulk load, as autovacuum (PostgreSQL) or the engine (SQLite) keeps them.
   await runStatement(fork(orm) as Em, 'analyze');
 }
@@ -63,7 +77,10 @@ describe('search time budget', () => {
       orm = await createTestOrm();
     }
     await fillProject(orm);
-    engine = await startSearchEngine(orm, { budgetMs: BUDGET_MS, ...(TEST_DIALECT === 'sqlite' ? { file } : {}) });
+    engine = await startSearchEngine(orm, {
+      budgetMs: BUDGET_MS,
+      ...(TEST_DIALECT === 'sqlite' ? { file } : {}),
+    });
     server = createServer(createRequestHandler({ orm, logError: () => {} }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -85,11 +102,13 @@ describe('search time budget', () => {
     });
     // While the slow search runs: a read of one issue, a count and a small search are answered,
     // each before the slow search gives up.
-    const others = ['/rest/issue/BIG-1', '/rest/issue/count?filter=BIG-7', '/rest/issue?filter=BIG-3'].map(async (path) => {
-      const res = await fetch(`${url}${path}`, { headers: auth });
-      await res.text();
-      return { status: res.status, beforeSlow: !slowDone };
-    });
+    const others = ['/rest/issue/BIG-1', '/rest/issue/count?filter=BIG-7', '/rest/issue?filter=BIG-3'].map(
+      async (path) => {
+        const res = await fetch(`${url}${path}`, { headers: auth });
+        await res.text();
+        return { status: res.status, beforeSlow: !slowDone };
+      },
+    );
     expect(await Promise.all(others)).toEqual([
       { status: 200, beforeSlow: true },
       { status: 200, beforeSlow: true },
@@ -100,31 +119,45 @@ describe('search time budget', () => {
     expect(answer.body).toMatchObject({ code: 'SEARCH_TIMEOUT', status: 503 });
     expect(answer.body.value).toContain(`budget of ${BUDGET_MS} ms`);
     // The next search is answered normally (a fresh worker took the stopped one's place).
-    const after = await fetch(`${url}/rest/issue/count?filter=${encodeURIComponent('project: BIG')}`, { headers: auth });
+    const after = await fetch(`${url}/rest/issue/count?filter=${encodeURIComponent('project: BIG')}`, {
+      headers: auth,
+    });
     expect(await after.text()).toBe(JSON.stringify({ value: ISSUES }));
   }, 120_000);
 
-  it.skipIf(TEST_DIALECT !== 'sqlite')('SIGTERM stops a server busy with a long search within seconds', async () => {
-    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-    const child = spawn(process.execPath, [main], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TRACKLINE_DB: file, TRACKLINE_SEARCH_BUDGET_MS: '600000', TRACKLINE_RATE_LIMIT: 'off', NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-        const found = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-        if (found) resolve(found);
+  it.skipIf(TEST_DIALECT !== 'sqlite')(
+    'SIGTERM stops a server busy with a long search within seconds',
+    async () => {
+      const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+      const child = spawn(process.execPath, [main], {
+        env: {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          TRACKLINE_DB: file,
+          TRACKLINE_SEARCH_BUDGET_MS: '600000',
+          TRACKLINE_RATE_LIMIT: 'off',
+          NODE_ENV: 'production',
+        },
+        stdio: ['ignore', 'pipe', 'ignore'],
       });
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-    });
-    void fetch(`http://127.0.0.1:${port}${SLOW}`, { headers: auth }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 300));
-    const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(performance.now())));
-    const sent = performance.now();
-    child.kill('SIGTERM');
-    // The server's own fallback exit is at 5 s: this needs the orderly path.
-    expect((await exited) - sent).toBeLessThan(4000);
-  }, 120_000);
+      const port = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          const found = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
+          if (found) resolve(found);
+        });
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+      });
+      void fetch(`http://127.0.0.1:${port}${SLOW}`, { headers: auth }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      const exited = new Promise<number>((resolve) => child.once('exit', () => resolve(performance.now())));
+      const sent = performance.now();
+      child.kill('SIGTERM');
+      // The server's own fallback exit is at 5 s: this needs the orderly path.
+      expect((await exited) - sent).toBeLessThan(4000);
+    },
+    120_000,
+  );
 });

@@ -45,7 +45,9 @@ describe('search query size', () => {
   const words = (n: number) => 'x '.repeat(n).trim();
   it(`accepts ${MAX_QUERY_TERMS} words, values and #terms; refuses one more naming the query`, () => {
     expect(() => checkQuerySyntax(words(MAX_QUERY_TERMS))).not.toThrow();
-    expect(() => checkQuerySyntax(words(MAX_QUERY_TERMS + 1))).toThrow(/^query: The query has 51 words and values; at most 50/);
+    expect(() => checkQuerySyntax(words(MAX_QUERY_TERMS + 1))).toThrow(
+      /^query: The query has 51 words and values; at most 50/,
+    );
     expect(() => checkQuerySyntax(words(996))).toThrow(/has 996 words/);
   });
   it('colons and commas do not count; attribute values do', () => {

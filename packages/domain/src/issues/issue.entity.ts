@@ -15,8 +15,14 @@ export const Issue = defineEntity({
     description: p.text().default(''),
     reporter: () => p.manyToOne(User),
     /** Indexed for search: date ranges and sorting (migration 0020). */
-    createdAt: p.datetime().onCreate(() => new Date()).index(),
-    updatedAt: p.datetime().onCreate(() => new Date()).index(),
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
     /** When the issue entered a resolved state; null while unresolved (kept by the State field). */
     resolvedAt: p.datetime().nullable().index(),
   },

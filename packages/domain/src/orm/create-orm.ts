@@ -10,7 +10,15 @@ export type DatabaseConfig =
 export type Orm = MikroORM;
 
 /** SQLite's FTS5 table of search, its shadow tables and its queue. */
-const FTS_TABLES = ['issue_fts_queue', 'issue_fts', 'issue_fts_data', 'issue_fts_idx', 'issue_fts_docsize', 'issue_fts_config', 'issue_fts_content'];
+const FTS_TABLES = [
+  'issue_fts_queue',
+  'issue_fts',
+  'issue_fts_data',
+  'issue_fts_idx',
+  'issue_fts_docsize',
+  'issue_fts_config',
+  'issue_fts_content',
+];
 export type Dialect = DatabaseConfig['kind'];
 
 /** `postgres://...` selects PostgreSQL; anything else is a SQLite file (or `:memory:`). */

@@ -8,20 +8,20 @@ import { visibleCommentsSql } from '../comments/comments.js';
 import { isBundleKind, type SimpleKind } from '../fields/field.entity.js';
 import { parseSimpleValue } from '../fields/simple-values.js';
 import { parseIssueId } from '../issue-id.js';
+import { queryError } from './query-errors.js';
 import {
   type AttributeFilter,
   at,
   type Bound,
   type HasAttribute,
   normalize,
+  parseQuery,
   type QueryNode,
   type QueryValue,
-  parseQuery,
   type SortField,
   type Span,
   type TermItem,
 } from './query-parser.js';
-import { queryError } from './query-errors.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { dateInterval, type Interval } from './search-dates.js';
 import { and, type Condition, FALSE, leaf, not, or, render, type SortKey, TRUE } from './search-plan.js';
@@ -49,7 +49,12 @@ const FIRST_STORABLE_MS = Date.parse('0001-01-01T00:00:00Z');
 const LAST_STORABLE_MS = Date.parse('9999-12-31T00:00:00Z');
 
 /** Parses and resolves a query into a condition on issues `i` and sort keys; 400 naming the first problem. */
-export async function compileQuery(em: Em, actor: Actor, query: string, context: SearchContext): Promise<CompiledQuery> {
+export async function compileQuery(
+  em: Em,
+  actor: Actor,
+  query: string,
+  context: SearchContext,
+): Promise<CompiledQuery> {
   const vocabulary = await loadSearchVocabulary(em, actor);
   const compiler = new QueryCompiler(em, actor, vocabulary, context);
   return compiler.compileText(query, 0);
@@ -110,7 +115,10 @@ class QueryCompiler {
     for (const item of items) {
       switch (item.kind) {
         case 'text': {
-          const id = !item.phrase && !item.negated && ISSUE_ID_PATTERN.test(item.text) ? await this.issueById(item.text) : null;
+          const id =
+            !item.phrase && !item.negated && ISSUE_ID_PATTERN.test(item.text)
+              ? await this.issueById(item.text)
+              : null;
           if (id) {
             group('issue id').positive.push(id);
             break;
@@ -162,7 +170,11 @@ class QueryCompiler {
     return builtin && !this.vocabulary.fields.has(key) ? builtin : key;
   }
 
-  private async filter(attribute: Span & { name: string; key: string }, filter: AttributeFilter, depth: number): Promise<Condition> {
+  private async filter(
+    attribute: Span & { name: string; key: string },
+    filter: AttributeFilter,
+    depth: number,
+  ): Promise<Condition> {
     const field = this.vocabulary.fields.get(attribute.key);
     const builtin = BUILTIN_ATTRIBUTES[attribute.key];
     const links = this.vocabulary.links.get(attribute.key);
@@ -171,7 +183,8 @@ class QueryCompiler {
       if (builtin === 'links') return this.linkedTo(undefined, await this.subquery(filter.query, depth));
       throw bad(`${at(attribute.name, attribute)} takes values, not a (query)`, attribute);
     }
-    if (builtin && builtin !== 'assignee' && (!field || builtin === 'project')) return this.builtin(builtin, attribute, filter, depth);
+    if (builtin && builtin !== 'assignee' && (!field || builtin === 'project'))
+      return this.builtin(builtin, attribute, filter, depth);
     if (field) return this.field(field, filter);
     if (builtin === 'assignee') {
       const assignee = this.vocabulary.fields.get('assignee');
@@ -197,7 +210,12 @@ class QueryCompiler {
     return filter.value;
   }
 
-  private async builtin(kind: BuiltinAttribute, attribute: Span & { name: string }, filter: AttributeFilter, depth: number): Promise<Condition> {
+  private async builtin(
+    kind: BuiltinAttribute,
+    attribute: Span & { name: string },
+    filter: AttributeFilter,
+    depth: number,
+  ): Promise<Condition> {
     switch (kind) {
       case 'project': {
         const value = this.value(filter, attribute);
@@ -205,7 +223,9 @@ class QueryCompiler {
         if (ids.length === 0) throw bad(`Unknown project ${at(value.text, value)}`, value);
         return leaf(
           { sql: `i.project_id in (${placeholders(ids)})`, params: ids },
-          ids.length === 1 ? { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: ids }, ordered: true } : undefined,
+          ids.length === 1
+            ? { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: ids }, ordered: true }
+            : undefined,
         );
       }
       case 'issueId': {
@@ -220,7 +240,10 @@ class QueryCompiler {
       case 'reporter': {
         const ids = await this.userIds(this.value(filter, attribute));
         const id = ids[0] ?? NOBODY;
-        return leaf({ sql: 'i.reporter_id = ?', params: [id] }, { from: 'issues d', id: 'd.id', where: { sql: 'd.reporter_id = ?', params: [id] }, ordered: true });
+        return leaf(
+          { sql: 'i.reporter_id = ?', params: [id] },
+          { from: 'issues d', id: 'd.id', where: { sql: 'd.reporter_id = ?', params: [id] }, ordered: true },
+        );
       }
       case 'commenter': {
         const [id = NOBODY] = await this.userIds(this.value(filter, attribute));
@@ -250,7 +273,8 @@ class QueryCompiler {
       }
       case 'savedSearch': {
         const value = this.value(filter, attribute);
-        if (depth >= MAX_SAVED_DEPTH) throw bad(`Saved searches name each other too deeply ${at(value.text, value)}`, value);
+        if (depth >= MAX_SAVED_DEPTH)
+          throw bad(`Saved searches name each other too deeply ${at(value.text, value)}`, value);
         const [saved] = await readRows<{ query: string }>(
           this.em,
           'select query from saved_searches where name_key = ? and (owner_id = ? or shared = ?) order by owner_id = ? desc',
@@ -284,7 +308,8 @@ class QueryCompiler {
     const one = (bound: Bound, end: 'from' | 'to'): number => {
       if ('open' in bound) return end === 'from' ? FIRST_STORABLE_MS : LAST_STORABLE_MS;
       const interval = dateInterval(bound.text, this.context.now, this.context.timeZone);
-      if (!interval) throw bad(`Not a date ${at(bound.text, bound)}: use YYYY-MM-DD, Today, {This week}…`, bound);
+      if (!interval)
+        throw bad(`Not a date ${at(bound.text, bound)}: use YYYY-MM-DD, Today, {This week}…`, bound);
       return interval[end];
     };
     if (filter.kind === 'value') return { from: one(filter.value, 'from'), to: one(filter.value, 'to') };
@@ -292,18 +317,23 @@ class QueryCompiler {
     throw bad('a date takes no (query)');
   }
 
-  private numberRange(filter: AttributeFilter, attribute: Span & { name: string }): { from: number; to: number } {
+  private numberRange(
+    filter: AttributeFilter,
+    attribute: Span & { name: string },
+  ): { from: number; to: number } {
     const one = (bound: Bound, open: number): number => {
       if ('open' in bound) return open;
       const n = Number(bound.text);
-      if (!/^-?\d{1,15}$/.test(bound.text)) throw bad(`Not a number ${at(bound.text, bound)} for ${attribute.name}`, bound);
+      if (!/^-?\d{1,15}$/.test(bound.text))
+        throw bad(`Not a number ${at(bound.text, bound)} for ${attribute.name}`, bound);
       return n;
     };
     if (filter.kind === 'value') {
       const n = one(filter.value, 0);
       return { from: n, to: n };
     }
-    if (filter.kind === 'range') return { from: one(filter.from, Number.MIN_SAFE_INTEGER), to: one(filter.to, Number.MAX_SAFE_INTEGER) };
+    if (filter.kind === 'range')
+      return { from: one(filter.from, Number.MIN_SAFE_INTEGER), to: one(filter.to, Number.MAX_SAFE_INTEGER) };
     throw bad(`${attribute.name} takes no (query)`);
   }
 
@@ -324,14 +354,20 @@ class QueryCompiler {
     return leaf(probe, {
       from: 'issue_field_values d',
       id: 'd.issue_id',
-      where: { sql: `d.field_key = ? and ${driverWhere.sql}`, params: [field.fieldKeys[0], ...driverWhere.params] },
+      where: {
+        sql: `d.field_key = ? and ${driverWhere.sql}`,
+        params: [field.fieldKeys[0], ...driverWhere.params],
+      },
       ordered: true,
     });
   }
 
   private empty(field: SearchField): Condition {
     const f = this.fieldIn(field, 'x');
-    return leaf({ sql: `not exists (select 1 from issue_field_values x where x.issue_id = i.id and ${f.sql})`, params: f.params });
+    return leaf({
+      sql: `not exists (select 1 from issue_field_values x where x.issue_id = i.id and ${f.sql})`,
+      params: f.params,
+    });
   }
 
   private async field(field: SearchField, filter: AttributeFilter): Promise<Condition> {
@@ -339,25 +375,39 @@ class QueryCompiler {
     const kinds = [...field.kinds];
     if (filter.kind === 'value') {
       const key = normalize(filter.value.text);
-      if (field.emptyTexts.has(key) || (key === 'unassigned' && field.kinds.has('user'))) return this.empty(field);
-      if (field.kinds.has('state') && (key === 'resolved' || key === 'unresolved')) return resolvedCondition(key === 'resolved');
+      if (field.emptyTexts.has(key) || (key === 'unassigned' && field.kinds.has('user')))
+        return this.empty(field);
+      if (field.kinds.has('state') && (key === 'resolved' || key === 'unresolved'))
+        return resolvedCondition(key === 'resolved');
     }
     const simple = kinds.find((k): k is SimpleKind => !isBundleKind(k));
     if (simple) return this.simpleField(field, simple, filter);
     if (field.kinds.has('user')) {
-      if (filter.kind !== 'value') throw bad(`${field.name} takes no range ${at(field.name, filter)}`, filter);
+      if (filter.kind !== 'value')
+        throw bad(`${field.name} takes no range ${at(field.name, filter)}`, filter);
       const [id = NOBODY] = await this.userIds(filter.value);
-      return this.holds(field, { sql: 'x.user_id = ?', params: [id] }, { sql: 'd.user_id = ?', params: [id] });
+      return this.holds(
+        field,
+        { sql: 'x.user_id = ?', params: [id] },
+        { sql: 'd.user_id = ?', params: [id] },
+      );
     }
     const keys = await this.bundleValueKeys(field, filter);
     if (keys.length === 1) {
-      return this.holds(field, { sql: 'x.value_key = ?', params: keys }, { sql: 'd.value_key = ?', params: keys });
+      return this.holds(
+        field,
+        { sql: 'x.value_key = ?', params: keys },
+        { sql: 'd.value_key = ?', params: keys },
+      );
     }
     return this.holds(field, { sql: `x.value_key in (${placeholders(keys)})`, params: keys });
   }
 
   /** A value of a bundle field, or the values between two of them in bundle order. */
-  private async bundleValueKeys(field: SearchField, filter: AttributeFilter & { kind: 'value' | 'range' }): Promise<string[]> {
+  private async bundleValueKeys(
+    field: SearchField,
+    filter: AttributeFilter & { kind: 'value' | 'range' },
+  ): Promise<string[]> {
     if (field.bundleIds.length === 0) throw bad(`${field.name} has no values`);
     const bundles = placeholders(field.bundleIds);
     const ordinal = async (bound: Bound): Promise<number | null> => {
@@ -367,7 +417,8 @@ class QueryCompiler {
         `select min(ordinal) as ordinal from field_values where bundle_id in (${bundles}) and name_key = ?`,
         [...field.bundleIds, normalize(bound.text)],
       );
-      if (row?.ordinal === null || row?.ordinal === undefined) throw bad(`Unknown value ${at(bound.text, bound)} of field [ ${field.name} ]`, bound);
+      if (row?.ordinal === null || row?.ordinal === undefined)
+        throw bad(`Unknown value ${at(bound.text, bound)} of field [ ${field.name} ]`, bound);
       return Number(row.ordinal);
     };
     if (filter.kind === 'value') {
@@ -384,10 +435,17 @@ class QueryCompiler {
     return rows.length ? rows.map((r) => r.name_key) : ['\u0000'];
   }
 
-  private simpleField(field: SearchField, kind: SimpleKind, filter: AttributeFilter & { kind: 'value' | 'range' }): Condition {
+  private simpleField(
+    field: SearchField,
+    kind: SimpleKind,
+    filter: AttributeFilter & { kind: 'value' | 'range' },
+  ): Condition {
     if (kind === 'string' || kind === 'text') {
       if (filter.kind !== 'value') throw bad(`${field.name} takes no range`);
-      return this.holds(field, { sql: 'lower(x.text) = ?', params: [filter.value.text.trim().toLowerCase()] });
+      return this.holds(field, {
+        sql: 'lower(x.text) = ?',
+        params: [filter.value.text.trim().toLowerCase()],
+      });
     }
     const bound = (b: Bound, end: 'from' | 'to'): number | null => {
       if ('open' in b) return null;
@@ -406,7 +464,10 @@ class QueryCompiler {
     if (from !== null) parts.push({ sql: 'x.number >= ?', params: [from] });
     if (to !== null) parts.push({ sql: 'x.number <= ?', params: [to] });
     if (parts.length === 0) parts.push({ sql: 'x.number is not null', params: [] });
-    return this.holds(field, { sql: parts.map((p) => p.sql).join(' and '), params: parts.flatMap((p) => p.params) });
+    return this.holds(field, {
+      sql: parts.map((p) => p.sql).join(' and '),
+      params: parts.flatMap((p) => p.params),
+    });
   }
 
   // --- lookups --------------------------------------------------------------------------------
@@ -429,7 +490,10 @@ class QueryCompiler {
     if (!parsed) return null;
     const [projectId] = await this.projectIds(parsed.shortNameKey);
     if (projectId === undefined) return null;
-    return leaf({ sql: '(i.project_id = ? and i.number_in_project = ?)', params: [projectId, parsed.number] });
+    return leaf({
+      sql: '(i.project_id = ? and i.number_in_project = ?)',
+      params: [projectId, parsed.number],
+    });
   }
 
   /**
@@ -447,18 +511,28 @@ class QueryCompiler {
   }
 
   private async tagIds(name: string): Promise<number[]> {
-    const rows = await readRows<{ id: number }>(this.em, 'select id from tags where name_key = ? and (owner_id = ? or shared = ?)', [
-      normalize(name),
-      this.actor.userId,
-      true,
-    ]);
+    const rows = await readRows<{ id: number }>(
+      this.em,
+      'select id from tags where name_key = ? and (owner_id = ? or shared = ?)',
+      [normalize(name), this.actor.userId, true],
+    );
     return rows.map((r) => Number(r.id));
   }
 
   private tagged(ids: number[]): Condition {
     return leaf(
-      { sql: `exists (select 1 from issue_tags t where t.issue_id = i.id and t.tag_id in (${placeholders(ids)}))`, params: ids },
-      ids.length === 1 ? { from: 'issue_tags d', id: 'd.issue_id', where: { sql: 'd.tag_id = ?', params: ids }, ordered: true } : undefined,
+      {
+        sql: `exists (select 1 from issue_tags t where t.issue_id = i.id and t.tag_id in (${placeholders(ids)}))`,
+        params: ids,
+      },
+      ids.length === 1
+        ? {
+            from: 'issue_tags d',
+            id: 'd.issue_id',
+            where: { sql: 'd.tag_id = ?', params: ids },
+            ordered: true,
+          }
+        : undefined,
     );
   }
 
@@ -467,10 +541,14 @@ class QueryCompiler {
   private async issueValues(attribute: Span & { name: string }, filter: AttributeFilter): Promise<Sql> {
     const value = this.value(filter, attribute);
     const parsed = parseIssueId(value.text);
-    if (!parsed) throw bad(`${attribute.name} takes an issue id or a (query) ${at(value.text, value)}`, value);
+    if (!parsed)
+      throw bad(`${attribute.name} takes an issue id or a (query) ${at(value.text, value)}`, value);
     const [projectId] = await this.projectIds(parsed.shortNameKey);
     if (projectId === undefined) throw bad(`Unknown issue ${at(value.text, value)}`, value);
-    return { sql: 'select id from issues where project_id = ? and number_in_project = ?', params: [projectId, parsed.number] };
+    return {
+      sql: 'select id from issues where project_id = ? and number_in_project = ?',
+      params: [projectId, parsed.number],
+    };
   }
 
   /** Linked by one of `phrases` (any link type when undefined) to an issue of `targets`. */
@@ -502,14 +580,20 @@ class QueryCompiler {
   /** `#value` / `-value`: a keyword, a value or empty text of a field, a tag, a project, a user. */
   private async singleValue(value: QueryValue): Promise<{ key: string; condition: Condition }> {
     const key = normalize(value.text);
-    if (key === 'unresolved' || key === 'resolved') return { key: 'resolved', condition: resolvedCondition(key === 'resolved') };
+    if (key === 'unresolved' || key === 'resolved')
+      return { key: 'resolved', condition: resolvedCondition(key === 'resolved') };
     if (key === 'me') return { key: 'me', condition: await this.userMentioned(this.actor.userId) };
     const found: { key: string; condition: Condition }[] = [];
     for (const field of this.vocabulary.fields.values()) {
       if (field.emptyTexts.has(key)) found.push({ key: field.key, condition: this.empty(field) });
     }
     const projects = this.vocabulary.projects;
-    const scoped = projects === 'all' ? '' : projects.length ? ` and pf.project_id in (${placeholders(projects)})` : ' and 1 = 0';
+    const scoped =
+      projects === 'all'
+        ? ''
+        : projects.length
+          ? ` and pf.project_id in (${placeholders(projects)})`
+          : ' and 1 = 0';
     const values = await readRows<{ name_key: string }>(
       this.em,
       `select distinct pf.name_key from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id where fv.name_key = ?${scoped}`,
@@ -517,19 +601,38 @@ class QueryCompiler {
     );
     for (const v of values) {
       const field = this.vocabulary.fields.get(v.name_key);
-      if (field && !field.kinds.has('user')) found.push({ key: field.key, condition: await this.field(field, { kind: 'value', value, negated: false, start: value.start, end: value.end }) });
+      if (field && !field.kinds.has('user'))
+        found.push({
+          key: field.key,
+          condition: await this.field(field, {
+            kind: 'value',
+            value,
+            negated: false,
+            start: value.start,
+            end: value.end,
+          }),
+        });
     }
     const tags = await this.tagIds(key);
     if (tags.length) found.push({ key: 'tag', condition: this.tagged(tags) });
     const projectIds = await this.projectIds(value.text);
-    if (projectIds.length) found.push({ key: 'project', condition: leaf({ sql: `i.project_id in (${placeholders(projectIds)})`, params: projectIds }) });
+    if (projectIds.length)
+      found.push({
+        key: 'project',
+        condition: leaf({ sql: `i.project_id in (${placeholders(projectIds)})`, params: projectIds }),
+      });
     if (found.length === 0) {
-      const [user] = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [key]);
+      const [user] = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [
+        key,
+      ]);
       if (user) found.push({ key: `#${key}`, condition: await this.userMentioned(Number(user.id)) });
     }
     if (found.length === 0) throw bad(`Unknown value ${at(value.text, value)}`, value);
     const keys = new Set(found.map((f) => f.key));
-    return { key: keys.size === 1 ? (found[0] as { key: string }).key : `#${key}`, condition: or(found.map((f) => f.condition)) };
+    return {
+      key: keys.size === 1 ? (found[0] as { key: string }).key : `#${key}`,
+      condition: or(found.map((f) => f.condition)),
+    };
   }
 
   /** `#me`, `#login`: issues the user reported or is assigned to (any user field). */
@@ -552,7 +655,10 @@ class QueryCompiler {
     const visible = visibleCommentsSql(this.actor);
     switch (attribute.key) {
       case 'attachments':
-        return leaf({ sql: 'exists (select 1 from issue_attachments a where a.issue_id = i.id)', params: [] });
+        return leaf({
+          sql: 'exists (select 1 from issue_attachments a where a.issue_id = i.id)',
+          params: [],
+        });
       case 'comments':
         return leaf({
           sql: `exists (select 1 from issue_comments c where c.issue_id = i.id and c.deleted = ? and ${visible.sql})`,
@@ -565,7 +671,10 @@ class QueryCompiler {
       case 'votes':
         return leaf({ sql: 'exists (select 1 from issue_votes v where v.issue_id = i.id)', params: [] });
       case 'star':
-        return leaf({ sql: 'exists (select 1 from issue_stars s where s.issue_id = i.id and s.user_id = ?)', params: [this.actor.userId] });
+        return leaf({
+          sql: 'exists (select 1 from issue_stars s where s.issue_id = i.id and s.user_id = ?)',
+          params: [this.actor.userId],
+        });
       case 'tags':
       case 'tag':
         return leaf({
@@ -583,7 +692,8 @@ class QueryCompiler {
   private sortKey(field: SortField): SortKey {
     const builtin = SORT_BUILTINS[field.key];
     const known = this.vocabulary.fields.get(field.key);
-    if (builtin && !known) return { sql: this.builtinSort(builtin.kind), direction: field.direction ?? builtin.direction };
+    if (builtin && !known)
+      return { sql: this.builtinSort(builtin.kind), direction: field.direction ?? builtin.direction };
     if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`, field);
     const f = this.fieldIn(known, 'x');
     const kind = [...known.kinds][0];
@@ -591,9 +701,18 @@ class QueryCompiler {
       sql: `(select min(${expression}) from issue_field_values x${join} where x.issue_id = i.id and ${f.sql})`,
       params: f.params,
     });
-    if (kind === 'user') return { sql: value('u.full_name', ' join users u on u.id = x.user_id'), direction: field.direction ?? 'asc' };
-    if (kind && isBundleKind(kind)) return { sql: value('v.ordinal', ' join field_values v on v.id = x.value_id'), direction: field.direction ?? 'asc' };
-    if (kind === 'string' || kind === 'text') return { sql: value('lower(x.text)'), direction: field.direction ?? 'asc' };
+    if (kind === 'user')
+      return {
+        sql: value('u.full_name', ' join users u on u.id = x.user_id'),
+        direction: field.direction ?? 'asc',
+      };
+    if (kind && isBundleKind(kind))
+      return {
+        sql: value('v.ordinal', ' join field_values v on v.id = x.value_id'),
+        direction: field.direction ?? 'asc',
+      };
+    if (kind === 'string' || kind === 'text')
+      return { sql: value('lower(x.text)'), direction: field.direction ?? 'asc' };
     return { sql: value('x.number'), direction: field.direction ?? 'asc' };
   }
 
@@ -623,6 +742,14 @@ class QueryCompiler {
 }
 
 function resolvedCondition(resolved: boolean): Condition {
-  const where = (alias: string) => ({ sql: `${alias}.resolved_at is ${resolved ? 'not ' : ''}null`, params: [] });
-  return leaf(where('i'), resolved ? { from: 'issues d', id: 'd.id', where: where('d'), ordered: false } : { from: 'issues d', id: 'd.id', where: where('d'), ordered: true });
+  const where = (alias: string) => ({
+    sql: `${alias}.resolved_at is ${resolved ? 'not ' : ''}null`,
+    params: [],
+  });
+  return leaf(
+    where('i'),
+    resolved
+      ? { from: 'issues d', id: 'd.id', where: where('d'), ordered: false }
+      : { from: 'issues d', id: 'd.id', where: where('d'), ordered: true },
+  );
 }

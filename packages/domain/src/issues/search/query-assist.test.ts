@@ -90,7 +90,9 @@ describe('assistSearchQuery', () => {
   });
 
   it('completes the whole grammar: has:, dates, sort keys and their order, operators', async () => {
-    expect(await options('has: ')).toEqual(expect.arrayContaining(['attachments', 'comments', 'star', 'Subsystem']));
+    expect(await options('has: ')).toEqual(
+      expect.arrayContaining(['attachments', 'comments', 'star', 'Subsystem']),
+    );
     expect(await options('created: ')).toEqual(expect.arrayContaining(['Today', 'This week', 'Last month']));
     expect(await options('sort by: ')).toEqual(expect.arrayContaining(['created', 'votes', 'Priority']));
     expect(await options('sort by: created ')).toEqual(['asc', 'desc']);

@@ -4,11 +4,17 @@ import type { Suggestion } from '../../commands/result.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { compileQuery } from './compile-query.js';
+import { querySpanOf } from './query-errors.js';
 import { HAS_ATTRIBUTE, parseQuery, type QueryNode, SORT_ATTRIBUTES, type Span } from './query-parser.js';
 import { RELATIVE_DATES } from './search-dates.js';
-import { querySpanOf } from './query-errors.js';
 import { searchDialect, searchSettingsOf } from './search-engine.js';
-import { BUILTIN_ATTRIBUTES, HAS_VALUES, loadSearchVocabulary, SORT_BUILTINS, type SearchVocabulary } from './search-vocabulary.js';
+import {
+  BUILTIN_ATTRIBUTES,
+  HAS_VALUES,
+  loadSearchVocabulary,
+  type SearchVocabulary,
+  SORT_BUILTINS,
+} from './search-vocabulary.js';
 
 /**
  * Completion for the search language (the legacy `GET /rest/issue/intellisense`): what could
@@ -170,7 +176,8 @@ async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candid
   const fields = (await fieldNames(em, ids)).filter((f) => f.name_key === attribute);
   if (fields.length === 0) return [];
   const candidates: Candidate[] = [];
-  if (fields.some((f) => f.kind === 'date')) candidates.push(...RELATIVE_DATES.map((d) => value(d, f0(fields))));
+  if (fields.some((f) => f.kind === 'date'))
+    candidates.push(...RELATIVE_DATES.map((d) => value(d, f0(fields))));
   for (const f of fields) if (f.empty_text) candidates.push(value(f.empty_text, f.name));
   if (fields.some((f) => f.kind === 'state')) candidates.push(...KEYWORDS.map((k) => value(k, 'State')));
   if (fields.some((f) => f.kind === 'user')) {
@@ -221,7 +228,11 @@ const needsBraces = (option: string) => /[\s:,#{}"]/.test(option);
  * values, `and`/`or`, `asc`/`desc` as keywords, words as text, and every problem (syntax, or a
  * name that does not resolve for this caller) as an error at its position.
  */
-function highlight(query: string, vocabulary: SearchVocabulary, resolutionError: Span | undefined): QueryRange[] {
+function highlight(
+  query: string,
+  vocabulary: SearchVocabulary,
+  resolutionError: Span | undefined,
+): QueryRange[] {
   const parsed = parseQuery(query, vocabulary.lexicon);
   const ranges: QueryRange[] = [];
   const add = (span: Span, style: string) => {
@@ -248,9 +259,15 @@ function highlight(query: string, vocabulary: SearchVocabulary, resolutionError:
   };
   walk(parsed.root);
   for (const t of parsed.tokens) {
-    if (t.kind === 'word' && /^(and|or)$/i.test(t.text) && !ranges.some((r) => r.start <= t.start && t.end <= r.end)) add(t, 'keyword');
+    if (
+      t.kind === 'word' &&
+      /^(and|or)$/i.test(t.text) &&
+      !ranges.some((r) => r.start <= t.start && t.end <= r.end)
+    )
+      add(t, 'keyword');
   }
-  for (const d of parsed.diagnostics) add(d.end > d.start ? d : { start: d.start, end: Math.min(query.length, d.start + 1) }, 'error');
+  for (const d of parsed.diagnostics)
+    add(d.end > d.start ? d : { start: d.start, end: Math.min(query.length, d.start + 1) }, 'error');
   if (parsed.diagnostics.length === 0 && resolutionError) add(resolutionError, 'error');
   return ranges.sort((a, b) => a.start - b.start || a.end - b.end);
 }
@@ -297,9 +314,15 @@ export async function assistSearchQuery(
     candidates = await termStarts(em, actor, vocabulary);
     const sortClause = /(?:sort|order) by:([^:]*)$/i.exec(query.slice(0, start))?.[1];
     if (sortClause !== undefined && /\S\s+$/.test(sortClause.split(',').at(-1) ?? '')) {
-      candidates = ['asc', 'desc'].map((k) => ({ option: k, description: 'sort order', styleClass: 'keyword' }) as Candidate);
+      candidates = ['asc', 'desc'].map(
+        (k) => ({ option: k, description: 'sort order', styleClass: 'keyword' }) as Candidate,
+      );
     } else if (query.slice(0, start).trim() && !/[:,(]\s*$/.test(query.slice(0, start))) {
-      candidates.push(...['and', 'or'].map((k) => ({ option: k, description: 'operator', styleClass: 'keyword' }) as Candidate));
+      candidates.push(
+        ...['and', 'or'].map(
+          (k) => ({ option: k, description: 'operator', styleClass: 'keyword' }) as Candidate,
+        ),
+      );
     }
     // `Fix v` completes `Fix versions`: try the preceding words as the start of the phrase.
     const words = 'precedingWords' in context ? (context.precedingWords ?? []) : [];

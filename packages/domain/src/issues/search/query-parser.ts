@@ -77,7 +77,11 @@ export function parseQuery(text: string, lexicon: QueryLexicon): ParsedQuery {
   const source = typeof text === 'string' ? text : '';
   if (source.length > MAX_QUERY_LENGTH) {
     const message = `The query is too long: ${source.length} characters (at most ${MAX_QUERY_LENGTH})`;
-    return { root: { kind: 'empty', start: 0, end: 0 }, diagnostics: [{ start: 0, end: 0, message }], tokens: [] };
+    return {
+      root: { kind: 'empty', start: 0, end: 0 },
+      diagnostics: [{ start: 0, end: 0, message }],
+      tokens: [],
+    };
   }
   const tokens = scanQuery(source);
   const parser = new QueryParser(source, tokens, lexicon);
@@ -150,7 +154,8 @@ class QueryParser {
       this.error(stray, `Unexpected ${at(stray.text, stray)}: no '(' opens it`);
       this.pos++;
       const rest = this.parseOrExpression();
-      if (rest.kind !== 'empty') return { kind: 'and', operands: [root, rest], start: root.start, end: rest.end };
+      if (rest.kind !== 'empty')
+        return { kind: 'and', operands: [root, rest], start: root.start, end: rest.end };
     }
     return root;
   }
@@ -190,7 +195,7 @@ class QueryParser {
     const close = this.current;
     if (close?.kind === 'close') this.pos++;
     else this.error(open, `Missing ')' to close ${at('(', open)}`);
-    const end = close?.kind === 'close' ? close.end : (inner.end || open.end);
+    const end = close?.kind === 'close' ? close.end : inner.end || open.end;
     return inner.kind === 'empty' ? { kind: 'empty', start: open.start, end } : inner;
   }
 
@@ -272,7 +277,12 @@ class QueryParser {
         this.skipFilterValues();
         return undefined;
       default:
-        this.error(token, token.kind === 'error' ? `${token.text} ${at(token.text, token)}` : `Unexpected ${at(token.text, token)}`);
+        this.error(
+          token,
+          token.kind === 'error'
+            ? `${token.text} ${at(token.text, token)}`
+            : `Unexpected ${at(token.text, token)}`,
+        );
         this.pos++;
         return undefined;
     }
@@ -311,7 +321,12 @@ class QueryParser {
       const key = normalize(words.join(' '));
       if (this.tokens[this.pos + n + 1]?.kind === 'colon' && this.lex.isAttribute(key)) {
         const end = (token as QueryToken).end;
-        found = { name: this.source.slice(first.start, end), key, length: n + 1, span: { start: first.start, end } };
+        found = {
+          name: this.source.slice(first.start, end),
+          key,
+          length: n + 1,
+          span: { start: first.start, end },
+        };
       }
     }
     return found;
@@ -342,7 +357,13 @@ class QueryParser {
       const span = { start: attribute.span.start, end };
       this.error(span, `Missing value of ${at(attribute.name, attribute.span)}`);
     }
-    return { kind: 'filter', attribute: { ...attribute.span, name: attribute.name, key: attribute.key }, filters, start: attribute.span.start, end };
+    return {
+      kind: 'filter',
+      attribute: { ...attribute.span, name: attribute.name, key: attribute.key },
+      filters,
+      start: attribute.span.start,
+      end,
+    };
   }
 
   private takeComma(): boolean {
@@ -360,7 +381,12 @@ class QueryParser {
       const close = this.current;
       if (close?.kind === 'close') this.pos++;
       else this.error(token, `Missing ')' to close ${at('(', token)}`);
-      return { kind: 'query', query, start: token.start, end: close?.kind === 'close' ? close.end : query.end };
+      return {
+        kind: 'query',
+        query,
+        start: token.start,
+        end: close?.kind === 'close' ? close.end : query.end,
+      };
     }
     const negated = token?.kind === 'minus';
     if (negated) this.pos++;
@@ -372,7 +398,10 @@ class QueryParser {
     const start = negated && token ? token.start : from.start;
     if (this.current?.kind !== 'range') {
       if ('open' in from) {
-        this.error(from, `${at('*', from)} stands only for an open end of a range (${attribute.name}: 1 .. *)`);
+        this.error(
+          from,
+          `${at('*', from)} stands only for an open end of a range (${attribute.name}: 1 .. *)`,
+        );
         return undefined;
       }
       return { kind: 'value', value: from, negated, start, end: from.end };
@@ -406,7 +435,11 @@ class QueryParser {
     }
     if (token?.kind === 'braced' || token?.kind === 'quoted') {
       this.pos++;
-      if (!token.closed) this.error(token, `Missing ${token.kind === 'braced' ? '}' : '"'} to close ${at(this.textOf(token), token)}`);
+      if (!token.closed)
+        this.error(
+          token,
+          `Missing ${token.kind === 'braced' ? '}' : '"'} to close ${at(this.textOf(token), token)}`,
+        );
       if (!token.text) this.error(token, `Empty value ${at(this.textOf(token), token)}`);
       return { text: token.text, braced: true, start: token.start, end: token.end };
     }
@@ -431,16 +464,32 @@ class QueryParser {
     this.pos++;
     if (!token.closed) this.error(token, `Missing '"' to close ${at(this.textOf(token), token)}`);
     if (!token.text) return undefined;
-    return { kind: 'text', text: token.text, phrase: true, negated, start: start ?? token.start, end: token.end };
+    return {
+      kind: 'text',
+      text: token.text,
+      phrase: true,
+      negated,
+      start: start ?? token.start,
+      end: token.end,
+    };
   }
 
   /** Text ::= a word (or `{…}`) that starts no other item */
   private parseText(): TermItem {
     const token = this.current as QueryToken;
     this.pos++;
-    if (token.kind === 'word' && token.text === '#') this.error(token, `Missing value after ${at('#', token)}`);
-    if (token.kind === 'braced' && !token.closed) this.error(token, `Missing } to close ${at(this.textOf(token), token)}`);
-    return { kind: 'text', text: token.text, phrase: token.kind === 'braced', negated: false, start: token.start, end: token.end };
+    if (token.kind === 'word' && token.text === '#')
+      this.error(token, `Missing value after ${at('#', token)}`);
+    if (token.kind === 'braced' && !token.closed)
+      this.error(token, `Missing } to close ${at(this.textOf(token), token)}`);
+    return {
+      kind: 'text',
+      text: token.text,
+      phrase: token.kind === 'braced',
+      negated: false,
+      start: token.start,
+      end: token.end,
+    };
   }
 
   /** Sort ::= 'sort by' ':' SortField (',' SortField)* ;  SortField ::= SortAttribute ('asc' | 'desc')? */
@@ -492,7 +541,12 @@ class QueryParser {
       const minus = this.current?.kind === 'minus' ? (this.current as QueryToken) : undefined;
       if (minus) this.pos++;
       const first = this.current;
-      if (!first || (first.kind !== 'word' && first.kind !== 'braced') || isWord(first, 'and') || isWord(first, 'or')) {
+      if (
+        !first ||
+        (first.kind !== 'word' && first.kind !== 'braced') ||
+        isWord(first, 'and') ||
+        isWord(first, 'or')
+      ) {
         if (minus) this.error(minus, `Missing attribute after ${at('-', minus)}`);
         break;
       }
@@ -510,7 +564,13 @@ class QueryParser {
       const last = this.tokens[this.pos + length - 1] as QueryToken;
       const text = first.kind === 'braced' ? first.text : this.source.slice(first.start, last.end);
       this.pos += length;
-      attributes.push({ key: normalize(text), name: text, negated: !!minus, start: (minus ?? first).start, end: last.end });
+      attributes.push({
+        key: normalize(text),
+        name: text,
+        negated: !!minus,
+        start: (minus ?? first).start,
+        end: last.end,
+      });
     } while (this.takeComma());
     if (attributes.length === 0) this.error(name, `Missing attribute after ${at(this.textOf(name), name)}`);
     return { kind: 'has', attributes, start: name.start, end: attributes.at(-1)?.end ?? name.end + 1 };

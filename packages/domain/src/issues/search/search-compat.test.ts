@@ -40,8 +40,18 @@ describe('search compatibility (grammar and reference pages)', () => {
   let alice: Actor;
   let half: Actor;
   const NOV_2014 = Date.UTC(2014, 10, 15);
-  const ids = async (query: string, actor = root, options: { now?: number; timeZone?: string; max?: number } = {}) =>
-    (await searchIssues(fork(orm), actor, query, { max: options.max ?? 100, now: options.now, timeZone: options.timeZone })).map((i) => i.id);
+  const ids = async (
+    query: string,
+    actor = root,
+    options: { now?: number; timeZone?: string; max?: number } = {},
+  ) =>
+    (
+      await searchIssues(fork(orm), actor, query, {
+        max: options.max ?? 100,
+        now: options.now,
+        timeZone: options.timeZone,
+      })
+    ).map((i) => i.id);
 
   const setTime = async (issue: string, column: string, iso: string) => {
     const em = fork(orm) as Em;
@@ -56,7 +66,8 @@ describe('search compatibility (grammar and reference pages)', () => {
   beforeAll(async () => {
     orm = await createTestOrm();
     root = await actorFor(orm, 'root');
-    for (const p of ['CA', 'CB', 'CC', 'CD']) await createProject(fork(orm), root, { shortName: p, name: `Project ${p}` });
+    for (const p of ['CA', 'CB', 'CC', 'CD'])
+      await createProject(fork(orm), root, { shortName: p, name: `Project ${p}` });
     await userWithRole(orm, 'alice', 'Developer', 'CA');
     await userWithRole(orm, 'bob', 'Developer', 'CA');
     await userWithRole(orm, 'half', 'Observer', 'CA');
@@ -80,13 +91,38 @@ describe('search compatibility (grammar and reference pages)', () => {
     await create('CB', 'Database deadlock');
     await create('CC', 'Hidden crash');
     await create('CD', 'Hidden deadlock');
-    await run(root, 'CA-1', [op.set('State', 'Fixed'), op.set('Priority', 'Critical'), op.set('Assignee', 'alice'), op.link('Relates', 'CB-2')]);
-    await run(root, 'CA-2', [op.set('State', 'Open'), op.set('Priority', 'Minor'), op.set('Assignee', 'bob'), op.tag('perf')]);
+    await run(root, 'CA-1', [
+      op.set('State', 'Fixed'),
+      op.set('Priority', 'Critical'),
+      op.set('Assignee', 'alice'),
+      op.link('Relates', 'CB-2'),
+    ]);
+    await run(root, 'CA-2', [
+      op.set('State', 'Open'),
+      op.set('Priority', 'Minor'),
+      op.set('Assignee', 'bob'),
+      op.tag('perf'),
+    ]);
     await run(bob, 'CA-2', [op.comment()], 'export configuration fails');
-    await run(root, 'CA-3', [op.set('State', 'Open'), op.set('Priority', 'Critical'), op.tag('ux'), op.star()]);
+    await run(root, 'CA-3', [
+      op.set('State', 'Open'),
+      op.set('Priority', 'Critical'),
+      op.tag('ux'),
+      op.star(),
+    ]);
     await run(alice, 'CA-3', [op.vote()]);
-    await run(root, 'CB-1', [op.set('State', 'In Progress'), op.set('Priority', 'Major'), op.set('Assignee', 'alice'), op.link('Subtask', 'CA-3', false)]);
-    await run(root, 'CB-2', [op.set('State', 'Verified'), op.set('Priority', 'Show-stopper'), op.set('Assignee', 'bob'), op.tag('perf')]);
+    await run(root, 'CB-1', [
+      op.set('State', 'In Progress'),
+      op.set('Priority', 'Major'),
+      op.set('Assignee', 'alice'),
+      op.link('Subtask', 'CA-3', false),
+    ]);
+    await run(root, 'CB-2', [
+      op.set('State', 'Verified'),
+      op.set('Priority', 'Show-stopper'),
+      op.set('Assignee', 'bob'),
+      op.tag('perf'),
+    ]);
     await run(alice, 'CB-2', [op.comment()], 'deadlock again');
     await run(root, 'CC-1', [op.set('State', 'Open'), op.set('Priority', 'Critical')]);
     await run(root, 'CD-1', [op.set('State', 'Fixed'), op.set('Priority', 'Normal')]);
@@ -108,7 +144,10 @@ describe('search compatibility (grammar and reference pages)', () => {
     await setTime('CA-1', 'resolved_at', '2014-10-25T12:00:00Z');
     await setTime('CB-2', 'resolved_at', '2015-02-02T12:00:00Z');
     await setTime('CD-1', 'resolved_at', '2016-02-02T12:00:00Z');
-    await createSavedSearch(fork(orm), root, { name: 'Open critical', query: 'State: Open Priority: Critical' });
+    await createSavedSearch(fork(orm), root, {
+      name: 'Open critical',
+      query: 'State: Open Priority: Critical',
+    });
   }, 120_000);
   afterAll(() => orm.close(true));
 

@@ -82,7 +82,15 @@ function wallClock(ms: number, zone: string) {
 }
 
 /** The instant at which the wall clock of `zone` shows the given time (the earlier one in a DST overlap). */
-export function zonedTime(zone: string, year: number, month: number, day = 1, hour = 0, minute = 0, second = 0): number {
+export function zonedTime(
+  zone: string,
+  year: number,
+  month: number,
+  day = 1,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): number {
   const asUtc = Date.UTC(year, month - 1, day, hour, minute, second);
   let guess = asUtc;
   for (let i = 0; i < 3; i++) {
@@ -157,7 +165,10 @@ export function relativeInterval(key: string, now: number, zone: string): Interv
   if (weekday < 0) return undefined;
   const from = startOfWeek(now, zone) + 0; // the week's Monday, then whole days on (DST-safe)
   const w = wallClock(from, zone);
-  return { from: zonedTime(zone, w.year, w.month, w.day + weekday), to: zonedTime(zone, w.year, w.month, w.day + weekday + 1) };
+  return {
+    from: zonedTime(zone, w.year, w.month, w.day + weekday),
+    to: zonedTime(zone, w.year, w.month, w.day + weekday + 1),
+  };
 }
 
 const ABSOLUTE = /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?)?)?$/;
@@ -173,14 +184,17 @@ export function dateInterval(text: string, now: number, zone: string): Interval 
   }
   const m = ABSOLUTE.exec(key);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v)));
+  const [year, month, day, hour, minute, second] = m
+    .slice(1)
+    .map((v) => (v === undefined ? undefined : Number(v)));
   if (year === undefined || year < 1 || year > 9999) return undefined;
   if (month !== undefined && (month < 1 || month > 12)) return undefined;
   if (day !== undefined && (day < 1 || day > 31)) return undefined;
   if (hour !== undefined && (hour > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59)) return undefined;
   if (month === undefined) return { from: zonedTime(zone, year, 1), to: zonedTime(zone, year + 1, 1) };
   if (day === undefined) return { from: zonedTime(zone, year, month), to: zonedTime(zone, year, month + 1) };
-  if (hour === undefined) return { from: zonedTime(zone, year, month, day), to: zonedTime(zone, year, month, day + 1) };
+  if (hour === undefined)
+    return { from: zonedTime(zone, year, month, day), to: zonedTime(zone, year, month, day + 1) };
   const from = zonedTime(zone, year, month, day, hour, minute ?? 0, second ?? 0);
   return { from, to: from + (second === undefined ? 60_000 : 1000) };
 }

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
+import { DomainError } from '../../errors.js';
 import { type Dialect, dialectOf, type Orm } from '../../orm/create-orm.js';
 import type { Em } from '../../orm/em.js';
-import { DomainError } from '../../errors.js';
-import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
 import { readRows } from '../../read-models/statements.js';
-import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
 import type { Sql } from './readable-issues.js';
+import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
+import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
 
 /**
  * How search statements run for one database: the time budget of a search (or a count), the
@@ -39,14 +39,22 @@ export async function startSearchEngine(
   const settings = { ...DEFAULT_SEARCH_SETTINGS, ...definedOnly(options) };
   const dialect = dialectOf(orm);
   let pool: SearchPool | undefined;
-  let pg: { query(c: { text: string; values: unknown[] }): Promise<{ rows: unknown[][] }>; end(): Promise<void> } | undefined;
+  let pg:
+    | { query(c: { text: string; values: unknown[] }): Promise<{ rows: unknown[][] }>; end(): Promise<void> }
+    | undefined;
   let run: SqlRunner | undefined;
   if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
-    pool = startSearchPool(options.file, { workers: options.workers, indexStatements: INDEX_BATCH_STATEMENTS, logError: options.logError });
+    pool = startSearchPool(options.file, {
+      workers: options.workers,
+      indexStatements: INDEX_BATCH_STATEMENTS,
+      logError: options.logError,
+    });
     run = pool.run;
   } else if (dialect === 'postgresql') {
     const pgPath = createRequire(import.meta.resolve('@mikro-orm/postgresql')).resolve('pg');
-    const { Pool } = createRequire(import.meta.url)(pgPath) as { Pool: new (config: object) => NonNullable<typeof pg> };
+    const { Pool } = createRequire(import.meta.url)(pgPath) as {
+      Pool: new (config: object) => NonNullable<typeof pg>;
+    };
     pg = new Pool({
       connectionString: orm.config.get('clientUrl'),
       max: Math.max(2, options.workers ?? 4),
@@ -55,7 +63,12 @@ export async function startSearchEngine(
     const client = pg;
     run = async (statement) => {
       const { text } = pgPlaceholders(statement.sql);
-      return (await client.query({ text, values: statement.params, rowMode: 'array' } as { text: string; values: unknown[] })).rows;
+      return (
+        await client.query({ text, values: statement.params, rowMode: 'array' } as {
+          text: string;
+          values: unknown[];
+        })
+      ).rows;
     };
   }
   let timer: NodeJS.Timeout | undefined;

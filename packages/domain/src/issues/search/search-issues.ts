@@ -7,7 +7,16 @@ import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery } from './compile-query.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { runSearchStatement, searchDialect, searchSettingsOf } from './search-engine.js';
-import { countStatement, estimateStatement, leaf, pageStatement, planQuery, and, type Plan, type SortKey } from './search-plan.js';
+import {
+  and,
+  countStatement,
+  estimateStatement,
+  leaf,
+  type Plan,
+  pageStatement,
+  planQuery,
+  type SortKey,
+} from './search-plan.js';
 
 export type SearchOptions = {
   skip?: number | undefined;
@@ -36,16 +45,33 @@ export function searchPage(options: SearchOptions): { skip: number; max: number 
 }
 
 /** The planned statement of a query for the actor, or null when the actor reads no issue. */
-async function plan(em: Em, actor: Actor, query: string, options: SearchOptions): Promise<{ plan: Plan; sort: SortKey[] } | null> {
+async function plan(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions,
+): Promise<{ plan: Plan; sort: SortKey[] } | null> {
   const readable = readableIssuesCondition(actor, 'i');
   if (!readable) return null;
   const dialect = searchDialect(em);
   const settings = searchSettingsOf(em);
-  const compiled = await compileQuery(em, actor, query, { dialect, timeZone: options.timeZone ?? settings.timeZone, now: options.now ?? Date.now() });
+  const compiled = await compileQuery(em, actor, query, {
+    dialect,
+    timeZone: options.timeZone ?? settings.timeZone,
+    now: options.now ?? Date.now(),
+  });
   const extra = [];
   if (options.projectId !== undefined) {
     extra.push(
-      leaf({ sql: 'i.project_id = ?', params: [options.projectId] }, { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: [options.projectId] }, ordered: true }),
+      leaf(
+        { sql: 'i.project_id = ?', params: [options.projectId] },
+        {
+          from: 'issues d',
+          id: 'd.id',
+          where: { sql: 'd.project_id = ?', params: [options.projectId] },
+          ordered: true,
+        },
+      ),
     );
   }
   if (options.updatedAfter !== undefined) {
@@ -76,7 +102,12 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
  * the page is loaded. A malformed query fails with VALIDATION_FAILED naming the term and its
  * position; a search over the time budget with SEARCH_TIMEOUT.
  */
-export async function searchIssues(em: Em, actor: Actor, query: string, options: SearchOptions = {}): Promise<IssueView[]> {
+export async function searchIssues(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions = {},
+): Promise<IssueView[]> {
   return loadIssueViews(em, actor, await searchDbIds(em, actor, query, options));
 }
 
@@ -84,7 +115,12 @@ export async function searchIssues(em: Em, actor: Actor, query: string, options:
  * Readable ids (`PRJ-12`) of matching issues: the context of a command typed against a query.
  * Only `max` ids are read, however many issues match.
  */
-export async function searchIssueIds(em: Em, actor: Actor, query: string, options: SearchOptions = {}): Promise<string[]> {
+export async function searchIssueIds(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions = {},
+): Promise<string[]> {
   const ids = await searchDbIds(em, actor, query, options);
   if (ids.length === 0) return [];
   const rows = await readRows<{ id: number; number_in_project: number; short_name: string }>(
@@ -92,12 +128,19 @@ export async function searchIssueIds(em: Em, actor: Actor, query: string, option
     `select i.id, i.number_in_project, p.short_name from issues i join projects p on p.id = i.project_id where i.id in (${placeholders(ids)})`,
     ids,
   );
-  const byId = new Map(rows.map((r) => [Number(r.id), formatIssueId(r.short_name, Number(r.number_in_project))]));
+  const byId = new Map(
+    rows.map((r) => [Number(r.id), formatIssueId(r.short_name, Number(r.number_in_project))]),
+  );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** How many readable issues match (the legacy `/rest/issue/count`): `count(*)` of the page's statement. */
-export async function countIssues(em: Em, actor: Actor, query: string, options: SearchOptions = {}): Promise<number> {
+export async function countIssues(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions = {},
+): Promise<number> {
   const planned = await plan(em, actor, query, options);
   if (!planned) return 0;
   const [row] = await runSearchStatement(em, countStatement(planned.plan));

@@ -30,7 +30,8 @@ export type Condition =
 export const TRUE: Condition = { kind: 'true' };
 export const FALSE: Condition = { kind: 'false' };
 
-export const leaf = (probe: Sql, driver?: Driver): Leaf => (driver ? { kind: 'leaf', probe, driver } : { kind: 'leaf', probe });
+export const leaf = (probe: Sql, driver?: Driver): Leaf =>
+  driver ? { kind: 'leaf', probe, driver } : { kind: 'leaf', probe };
 
 export function and(items: Condition[]): Condition {
   const flat = items.flatMap((c) => (c.kind === 'and' ? c.items : [c])).filter((c) => c.kind !== 'true');
@@ -99,11 +100,18 @@ export async function planQuery(
   const candidates = items.filter((c): c is Leaf & { driver: Driver } => c.kind === 'leaf' && !!c.driver);
   let best: { item: Leaf & { driver: Driver }; rows: number } | undefined;
   if (candidates.length > 0) {
-    const sized = await Promise.all(candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })));
+    const sized = await Promise.all(
+      candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })),
+    );
     for (const c of sized) {
       // An unordered driver needs its rows sorted: only worth it when it is small.
       if (!c.item.driver.ordered && c.rows >= ESTIMATE_LIMIT) continue;
-      if (!best || c.rows < best.rows || (c.rows === best.rows && c.item.driver.ordered && !best.item.driver.ordered)) best = c;
+      if (
+        !best ||
+        c.rows < best.rows ||
+        (c.rows === best.rows && c.item.driver.ordered && !best.item.driver.ordered)
+      )
+        best = c;
     }
   }
   // A driver on the issues themselves needs no join: its condition on `i` picks the index.

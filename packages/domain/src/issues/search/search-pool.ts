@@ -38,7 +38,9 @@ export function startSearchPool(
   options: { workers?: number; indexStatements?: string[]; logError?: (m: string) => void } = {},
 ): SearchPool {
   const driverPath = createRequire(import.meta.resolve('@mikro-orm/sqlite')).resolve('better-sqlite3');
-  const script = fileURLToPath(new URL(`./search-worker-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+  const script = fileURLToPath(
+    new URL(`./search-worker-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+  );
   const size = Math.max(1, options.workers ?? 2);
   const workers: Worker[] = [];
   const queue: Job[] = [];
@@ -46,7 +48,11 @@ export function startSearchPool(
   let stopped = false;
 
   const spawn = (mode = 'ro'): ChildProcess => {
-    const child = fork(script, [file, driverPath, mode], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(script, [file, driverPath, mode], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
     child.stderr?.on('data', (d: Buffer) => options.logError?.(`search worker: ${d.toString().trim()}`));
     return child;
   };
@@ -115,7 +121,10 @@ export function startSearchPool(
       if (m.id !== -1) maintained.shift()?.();
     });
     child.on('exit', () => {
-      if (!stopped) setTimeout(() => !stopped && (indexer = startIndexer()), 1000).unref();
+      if (stopped) return;
+      setTimeout(() => {
+        if (!stopped) indexer = startIndexer();
+      }, 1000).unref();
     });
     if (options.indexStatements) child.send({ id: 0, index: options.indexStatements });
     return child;
@@ -126,7 +135,14 @@ export function startSearchPool(
   const run: SqlRunner = (statement, budgetMs) =>
     new Promise((resolve, reject) => {
       if (stopped) return reject(new Error('search is stopped'));
-      const job: Job = { id: nextId++, statement, resolve, reject, deadline: Date.now() + budgetMs, budgetMs };
+      const job: Job = {
+        id: nextId++,
+        statement,
+        resolve,
+        reject,
+        deadline: Date.now() + budgetMs,
+        budgetMs,
+      };
       queue.push(job);
       // A job still waiting for a process at its deadline is refused then.
       const waiting = setTimeout(() => {

@@ -33,7 +33,8 @@ function fts5(part: TextPart): string {
 
 function tsquery(part: TextPart, column?: TextColumn): string {
   const weight = column ? WEIGHT[column] : '';
-  const word = (w: string, last: boolean) => `${w}${part.prefix && last ? `:*${weight}` : weight ? `:${weight}` : ''}`;
+  const word = (w: string, last: boolean) =>
+    `${w}${part.prefix && last ? `:*${weight}` : weight ? `:${weight}` : ''}`;
   const words = part.words.map((w, i) => word(w, i === part.words.length - 1));
   return words.length === 1 ? (words[0] as string) : `(${words.join(' <-> ')})`;
 }
@@ -43,8 +44,16 @@ export function textLeaf(dialect: Dialect, parts: TextPart[], column?: TextColum
   if (dialect === 'sqlite') {
     const expression = parts.map(fts5).join(' AND ');
     const match = column ? `{${column}} : (${expression})` : expression;
-    const driver: Driver = { from: 'issue_fts d', id: 'd.rowid', where: { sql: 'd.issue_fts match ?', params: [match] }, ordered: true };
-    return leaf({ sql: 'i.id in (select rowid from issue_fts where issue_fts match ?)', params: [match] }, driver);
+    const driver: Driver = {
+      from: 'issue_fts d',
+      id: 'd.rowid',
+      where: { sql: 'd.issue_fts match ?', params: [match] },
+      ordered: true,
+    };
+    return leaf(
+      { sql: 'i.id in (select rowid from issue_fts where issue_fts match ?)', params: [match] },
+      driver,
+    );
   }
   const query = parts.map((p) => tsquery(p, column)).join(' & ');
   const driver: Driver = {
@@ -54,7 +63,10 @@ export function textLeaf(dialect: Dialect, parts: TextPart[], column?: TextColum
     ordered: false,
   };
   return leaf(
-    { sql: "exists (select 1 from issue_search x where x.issue_id = i.id and x.doc @@ to_tsquery('english', ?))", params: [query] },
+    {
+      sql: "exists (select 1 from issue_search x where x.issue_id = i.id and x.doc @@ to_tsquery('english', ?))",
+      params: [query],
+    },
     driver,
   );
 }

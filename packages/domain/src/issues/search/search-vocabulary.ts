@@ -101,7 +101,12 @@ export function searchableFields(_actor: Actor, fields: SearchField[]): SearchFi
 
 export async function loadSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabulary> {
   const projects = readableProjectIds(actor);
-  const inProjects = projects === 'all' ? '' : projects.length ? `where pf.project_id in (${placeholders(projects)})` : 'where 1 = 0';
+  const inProjects =
+    projects === 'all'
+      ? ''
+      : projects.length
+        ? `where pf.project_id in (${placeholders(projects)})`
+        : 'where 1 = 0';
   const rows = await readRows<{
     name: string;
     name_key: string;
@@ -119,7 +124,15 @@ export async function loadSearchVocabulary(em: Em, actor: Actor): Promise<Search
   for (const r of rows) {
     let field = byKey.get(r.name_key);
     if (!field) {
-      field = { name: r.name, key: r.name_key, kinds: new Set(), fieldKeys: [], bundleIds: [], emptyTexts: new Set(), projectIds: [] };
+      field = {
+        name: r.name,
+        key: r.name_key,
+        kinds: new Set(),
+        fieldKeys: [],
+        bundleIds: [],
+        emptyTexts: new Set(),
+        projectIds: [],
+      };
       byKey.set(r.name_key, field);
     }
     field.kinds.add(r.kind);
@@ -143,7 +156,13 @@ export async function loadSearchVocabulary(em: Em, actor: Actor): Promise<Search
     add(t.outward_name, true);
     if (!symmetric) add(t.inward_name, false);
   }
-  const attributes = new Set([...Object.keys(BUILTIN_ATTRIBUTES), ...SORT_ATTRIBUTES, HAS_ATTRIBUTE, ...fields.keys(), ...links.keys()]);
+  const attributes = new Set([
+    ...Object.keys(BUILTIN_ATTRIBUTES),
+    ...SORT_ATTRIBUTES,
+    HAS_ATTRIBUTE,
+    ...fields.keys(),
+    ...links.keys(),
+  ]);
   const sortKeys = new Set([...Object.keys(SORT_BUILTINS), ...fields.keys()]);
   const maxWords = Math.max(3, ...[...attributes].map((a) => a.split(' ').length));
   return {

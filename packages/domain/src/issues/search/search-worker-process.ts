@@ -44,7 +44,9 @@ let indexing: string[] = [];
 function indexLoop() {
   let pause = 100;
   try {
-    const queued = db.prepare('select exists (select 1 from issue_fts_queue) as queued').all() as { queued: number }[];
+    const queued = db.prepare('select exists (select 1 from issue_fts_queue) as queued').all() as {
+      queued: number;
+    }[];
     if (queued[0]?.queued) {
       db.transaction(() => {
         for (const sql of indexing) prepared(sql).run();
@@ -77,7 +79,9 @@ process.on('message', (job: Job) => {
       process.send?.({ id: job.id, rows: [] });
       return;
     }
-    const rows = prepared(job.sql ?? '').raw(true).all(...(job.params ?? []));
+    const rows = prepared(job.sql ?? '')
+      .raw(true)
+      .all(...(job.params ?? []));
     process.send?.({ id: job.id, rows });
   } catch (error) {
     process.send?.({ id: job.id, error: error instanceof Error ? error.message : String(error) });
