@@ -280,7 +280,7 @@ class QueryParser {
         this.error(
           token,
           token.kind === 'error'
-            ? `${token.text} ${at(token.text, token)}`
+            ? `${token.text} ${at(this.textOf(token), token)}`
             : `Unexpected ${at(token.text, token)}`,
         );
         this.pos++;

@@ -80,8 +80,21 @@ export function render(condition: Condition): Sql {
 
 export type SortKey = { sql: Sql; direction: 'asc' | 'desc' };
 
-/** The statement's FROM and WHERE, the driver chosen: `select … ${from} where ${where}`. */
-export type Plan = { from: string; where: Sql; orderId: string; ordered: boolean };
+/**
+ * The statement's FROM and WHERE, the driver chosen: `select … ${from} where ${where}`.
+ * `driverOnly`: the same rows without the join to `issues`, when no condition needs more of the
+ * issue row than its id (a global reader's counts: the driver's index range and index probes).
+ */
+export type Plan = {
+  from: string;
+  where: Sql;
+  orderId: string;
+  ordered: boolean;
+  driverOnly?: { from: string; where: Sql };
+};
+
+/** Whether SQL refers to a column of `i` other than its id. */
+const needsIssueRow = (sql: string) => /\bi\.(?!id\b)\w+/.test(sql);
 
 /** Counts at most this many index entries per candidate driver: enough to rank them. */
 export const ESTIMATE_LIMIT = 2000;
@@ -126,14 +139,19 @@ export async function planQuery(
     };
   }
   const d = best.item.driver;
+  const where = {
+    sql: `${d.where.sql} and ${rest.sql} and ${readable.sql}`,
+    params: [...d.where.params, ...rest.params, ...readable.params],
+  };
+  const driverOnly = needsIssueRow(`${rest.sql} ${readable.sql}`)
+    ? undefined
+    : { from: d.from, where: { sql: where.sql.replace(/\bi\.id\b/g, d.id), params: where.params } };
   return {
     from: `${d.from} join issues i on i.id = ${d.id}`,
-    where: {
-      sql: `${d.where.sql} and ${rest.sql} and ${readable.sql}`,
-      params: [...d.where.params, ...rest.params, ...readable.params],
-    },
+    where,
     orderId: d.ordered ? d.id : 'i.id',
     ordered: d.ordered,
+    ...(driverOnly ? { driverOnly } : {}),
   };
 }
 
@@ -148,7 +166,8 @@ export function pageStatement(plan: Plan, sort: SortKey[], skip: number, max: nu
 }
 
 export function countStatement(plan: Plan): Sql {
-  return { sql: `select count(*) as n from ${plan.from} where ${plan.where.sql}`, params: plan.where.params };
+  const { from, where } = plan.driverOnly ?? plan;
+  return { sql: `select count(*) as n from ${from} where ${where.sql}`, params: where.params };
 }
 
 export function estimateStatement(driver: Driver): Sql {

@@ -65,6 +65,14 @@ export function startSearchPool(
     return job;
   };
 
+  /** Takes a worker out of service at once (no job goes to it again) and brings a fresh one. */
+  const retire = (worker: Worker) => {
+    const index = workers.indexOf(worker);
+    if (index < 0) return;
+    workers.splice(index, 1);
+    if (!stopped) workers.push(addWorker());
+  };
+
   const addWorker = (): Worker => {
     const worker: Worker = { child: spawn() };
     worker.child.on('message', (message: { id: number; rows?: unknown[][]; error?: string }) => {
@@ -73,23 +81,23 @@ export function startSearchPool(
       if (message.error !== undefined) job?.reject(new Error(message.error));
       else job?.resolve(message.rows ?? []);
     });
+    // A write to a process that just died (EPIPE) is reported by its exit.
+    worker.child.on('error', () => undefined);
     worker.child.on('exit', () => {
-      const index = workers.indexOf(worker);
-      if (index >= 0) workers.splice(index, 1);
       const job = worker.job;
       worker.job = undefined;
       if (job?.timer) clearTimeout(job.timer);
       job?.reject(new Error('the search worker stopped'));
-      if (!stopped) {
-        workers.push(addWorker());
-        dispatch();
-      }
+      retire(worker);
+      dispatch();
     });
     return worker;
   };
 
   function dispatch() {
-    for (const worker of workers) {
+    // Processes start with the first search, not with the server.
+    while (!stopped && workers.length < size) workers.push(addWorker());
+    for (const worker of [...workers]) {
       if (worker.job || !worker.child.connected) continue;
       const job = queue.shift();
       if (!job) return;
@@ -104,22 +112,26 @@ export function startSearchPool(
         if (worker.job !== job) return;
         worker.job = undefined;
         job.reject(new BudgetExceeded(job.budgetMs));
+        retire(worker);
         worker.child.kill('SIGKILL');
+        dispatch();
       }, left);
-      worker.child.send({ id: job.id, sql: job.statement.sql, params: job.statement.params });
+      worker.child.send({ id: job.id, sql: job.statement.sql, params: job.statement.params }, (error) => {
+        if (error) worker.child.kill('SIGKILL');
+      });
     }
   }
 
-  for (let i = 0; i < size; i++) workers.push(addWorker());
-
   // The indexer and statistics process (read-write), restarted should it die.
   let indexer: ChildProcess | undefined;
+  const maintained: (() => void)[] = [];
   const startIndexer = () => {
     const child = spawn('rw');
     child.on('message', (m: { id: number; error?: string }) => {
       if (m.id === -1 && m.error) options.logError?.(`search indexer: ${m.error}`);
       if (m.id !== -1) maintained.shift()?.();
     });
+    child.on('error', () => undefined);
     child.on('exit', () => {
       if (stopped) return;
       setTimeout(() => {
@@ -127,10 +139,15 @@ export function startSearchPool(
       }, 1000).unref();
     });
     if (options.indexStatements) child.send({ id: 0, index: options.indexStatements });
+    // Statistics brought up to date as it starts (then hourly, by the engine).
+    child.send({ id: 1, maintain: true });
     return child;
   };
-  const maintained: (() => void)[] = [];
-  indexer = startIndexer();
+  // The indexer starts a moment after the server, not in the way of its start-up.
+  const indexerStart = setTimeout(() => {
+    if (!stopped) indexer = startIndexer();
+  }, 1000);
+  indexerStart.unref();
 
   const run: SqlRunner = (statement, budgetMs) =>
     new Promise((resolve, reject) => {
@@ -176,6 +193,7 @@ export function startSearchPool(
       }),
     async stop() {
       stopped = true;
+      clearTimeout(indexerStart);
       indexer?.kill('SIGKILL');
       for (const job of queue.splice(0)) job.reject(new Error('search is stopped'));
       await Promise.all(

@@ -1,6 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
+import { epochCacheFor, remembered } from '../../read-models/epoch-cache.js';
 import { readRows } from '../../read-models/statements.js';
 import type { FieldKind } from '../fields/field.entity.js';
 import { HAS_ATTRIBUTE, normalize, type QueryLexicon, SORT_ATTRIBUTES } from './query-parser.js';
@@ -99,7 +100,19 @@ export function searchableFields(_actor: Actor, fields: SearchField[]): SearchFi
   return fields;
 }
 
-export async function loadSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabulary> {
+const vocabularies = epochCacheFor((v: SearchVocabulary) => 1024 + 256 * v.fields.size + 128 * v.links.size);
+
+/**
+ * The caller's search vocabulary, remembered under the epochs (migrations 0012, 0013: grants,
+ * projects, project fields, link types) while they are unchanged, for a minute at most.
+ */
+export function loadSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabulary> {
+  const projects = readableProjectIds(actor);
+  const key = `${actor.userId}|${projects === 'all' ? 'all' : projects.join(',')}`;
+  return remembered(vocabularies(em), em, key, 60_000, () => buildSearchVocabulary(em, actor));
+}
+
+async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabulary> {
   const projects = readableProjectIds(actor);
   const inProjects =
     projects === 'all'
