@@ -192,7 +192,9 @@ async function measure(url, path) {
   const headers = { authorization: ROOT, accept: 'application/json' };
   const get = async () => {
     const t = performance.now();
-    const res = await fetch(`${url}${path}`, { headers });
+    // A pooled connection the server closed while idle (its keep-alive ran out during a long
+    // step such as ANALYZE) fails once: that request is sent again.
+    const res = await fetch(`${url}${path}`, { headers }).catch(() => fetch(`${url}${path}`, { headers }));
     const body = await res.text();
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${body.slice(0, 300)}`);
     return { ms: performance.now() - t, body };
