@@ -448,6 +448,24 @@ try {
         `${c.ratios.pageOf50RenderedToCall}x, keystroke ${c.ratios.keystrokeRenderedToCall}x`,
     );
   }
+  let search = null;
+  if (!only || only.test('search')) {
+    const issues = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 20_000);
+    console.log(
+      `\nSearch: ${issues.toLocaleString('en')} imported issues (20 projects, 200 users, 5 fields, 40 words + 2 comments of 40), ` +
+        'first page of 50 and count for 13 everyday queries (separate server and database; TRACKLINE_BENCH_SEARCH_ISSUES)...',
+    );
+    search = await runJsonBench('search.mjs');
+    console.log(
+      `  import ${search.importPerSecond} issues/s; text index caught up ${search.indexCatchUpMs} ms later`,
+    );
+    for (const r of search.rows) {
+      console.log(
+        `  ${r.name.padEnd(24)} ${String(r.matches).padStart(8)} matches  page p50 ${r.page.median} p99 ${r.page.p99} ms  ` +
+          `count p50 ${r.count.median} p99 ${r.count.p99} ms`,
+      );
+    }
+  }
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const out = {
     date: new Date().toISOString(),
@@ -460,6 +478,7 @@ try {
     imports,
     processes,
     console: consoleBench,
+    search,
   };
   writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nwrote bench-results/bench.json');

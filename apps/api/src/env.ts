@@ -7,6 +7,7 @@ import {
   DEFAULT_ATTACHMENT_QUOTAS,
   DEFAULT_RESOURCE_LIMITS,
   DEFAULT_TRASH_DAYS,
+  isTimeZone,
   type ResourceLimits,
 } from '@trackline/domain';
 import { z } from 'zod';
@@ -104,6 +105,16 @@ const ZEnv = z.object({
   TRACKLINE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** The built web console served at `/`; default: `apps/web/dist` of this checkout. */
   TRACKLINE_CONSOLE_DIR: z.string().min(1).optional(),
+  /**
+   * Search: the time budget of one search or count statement (over it: 503 naming the budget),
+   * the time zone of relative dates (`Today`, `{This week}`) and the SQLite worker processes.
+   */
+  TRACKLINE_SEARCH_BUDGET_MS: z.coerce.number().int().min(50).max(600_000).default(10_000),
+  TRACKLINE_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be a time zone name such as UTC or Europe/Berlin')
+    .default('UTC'),
+  TRACKLINE_SEARCH_WORKERS: z.coerce.number().int().min(1).max(32).default(2),
   /** `off` stores VCS deliveries without applying them (another process's worker will). */
   VCS_WORKER: onOff('on'),
   VCS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),

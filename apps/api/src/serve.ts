@@ -11,6 +11,7 @@ import {
   type Orm,
   purgeExpiredProjects,
   seed,
+  startSearchEngine,
   startWalCheckpointer,
   sweepAttachmentFiles,
 } from '@trackline/domain';
@@ -85,6 +86,14 @@ export async function serve(env: Env): Promise<void> {
           logError: (message) => console.error(`trackline: ${message}`),
         })
       : null;
+  // Search statements run within a budget, off the event loop (worker processes on SQLite).
+  const search = await startSearchEngine(orm, {
+    budgetMs: env.TRACKLINE_SEARCH_BUDGET_MS,
+    timeZone: env.TRACKLINE_TIME_ZONE,
+    workers: env.TRACKLINE_SEARCH_WORKERS,
+    ...(db.kind === 'sqlite' ? { file: db.file } : {}),
+    logError: (message) => console.error(`trackline: ${message}`),
+  });
 
   // While requests are in flight or keep arriving (not a trickle), the worker keeps to its share
   // of the time (VCS_WORKER_SHARE, VCS_DEFER_MS).
@@ -160,10 +169,13 @@ export async function serve(env: Env): Promise<void> {
     server.close(
       () =>
         void (worker?.stop() ?? Promise.resolve())
+          .then(() => search.stop())
           .then(() => checkpointer?.stop())
           .then(() => orm.close())
           .then(() => process.exit(0)),
     );
+    // Search workers are processes: killed at once, a statement in progress never delays the exit.
+    void search.stop();
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGTERM', shutdown);

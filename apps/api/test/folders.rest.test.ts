@@ -319,7 +319,7 @@ describe('saved searches: PUT/GET/DELETE /rest/user/search/{name}', () => {
       await saveSearch('u_dev', 'Broken', 'State: {Open'),
       400,
       'VALIDATION_FAILED',
-      /^query: unclosed '\{'/,
+      /^query: Missing } to close \[ \{Open \] at position/,
     );
   });
 });
@@ -483,7 +483,7 @@ describe('BOLA: a private saved search or tag of user B is invisible to user A',
       await as('u_obs', 'GET', `/rest/issue${q({ filter: 'tag: devsecret' })}`),
       400,
       'VALIDATION_FAILED',
-      'filter: unknown tag [ devsecret ] in [ tag: devsecret ]',
+      'filter: Unknown tag [ devsecret ] at position 5',
     );
   });
 });

@@ -167,22 +167,22 @@ const CASES: Case[] = [
     method: 'GET',
     path: `/rest/issue${q({ filter: x(2001) })}`,
   }),
-  invalid('filter', 'unknown value [ Nope ] of field [ State ] in [ State: Nope ]', {
+  invalid('filter', 'Unknown value [ Nope ] at position 7 of field [ State ]', {
     name: 'search: unknown value',
     method: 'GET',
     path: `/rest/issue${q({ filter: 'State: Nope' })}`,
   }),
-  invalid('filter', 'unknown search attribute [ colour ]', {
+  invalid('filter', 'Unknown search attribute [ colour ] at position 0', {
     name: 'search: unknown attribute',
     method: 'GET',
     path: `/rest/issue${q({ filter: 'colour: red' })}`,
   }),
-  invalid('filter', "unclosed '{' in [ {unclosed ]", {
+  invalid('filter', 'Missing } to close [ {unclosed ] at position 0', {
     name: 'search: unclosed brace',
     method: 'GET',
     path: `/rest/issue${q({ filter: '{unclosed' })}`,
   }),
-  invalid('filter', 'unknown project [ NOPE ] in [ project: NOPE ]', {
+  invalid('filter', 'Unknown project [ NOPE ] at position 9', {
     name: 'search: unknown project',
     method: 'GET',
     path: `/rest/issue${q({ filter: 'project: NOPE' })}`,
@@ -343,7 +343,7 @@ const CASES: Case[] = [
     method: 'GET',
     path: suggest({ query: x(2001) }),
   }),
-  invalid('query', "unclosed '{' in [ {open ]", {
+  invalid('query', 'Missing } to close [ {open ] at position 0', {
     name: 'suggest: malformed query',
     method: 'GET',
     path: suggest({ query: '{open' }),

@@ -355,7 +355,7 @@ describe('GET /rest/issue?filter= searches', () => {
       }),
       400,
       'VALIDATION_FAILED',
-      `filter: unknown project [ ${SECRET} ] in [ project: ${SECRET} ]`,
+      `filter: Unknown project [ ${SECRET} ] at position 9`,
     );
     const unknown = expectJsonError(
       await server.request('GET', `/rest/issue${q({ filter: 'project: NOPE' })}`, {
@@ -364,7 +364,7 @@ describe('GET /rest/issue?filter= searches', () => {
       }),
       400,
       'VALIDATION_FAILED',
-      'filter: unknown project [ NOPE ] in [ project: NOPE ]',
+      'filter: Unknown project [ NOPE ] at position 9',
     );
     expect(hidden.issues).toEqual([{ field: 'filter', message: hidden.value.replace('filter: ', '') }]);
     expect(unknown.issues?.[0]?.field).toBe('filter');
@@ -374,7 +374,7 @@ describe('GET /rest/issue?filter= searches', () => {
     expectXmlError(
       await root(server, 'GET', `/rest/issue${q({ filter: 'tag: {needs review}' })}`),
       400,
-      'filter: unknown tag [ needs review ] in [ tag: {needs review} ]',
+      'filter: Unknown tag [ needs review ] at position 5',
     );
   });
 });

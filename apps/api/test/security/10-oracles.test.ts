@@ -58,7 +58,7 @@ describe('hardening item 10: oracles', () => {
       await search('reported by: no_such_login', 'root'),
       400,
       'VALIDATION_FAILED',
-      'filter: unknown user [ no_such_login ] in [ reported by: no_such_login ]',
+      'filter: Unknown user [ no_such_login ] at position 13',
     );
     const found = expectJson(await search(`reported by: ${OTHER}`, 'root'), 200);
     expect(found.issue).toHaveLength(1);

@@ -107,7 +107,7 @@ describe('issue visibility (permittedGroup) on every read path', () => {
     });
     secretId = secret.id;
     expect(secret.permittedGroup).toBe('secret-team');
-    await executeCommand(fork(orm), insider, [publicId], `relates to ${secretId}`, 'see the secret one');
+    await executeCommand(fork(orm), insider, [publicId], `relates to ${secretId}`, 'see the other one');
     await executeCommand(fork(orm), insider, [secretId], 'Priority Critical', 'inside only');
   });
   afterAll(() => orm.close(true));
@@ -128,6 +128,11 @@ describe('issue visibility (permittedGroup) on every read path', () => {
     expect(await searchIssueIds(fork(orm), outsider, 'secret')).toEqual([]);
     // A page of one is full though the newest issue is unreadable.
     expect(await searchIssueIds(fork(orm), outsider, '', { max: 1 })).toEqual([publicId]);
+    // The search attribute of the original: `visible to: <group>`.
+    expect(await searchIssueIds(fork(orm), insider, 'visible to: secret-team')).toEqual([secretId]);
+    expect(await searchIssueIds(fork(orm), insider, 'visible to: {Secret-Team}')).toEqual([secretId]);
+    expect(await searchIssueIds(fork(orm), outsider, 'visible to: secret-team')).toEqual([]);
+    expect(await searchIssueIds(fork(orm), insider, 'visible to: nobody-such')).toEqual([]);
   });
 
   it('links to it are left out of the other issue, its link list and the link type counts', async () => {
@@ -229,6 +234,19 @@ describe('private fields (isPrivate prototypes)', () => {
     expect(await offered(observer, 'Bud')).not.toContain('Budget');
     expect(await offered(developer, '#Lav')).toContain('Lavish');
     expect(await offered(observer, '#Lav')).not.toContain('Lavish');
+  });
+
+  it('read in one project and not another: only the readable project’s values decide a match', async () => {
+    await createProject(fork(orm), root, { shortName: 'PRW', name: 'Private elsewhere' });
+    await attachProjectCustomField(fork(orm), root, 'PRW', 'Budget', {});
+    await grantRole(fork(orm), root, 'p_obs', 'Developer', 'PRW');
+    const other = (await createIssue(fork(orm), root, { project: 'PRW', summary: 'costly elsewhere' })).id;
+    await executeCommand(fork(orm), root, [other], 'Budget Lavish');
+    const mixed = await actorFor(orm, 'p_obs');
+    expect(await searchIssueIds(fork(orm), mixed, 'Budget: Lavish')).toEqual([other]);
+    expect(await searchIssueIds(fork(orm), mixed, '#Lavish')).toEqual([other]);
+    expect(await searchIssueIds(fork(orm), mixed, 'has: Budget')).toEqual([other]);
+    expect(await searchIssueIds(fork(orm), developer, 'Budget: Lavish')).toEqual([issueId]);
   });
 
   it('is set only with PRIVATE_UPDATE_ISSUE; without PRIVATE_READ_ISSUE it is no word of the language', async () => {

@@ -49,6 +49,13 @@ export function readableIssuesSql(
   actor: Actor,
   alias = 'i',
   permission: PermissionKey = 'READ_ISSUE',
+  options: {
+    /**
+     * Writes the project check as `+alias.project_id in (…)`: SQLite then does not pick the
+     * project index for it (search drives its statements from the query's own index range).
+     */
+    projectCheckOnly?: boolean;
+  } = {},
 ): SqlCondition | 'none' {
   const projects = intersect(
     projectsWith(actor, 'READ_ISSUE'),
@@ -58,7 +65,7 @@ export function readableIssuesSql(
   const parts: string[] = [];
   const params: (string | number)[] = [];
   if (projects !== 'all') {
-    parts.push(`${alias}.project_id in (${placeholders(projects)})`);
+    parts.push(`${options.projectCheckOnly ? '+' : ''}${alias}.project_id in (${placeholders(projects)})`);
     params.push(...projects);
   }
   const visibility = visibilitySql(actor, alias);

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { tokenizeQuery } from '../issues/search/parse-query.js';
+import { checkQuerySyntax } from '../issues/search/query-parser.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { oneLine } from '../text/user-text.js';
@@ -37,7 +37,7 @@ export const toSavedSearchView = (s: ISavedSearch): SavedSearchView => ({
 function validQuery(query: string): string {
   const clean = oneLine(query).trim();
   if (clean.length > MAX_QUERY) throw DomainError.invalid('query', `must be at most ${MAX_QUERY} characters`);
-  tokenizeQuery(clean); // syntax only: names are resolved when the search runs, for whoever runs it
+  checkQuerySyntax(clean); // syntax only: names are resolved when the search runs, for whoever runs it
   return clean;
 }
 

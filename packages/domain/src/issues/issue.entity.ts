@@ -15,10 +15,17 @@ export const Issue = defineEntity({
     summary: p.string().length(1000),
     description: p.text().default(''),
     reporter: () => p.manyToOne(User),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    /** Indexed for search: date ranges and sorting (migration 0020). */
+    createdAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .index(),
     /** When the issue entered a resolved state; null while unresolved (kept by the State field). */
-    resolvedAt: p.datetime().nullable(),
+    resolvedAt: p.datetime().nullable().index(),
     /**
      * Readable only by this group's members, the reporter and holders of READ_HIDDEN_STUFF in the
      * project (always within READ_ISSUE): see auth/issue-access.ts, the one place the rule lives.

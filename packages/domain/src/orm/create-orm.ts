@@ -8,6 +8,17 @@ export type DatabaseConfig =
   | { kind: 'postgresql'; url: string; poolSize?: number };
 
 export type Orm = MikroORM;
+
+/** SQLite's FTS5 table of search, its shadow tables and its queue. */
+const FTS_TABLES = [
+  'issue_fts_queue',
+  'issue_fts',
+  'issue_fts_data',
+  'issue_fts_idx',
+  'issue_fts_docsize',
+  'issue_fts_config',
+  'issue_fts_content',
+];
 export type Dialect = DatabaseConfig['kind'];
 
 /** `postgres://...` selects PostgreSQL; anything else is a SQLite file (or `:memory:`). */
@@ -25,7 +36,11 @@ export async function createOrm(db: DatabaseConfig, extra: { debug?: boolean } =
     forceUtcTimezone: true,
     // The migration ledger and the authorisation epoch with its triggers (migration 0012) are
     // ours, not entities': schema diffs must leave them alone (`auth-epoch.test.ts` checks them).
-    schemaGenerator: { skipTables: ['trackline_migrations', 'trackline_auth_epoch'], ignoreTriggers: true },
+    // The full-text indexes of search (migration 0020) are not entities either.
+    schemaGenerator: {
+      skipTables: ['trackline_migrations', 'trackline_auth_epoch', 'issue_search', ...FTS_TABLES],
+      ignoreTriggers: true,
+    },
     ...extra,
   };
   if (db.kind === 'postgresql') {

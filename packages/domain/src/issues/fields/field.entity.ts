@@ -166,6 +166,16 @@ export const IssueFieldValue = defineEntity({
   name: 'IssueFieldValue',
   tableName: 'issue_field_values',
   uniques: [{ properties: ['issue', 'field', 'slot'] }],
+  /**
+   * Search (migration 0020): a value's issues in issue order across every project's copy of the
+   * field (`fieldKey`, `valueKey`), a user's (`fieldKey`, `user`), and the probe of one issue's
+   * values, all covering.
+   */
+  indexes: [
+    { properties: ['fieldKey', 'valueKey', 'issue'] },
+    { properties: ['fieldKey', 'user', 'issue'] },
+    { properties: ['issue', 'fieldKey', 'valueKey', 'user'] },
+  ],
   properties: {
     id: p.integer().primary().autoincrement(),
     issue: () => p.manyToOne(Issue).deleteRule('cascade'),
@@ -175,6 +185,12 @@ export const IssueFieldValue = defineEntity({
     user: () => p.manyToOne(User).nullable().deleteRule('cascade').index(),
     text: p.text().nullable(),
     number: p.double().nullable(),
+    /**
+     * Search keys, kept by database triggers (migration 0020) whatever code writes the row: the
+     * field's prototype (`custom_fields.id`, the same in every project) and the value's name key.
+     */
+    fieldKey: p.integer().nullable(),
+    valueKey: p.text().nullable(),
   },
 });
 export type IIssueFieldValue = InferEntity<typeof IssueFieldValue>;

@@ -74,7 +74,38 @@ describe('assistSearchQuery', () => {
     const { ranges } = await assistSearchQuery(fork(orm), dev, { query: 'State: Fixed #Unresolved' });
     expect(ranges).toEqual([
       { start: 0, end: 5, style: 'field' },
+      { start: 7, end: 12, style: 'value' },
       { start: 13, end: 24, style: 'keyword' },
+    ]);
+  });
+
+  it('underlines what does not parse or resolve, at its position', async () => {
+    const errors = async (query: string) =>
+      (await assistSearchQuery(fork(orm), dev, { query })).ranges.filter((r) => r.style === 'error');
+    expect(await errors('Color: red')).toEqual([{ start: 0, end: 5, style: 'error' }]);
+    expect(await errors('State: Nonsense')).toEqual([{ start: 7, end: 15, style: 'error' }]);
+    expect(await errors('(State: Fixed')).toEqual([{ start: 0, end: 1, style: 'error' }]);
+    expect(await errors('project: HID')).toEqual([{ start: 9, end: 12, style: 'error' }]);
+    expect(await errors('State: Fixed or #Unresolved')).toEqual([]);
+  });
+
+  it('completes the whole grammar: has:, dates, sort keys and their order, operators', async () => {
+    expect(await options('has: ')).toEqual(
+      expect.arrayContaining(['attachments', 'comments', 'star', 'Subsystem']),
+    );
+    expect(await options('created: ')).toEqual(expect.arrayContaining(['Today', 'This week', 'Last month']));
+    expect(await options('sort by: ')).toEqual(expect.arrayContaining(['created', 'votes', 'Priority']));
+    expect(await options('sort by: created ')).toEqual(['asc', 'desc']);
+    expect(await options('State: Fixed ')).toEqual(expect.arrayContaining(['and', 'or', 'project']));
+    expect(await options('rel')).toContain('relates to');
+  });
+
+  it('highlights operators, values and text', async () => {
+    const { ranges } = await assistSearchQuery(fork(orm), dev, { query: 'crash or -Fixed' });
+    expect(ranges).toEqual([
+      { start: 0, end: 5, style: 'text' },
+      { start: 6, end: 8, style: 'keyword' },
+      { start: 9, end: 15, style: 'keyword' },
     ]);
   });
 });

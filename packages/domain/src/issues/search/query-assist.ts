@@ -4,8 +4,19 @@ import { escapeHtml } from '../../commands/candidates.js';
 import type { Suggestion } from '../../commands/result.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { hiddenFieldIds } from './compile-query.js';
-import { SORT_ATTRIBUTES } from './parse-query.js';
+import { compileQuery } from './compile-query.js';
+import { querySpanOf } from './query-errors.js';
+import { HAS_ATTRIBUTE, parseQuery, type QueryNode, SORT_ATTRIBUTES, type Span } from './query-parser.js';
+import { RELATIVE_DATES } from './search-dates.js';
+import { searchDialect, searchSettingsOf } from './search-engine.js';
+import {
+  BUILTIN_ATTRIBUTES,
+  HAS_VALUES,
+  hiddenProjectFieldIds,
+  loadSearchVocabulary,
+  type SearchVocabulary,
+  SORT_BUILTINS,
+} from './search-vocabulary.js';
 
 /**
  * Completion for the search language (the legacy `GET /rest/issue/intellisense`): what could
@@ -17,12 +28,31 @@ export type QuerySuggestion = Suggestion & { styleClass: 'field' | 'keyword' | '
 export type QueryRange = { start: number; end: number; style: string };
 export type QueryAssist = { ranges: QueryRange[]; items: QuerySuggestion[] };
 
-const ASSIGNEE = ['for', 'assigned to'];
-const REPORTER = ['reported by', 'reporter', 'created by', 'submitted by'];
-const USER_ATTRIBUTES = [...ASSIGNEE, ...REPORTER];
-const BUILTIN_ATTRIBUTES = ['project', ...USER_ATTRIBUTES, 'tag', 'issue id', 'summary', 'description'];
-const SORT_KEYS = ['created', 'updated', 'resolved date', 'votes', 'summary', 'issue id'];
-const KEYWORDS = ['Resolved', 'Unresolved'];
+const USER_ATTRIBUTES = Object.keys(BUILTIN_ATTRIBUTES).filter((a) =>
+  ['reporter', 'assignee', 'commenter'].includes(BUILTIN_ATTRIBUTES[a] as string),
+);
+const DATE_ATTRIBUTES = ['created', 'updated', 'resolved date'];
+/** The attribute names offered at a term start (aliases are accepted but not all offered). */
+const OFFERED_ATTRIBUTES = [
+  'project',
+  'for',
+  'reported by',
+  'by',
+  'commenter',
+  'tag',
+  'issue id',
+  'summary',
+  'description',
+  'comments',
+  'created',
+  'updated',
+  'resolved date',
+  'saved search',
+  'links',
+  'votes',
+  HAS_ATTRIBUTE,
+];
+const KEYWORDS = ['Resolved', 'Unresolved', 'me'];
 /** Candidates read per kind: completion needs the first few, not every name. */
 const LOOKUP_LIMIT = 200;
 
@@ -70,10 +100,11 @@ const notHidden = (column: string, hidden: readonly number[]) =>
 
 async function fieldNames(
   em: Em,
+  actor: Actor,
   projectIds: number[],
-  hidden: readonly number[],
 ): Promise<{ name: string; name_key: string; kind: string; empty_text: string | null }[]> {
   if (projectIds.length === 0) return [];
+  const hidden = await hiddenProjectFieldIds(em, actor);
   return em.execute(
     'select distinct name, name_key, kind, empty_text from project_fields ' +
       `where project_id in (${placeholders(projectIds)})${notHidden('id', hidden)}`,
@@ -83,11 +114,12 @@ async function fieldNames(
 
 async function fieldValues(
   em: Em,
+  actor: Actor,
   projectIds: number[],
-  hidden: readonly number[],
   nameKey?: string,
 ): Promise<{ name: string; field: string }[]> {
   if (projectIds.length === 0) return [];
+  const hidden = await hiddenProjectFieldIds(em, actor);
   const byName = nameKey === undefined ? '' : ' and pf.name_key = ?';
   return em.execute(
     'select distinct fv.name, pf.name as field from field_values fv join project_fields pf on pf.bundle_id = fv.bundle_id ' +
@@ -110,7 +142,7 @@ async function users(
   const reported = readableIssuesSql(actor, 'i');
   const valued = readableIssuesSql(actor, 'vi');
   if (projectIds.length === 0 || reported === 'none' || valued === 'none') return [];
-  const hidden = await hiddenFieldIds(em, actor);
+  const hidden = await hiddenProjectFieldIds(em, actor);
   return em.execute(
     'select login, full_name from users u where u.id = ? or exists (select 1 from issues i where i.reporter_id = u.id ' +
       `and ${reported.sql}) or exists (select 1 from issue_field_values v join issues vi on vi.id = v.issue_id ` +
@@ -141,11 +173,27 @@ async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candid
     return [value('me', 'Current user'), ...found];
   }
   if (attribute === 'tag') return (await tags(em, actor)).map((t) => value(t.name, 'tag'));
-  if (SORT_ATTRIBUTES.includes(attribute)) return SORT_KEYS.map((k) => value(k, 'sort key'));
-  const hidden = await hiddenFieldIds(em, actor);
-  const fields = (await fieldNames(em, ids, hidden)).filter((f) => f.name_key === attribute);
+  if (SORT_ATTRIBUTES.includes(attribute)) {
+    const fieldKeys = (await fieldNames(em, actor, ids)).map((f) => value(f.name, 'sort by field'));
+    return [...Object.keys(SORT_BUILTINS).map((k) => value(k, 'sort key')), ...fieldKeys];
+  }
+  if (attribute === HAS_ATTRIBUTE) {
+    const fieldKeys = (await fieldNames(em, actor, ids)).map((f) => value(f.name, 'has field'));
+    return [...HAS_VALUES.map((k) => value(k, 'has')), ...fieldKeys];
+  }
+  if (DATE_ATTRIBUTES.includes(attribute)) return RELATIVE_DATES.map((d) => value(d, 'date'));
+  if (attribute === 'saved search') {
+    const rows = await em.execute<{ name: string }[]>(
+      `select name from saved_searches where owner_id = ? or shared = ? order by name limit ${LOOKUP_LIMIT}`,
+      [actor.userId, true],
+    );
+    return rows.map((r) => value(r.name, 'saved search'));
+  }
+  const fields = (await fieldNames(em, actor, ids)).filter((f) => f.name_key === attribute);
   if (fields.length === 0) return [];
   const candidates: Candidate[] = [];
+  if (fields.some((f) => f.kind === 'date'))
+    candidates.push(...RELATIVE_DATES.map((d) => value(d, f0(fields))));
   for (const f of fields) if (f.empty_text) candidates.push(value(f.empty_text, f.name));
   if (fields.some((f) => f.kind === 'state')) candidates.push(...KEYWORDS.map((k) => value(k, 'State')));
   if (fields.some((f) => f.kind === 'user')) {
@@ -154,17 +202,21 @@ async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candid
       ...(await users(em, actor, ids)).map((u) => value(u.login, u.full_name)),
     );
   }
-  candidates.push(...(await fieldValues(em, ids, hidden, attribute)).map((v) => value(v.name, v.field)));
+  candidates.push(...(await fieldValues(em, actor, ids, attribute)).map((v) => value(v.name, v.field)));
   return candidates;
 }
 
-/** What may start a term: attribute names (with `: `) and `#` keywords and values. */
-async function termStarts(em: Em, actor: Actor): Promise<Candidate[]> {
+const f0 = (fields: { name: string }[]) => fields[0]?.name ?? '';
+
+/** What may start a term: attribute names (with `: `), link phrases, `#` keywords and values. */
+async function termStarts(em: Em, actor: Actor, vocabulary?: SearchVocabulary): Promise<Candidate[]> {
   const ids = (await readableProjects(em, actor)).map((p) => p.id);
+  const links = vocabulary ? [...vocabulary.links.values()].flatMap((l) => l.map((p) => p.phrase)) : [];
   const names = [
-    ...BUILTIN_ATTRIBUTES,
+    ...OFFERED_ATTRIBUTES,
     ...SORT_ATTRIBUTES.slice(0, 1),
-    ...(await fieldNames(em, ids, await hiddenFieldIds(em, actor))).map((f) => f.name),
+    ...(await fieldNames(em, actor, ids)).map((f) => f.name),
+    ...links,
   ];
   const seen = new Set<string>();
   const attributes = names.filter((n) => !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
@@ -179,7 +231,7 @@ async function hashValues(em: Em, actor: Actor): Promise<Candidate[]> {
   const ids = (await readableProjects(em, actor)).map((p) => p.id);
   return [
     ...KEYWORDS.map((k): Candidate => ({ option: k, description: 'keyword', styleClass: 'keyword' })),
-    ...(await fieldValues(em, ids, await hiddenFieldIds(em, actor))).map(
+    ...(await fieldValues(em, actor, ids)).map(
       (v): Candidate => ({ option: v.name, description: v.field, styleClass: 'value' }),
     ),
   ];
@@ -187,16 +239,53 @@ async function hashValues(em: Em, actor: Actor): Promise<Candidate[]> {
 
 const needsBraces = (option: string) => /[\s:,#{}"]/.test(option);
 
-/** The query's words before a colon as fields, `#` terms as keywords, the rest as plain text. */
-function highlight(query: string): QueryRange[] {
+/**
+ * The query's highlighting from its parse: attribute names as fields, values as values, `#`/`-`
+ * values, `and`/`or`, `asc`/`desc` as keywords, words as text, and every problem (syntax, or a
+ * name that does not resolve for this caller) as an error at its position.
+ */
+function highlight(
+  query: string,
+  vocabulary: SearchVocabulary,
+  resolutionError: Span | undefined,
+): QueryRange[] {
+  const parsed = parseQuery(query, vocabulary.lexicon);
   const ranges: QueryRange[] = [];
-  for (const term of query.matchAll(/#\{[^}]*\}?|#[^\s:,{}"]+|[^\s:,#]+(?:\s+[^\s:,#]+){0,3}\s*:/g)) {
-    const text = term[0];
-    const start = term.index ?? 0;
-    if (text.startsWith('#')) ranges.push({ start, end: start + text.length, style: 'keyword' });
-    else ranges.push({ start, end: start + text.replace(/\s*:$/, '').length, style: 'field' });
+  const add = (span: Span, style: string) => {
+    if (span.end > span.start) ranges.push({ start: span.start, end: span.end, style });
+  };
+  const walk = (node: QueryNode) => {
+    if (node.kind === 'or' || node.kind === 'and') node.operands.forEach(walk);
+    if (node.kind !== 'term') return;
+    for (const item of node.items) {
+      if (item.kind === 'text') add(item, 'text');
+      if (item.kind === 'single') add(item, 'keyword');
+      if (item.kind === 'filter') {
+        add(item.attribute, 'field');
+        for (const f of item.filters) {
+          if (f.kind === 'query') walk(f.query);
+          else add(f, 'value');
+        }
+      }
+      if (item.kind === 'has' || item.kind === 'sort') {
+        add({ start: item.start, end: query.indexOf(':', item.start) }, 'field');
+        for (const a of item.kind === 'has' ? item.attributes : item.fields) add(a, 'value');
+      }
+    }
+  };
+  walk(parsed.root);
+  for (const t of parsed.tokens) {
+    if (
+      t.kind === 'word' &&
+      /^(and|or)$/i.test(t.text) &&
+      !ranges.some((r) => r.start <= t.start && t.end <= r.end)
+    )
+      add(t, 'keyword');
   }
-  return ranges;
+  for (const d of parsed.diagnostics)
+    add(d.end > d.start ? d : { start: d.start, end: Math.min(query.length, d.start + 1) }, 'error');
+  if (parsed.diagnostics.length === 0 && resolutionError) add(resolutionError, 'error');
+  return ranges.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 export async function assistSearchQuery(
@@ -207,6 +296,16 @@ export async function assistSearchQuery(
   const query = input.query;
   const caret = Math.max(0, Math.min(input.caret ?? query.length, query.length));
   const limit = input.optionsLimit ?? 15;
+  const vocabulary = await loadSearchVocabulary(em, actor);
+  // Names that do not resolve for this caller are underlined where they stand.
+  const resolutionError = await compileQuery(em, actor, query, {
+    dialect: searchDialect(em),
+    timeZone: searchSettingsOf(em).timeZone,
+    now: Date.now(),
+  }).then(
+    () => undefined,
+    (error: unknown) => querySpanOf(error),
+  );
   const context = caretContext(query, caret);
   let candidates: Candidate[];
   let start = context.start;
@@ -217,18 +316,30 @@ export async function assistSearchQuery(
     // The longest run of words before the colon that names an attribute.
     const words = context.attributeWords;
     const known = new Set(
-      (await termStarts(em, actor))
+      (await termStarts(em, actor, vocabulary))
         .filter((c) => c.styleClass === 'field')
         .map((c) => c.option.toLowerCase()),
     );
     let attribute = '';
     for (let n = words.length; n >= 1 && !attribute; n--) {
       const name = words.slice(-n).join(' ').toLowerCase();
-      if (known.has(name) || name === 'order by' || name === 'assignee') attribute = name;
+      if (known.has(name) || vocabulary.lexicon.isAttribute(name)) attribute = name;
     }
     candidates = attribute ? await valuesOf(em, actor, attribute) : [];
   } else {
-    candidates = await termStarts(em, actor);
+    candidates = await termStarts(em, actor, vocabulary);
+    const sortClause = /(?:sort|order) by:([^:]*)$/i.exec(query.slice(0, start))?.[1];
+    if (sortClause !== undefined && /\S\s+$/.test(sortClause.split(',').at(-1) ?? '')) {
+      candidates = ['asc', 'desc'].map(
+        (k) => ({ option: k, description: 'sort order', styleClass: 'keyword' }) as Candidate,
+      );
+    } else if (query.slice(0, start).trim() && !/[:,(]\s*$/.test(query.slice(0, start))) {
+      candidates.push(
+        ...['and', 'or'].map(
+          (k) => ({ option: k, description: 'operator', styleClass: 'keyword' }) as Candidate,
+        ),
+      );
+    }
     // `Fix v` completes `Fix versions`: try the preceding words as the start of the phrase.
     const words = 'precedingWords' in context ? (context.precedingWords ?? []) : [];
     for (let n = words.length; n >= 1; n--) {
@@ -277,5 +388,5 @@ export async function assistSearchQuery(
       styleClass: c.styleClass,
     });
   }
-  return { ranges: highlight(query), items };
+  return { ranges: highlight(query, vocabulary, resolutionError), items };
 }

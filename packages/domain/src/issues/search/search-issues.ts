@@ -1,11 +1,22 @@
-import { raw } from '@mikro-orm/sql';
-import { type Actor, projectsWith } from '../../auth/actor.js';
-import { readableIssuesSql } from '../../auth/issue-access.js';
+import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
-import { Issue } from '../issue.entity.js';
+import { placeholders } from '../../orm/sql-fragments.js';
+import { readRows } from '../../read-models/statements.js';
 import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
-import { compileQuery, type ReadScope } from './compile-query.js';
+import { compileQuery } from './compile-query.js';
+import { readableIssuesCondition, type Sql } from './readable-issues.js';
+import { runSearchStatement, searchDialect, searchSettingsOf } from './search-engine.js';
+import {
+  and,
+  countStatement,
+  estimateStatement,
+  leaf,
+  type Plan,
+  pageStatement,
+  planQuery,
+  type SortKey,
+} from './search-plan.js';
 
 export type SearchOptions = {
   skip?: number | undefined;
@@ -14,15 +25,14 @@ export type SearchOptions = {
   projectId?: number | undefined;
   /** Only issues updated strictly after this time (ms since the epoch). */
   updatedAfter?: number | undefined;
+  /** Resolve relative dates at this time (tests); now by default. */
+  now?: number | undefined;
+  /** Dates in this time zone instead of the setting's (tests). */
+  timeZone?: string | undefined;
 };
 
 export const SEARCH_DEFAULT_MAX = 10;
 export const SEARCH_MAX_RESULTS = 500;
-
-const scopeOf = (actor: Actor): ReadScope | null => {
-  const ids = projectsWith(actor, 'READ_ISSUE');
-  return ids === 'all' || ids.length > 0 ? ids : null;
-};
 
 /** `max` defaults to 10 and is capped at 500; a missing, negative or non-integer `skip` is 0. */
 export function searchPage(options: SearchOptions): { skip: number; max: number } {
@@ -31,39 +41,66 @@ export function searchPage(options: SearchOptions): { skip: number; max: number 
     Number.isFinite(options.max) && (options.max as number) >= 1
       ? Math.floor(options.max as number)
       : SEARCH_DEFAULT_MAX;
-  return { skip, max: Math.min(max, SEARCH_MAX_RESULTS) };
+  return { skip: Math.min(skip, 1_000_000), max: Math.min(max, SEARCH_MAX_RESULTS) };
 }
 
-async function buildQuery(em: Em, actor: Actor, query: string, options: SearchOptions = {}) {
-  const scope = scopeOf(actor);
-  const readable = readableIssuesSql(actor, 'i');
-  if (!scope || readable === 'none') return null;
-  const compiled = await compileQuery(em, actor, query, scope);
-  const qb = em.createQueryBuilder(Issue, 'i');
-  // Permissions inside the statement: pages stay full and counts include only readable issues.
-  qb.where(readable.sql, readable.params);
-  if (options.projectId !== undefined) qb.andWhere({ project: options.projectId });
-  if (options.updatedAfter !== undefined) qb.andWhere({ updatedAt: { $gt: new Date(options.updatedAfter) } });
-  for (const condition of compiled.where) qb.andWhere(condition.sql, condition.params);
-  return { qb, orderBy: compiled.orderBy };
+/** The planned statement of a query for the actor, or null when the actor reads no issue. */
+async function plan(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions,
+): Promise<{ plan: Plan; sort: SortKey[] } | null> {
+  const readable = readableIssuesCondition(actor, 'i');
+  if (!readable) return null;
+  const dialect = searchDialect(em);
+  const settings = searchSettingsOf(em);
+  const compiled = await compileQuery(em, actor, query, {
+    dialect,
+    timeZone: options.timeZone ?? settings.timeZone,
+    now: options.now ?? Date.now(),
+  });
+  const extra = [];
+  if (options.projectId !== undefined) {
+    extra.push(
+      leaf(
+        { sql: 'i.project_id = ?', params: [options.projectId] },
+        {
+          from: 'issues d',
+          id: 'd.id',
+          where: { sql: 'd.project_id = ?', params: [options.projectId] },
+          ordered: true,
+        },
+      ),
+    );
+  }
+  if (options.updatedAfter !== undefined) {
+    const after = dialect === 'sqlite' ? options.updatedAfter : new Date(options.updatedAfter);
+    extra.push(leaf({ sql: 'i.updated_at > ?', params: [after] }));
+  }
+  const condition = and([compiled.condition, ...extra]);
+  if (condition.kind === 'false') return null;
+  const estimate = async (driver: Parameters<typeof estimateStatement>[0]) => {
+    const [row] = await runSearchStatement(em, estimateStatement(driver));
+    return Number(row?.[0] ?? 0);
+  };
+  return { plan: await planQuery(condition, readable, estimate), sort: compiled.sort };
 }
 
-/** Database ids of matching issues the actor can read, newest first unless the query sorts. */
+/** Database ids of a page of matching readable issues, newest first unless the query sorts. */
 async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchOptions): Promise<number[]> {
-  const built = await buildQuery(em, actor, query, options);
-  if (!built) return [];
+  const planned = await plan(em, actor, query, options);
+  if (!planned) return [];
   const { skip, max } = searchPage(options);
-  const { qb, orderBy } = built;
-  qb.select('i.id').orderBy([...orderBy.map((o) => ({ [raw(o.sql)]: o.direction })), { id: 'desc' }]);
-  qb.limit(max, skip);
-  const rows = await qb.execute<{ id: number }[]>('all', false);
-  return rows.map((r) => Number(r.id));
+  const rows = await runSearchStatement(em, pageStatement(planned.plan, planned.sort, skip, max));
+  return rows.map((r) => Number(r[0]));
 }
 
 /**
- * Issues matching a query (see `parse-query.ts`) that the actor may read (READ_ISSUE per
- * project), newest first, as read models. The query runs as SQL; only the page is loaded.
- * Odd input fails only with VALIDATION_FAILED naming the bad term.
+ * Issues matching a query (the original's search language, see `query-parser.ts`) that the actor
+ * may read, as read models: one statement finds the page's ids (permissions inside it), then only
+ * the page is loaded. A malformed query fails with VALIDATION_FAILED naming the term and its
+ * position; a search over the time budget with SEARCH_TIMEOUT.
  */
 export async function searchIssues(
   em: Em,
@@ -74,7 +111,10 @@ export async function searchIssues(
   return loadIssueViews(em, actor, await searchDbIds(em, actor, query, options));
 }
 
-/** Readable ids (`PRJ-12`) of matching issues: the context of a command typed against a query. */
+/**
+ * Readable ids (`PRJ-12`) of matching issues: the context of a command typed against a query.
+ * Only `max` ids are read, however many issues match.
+ */
 export async function searchIssueIds(
   em: Em,
   actor: Actor,
@@ -83,21 +123,28 @@ export async function searchIssueIds(
 ): Promise<string[]> {
   const ids = await searchDbIds(em, actor, query, options);
   if (ids.length === 0) return [];
-  const rows = await em
-    .createQueryBuilder(Issue, 'i')
-    .select(['i.id', 'i.numberInProject'])
-    .addSelect(raw('(select short_name from projects p where p.id = i.project_id) as short_name'))
-    .where({ id: { $in: ids } })
-    .execute<{ id: number; number_in_project: number; short_name: string }[]>('all', false);
+  const rows = await readRows<{ id: number; number_in_project: number; short_name: string }>(
+    em,
+    `select i.id, i.number_in_project, p.short_name from issues i join projects p on p.id = i.project_id where i.id in (${placeholders(ids)})`,
+    ids,
+  );
   const byId = new Map(
     rows.map((r) => [Number(r.id), formatIssueId(r.short_name, Number(r.number_in_project))]),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** How many readable issues match (the legacy `/rest/issue/count`). */
-export async function countIssues(em: Em, actor: Actor, query: string): Promise<number> {
-  const built = await buildQuery(em, actor, query);
-  if (!built) return 0;
-  return built.qb.getCount();
+/** How many readable issues match (the legacy `/rest/issue/count`): `count(*)` of the page's statement. */
+export async function countIssues(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions = {},
+): Promise<number> {
+  const planned = await plan(em, actor, query, options);
+  if (!planned) return 0;
+  const [row] = await runSearchStatement(em, countStatement(planned.plan));
+  return Number(row?.[0] ?? 0);
 }
+
+export type { Sql };

@@ -23,6 +23,8 @@ export const IssueTag = defineEntity({
   name: 'IssueTag',
   tableName: 'issue_tags',
   uniques: [{ properties: ['issue', 'tag'] }],
+  /** Search by tag walks a tag's issues in issue order (migration 0020). */
+  indexes: [{ properties: ['tag', 'issue'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
     issue: () => p.manyToOne(Issue).deleteRule('cascade'),

@@ -1,0 +1,280 @@
+// Search benchmark (issue 21): builds TRACKLINE_BENCH_SEARCH_ISSUES issues (default 20,000; the
+// issue's figure is 1,000,000) through `PUT /rest/import/{project}/issues` (100 per request,
+// sequential): 20 projects, 200 users, each issue with 5 field values (State, Priority, Type,
+// Assignee, Subsystem on half of them), 40 words of summary and description and 2 comments of 40
+// words (words drawn from a Zipf-distributed vocabulary of 5,000). Then, for a fixed mix of
+// everyday queries, measures sequentially (client-side, loopback) the first page of 50
+// (`GET /rest/issue?filter&max=50`) and the count (`GET /rest/issue/count?filter`): median and
+// p99 of TRACKLINE_BENCH_SEARCH_REPS (30) requests each, after one warm-up request.
+// Database: SQLite file (default) or PostgreSQL with TRACKLINE_BENCH_SEARCH_PG=postgres://…/ (a
+// database `trackline_bench_search` is created there, dropped first). TRACKLINE_BENCH_SEARCH_KEEP=1
+// keeps (and reuses, if present) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE`. Prints JSON.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadDomain, processCpuMs, startApi } from './bench-support.mjs';
+
+const domain = await loadDomain();
+const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 20_000);
+const REPS = Number(process.env.TRACKLINE_BENCH_SEARCH_REPS ?? 30);
+const PG = process.env.TRACKLINE_BENCH_SEARCH_PG;
+const KEEP = process.env.TRACKLINE_BENCH_SEARCH_KEEP === '1';
+const PROJECTS = 20;
+const USERS = 200;
+const BATCH = 100;
+const ROOT = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
+const STATES = ['Submitted', 'Open', 'In Progress', 'Fixed', 'Verified', 'Duplicate'];
+const RESOLVED = new Set(['Fixed', 'Verified', 'Duplicate']);
+const PRIORITIES = ['Show-stopper', 'Critical', 'Major', 'Normal', 'Minor'];
+const TYPES = ['Bug', 'Feature', 'Task', 'Cosmetics', 'Exception'];
+const SUBSYSTEMS = ['Core', 'UI', 'Backend', 'Docs'];
+const project = (p) => `S${String(p + 1).padStart(2, '0')}`;
+const T0 = Date.UTC(2015, 0, 1);
+const SPAN = Date.UTC(2025, 0, 1) - T0;
+
+// A deterministic generator (mulberry32) and a Zipf vocabulary of pronounceable words.
+let seed = 12345;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'zi',
+  'po',
+  'se',
+  'du',
+  'fa',
+  'ge',
+  'hi',
+  'jo',
+  'bu',
+];
+const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
+  let word = '';
+  let n = i + 17;
+  for (let k = 0; k < 3 || n > 0; k++) {
+    word += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  }
+  return `${word}x`;
+});
+const CUMULATIVE = (() => {
+  const weights = VOCABULARY.map((_, i) => 1 / (i + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let sum = 0;
+  return weights.map((w) => (sum += w / total));
+})();
+const word = () => {
+  const r = random();
+  let lo = 0;
+  let hi = CUMULATIVE.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((CUMULATIVE[mid] ?? 1) < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCABULARY[lo];
+};
+const words = (n) => Array.from({ length: n }, word).join(' ');
+const pick = (list) => list[Math.floor(random() * list.length)];
+
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+const field = (name, value) => `<field name="${name}"><value>${esc(String(value))}</value></field>`;
+
+function issueXml(number, created) {
+  const state = pick(STATES);
+  const author = () => `u${Math.floor(random() * USERS) + 1}`;
+  const subsystem = random() < 0.5 ? field('Subsystem', pick(SUBSYSTEMS)) : '';
+  return (
+    `<issue>${field('numberInProject', number)}${field('summary', words(8))}${field('description', words(32))}` +
+    `${field('created', created)}${field('updated', created + 60_000)}${field('reporterName', author())}` +
+    (RESOLVED.has(state) ? field('resolved', created + 120_000) : '') +
+    `${field('State', state)}${field('Priority', pick(PRIORITIES))}${field('Type', pick(TYPES))}` +
+    `${field('Assignee', author())}${subsystem}` +
+    `<comment author="${author()}" text="${words(40)}" created="${created + 10_000}"/>` +
+    `<comment author="${author()}" text="${words(40)}" created="${created + 20_000}"/></issue>`
+  );
+}
+
+async function prepare(config) {
+  const orm = await domain.createOrm(config);
+  await domain.migrate(orm);
+  await domain.seed(orm, { adminPassword: 'root-password' });
+  const fork = () => orm.em.fork();
+  const root = await domain.loadActor(fork(), await fork().findOneOrFail(domain.User, { loginKey: 'root' }));
+  for (let p = 0; p < PROJECTS; p++) {
+    await domain.createProject(fork(), root, { shortName: project(p), name: `Search bench ${p + 1}` });
+    for (const name of SUBSYSTEMS)
+      await domain.addFieldValue(fork(), root, project(p), 'Subsystem', { name });
+  }
+  for (let u = 1; u <= USERS; u++)
+    await domain.insertUser(fork(), {
+      login: `u${u}`,
+      fullName: `User ${String(u).padStart(3, '0')}`,
+      email: `u${u}@example.com`,
+    });
+  await orm.close(true);
+}
+
+async function importAll(url) {
+  const headers = { authorization: ROOT, 'content-type': 'application/xml' };
+  const numbers = new Array(PROJECTS).fill(0);
+  const started = performance.now();
+  let batches = 0;
+  for (let first = 0; first < ISSUES; first += BATCH) {
+    const p = batches++ % PROJECTS;
+    const count = Math.min(BATCH, ISSUES - first);
+    const issues = [];
+    for (let i = 0; i < count; i++)
+      issues.push(issueXml(++numbers[p], T0 + Math.floor(((first + i) / ISSUES) * SPAN)));
+    const res = await fetch(`${url}/rest/import/${project(p)}/issues`, {
+      method: 'PUT',
+      headers,
+      body: `<issues>${issues.join('')}</issues>`,
+    });
+    const text = await res.text();
+    if (res.status !== 200 || (text.match(/imported="true"/g) ?? []).length !== count)
+      throw new Error(`import answered ${res.status}: ${text.slice(0, 400)}`);
+    if (batches % 500 === 0) process.stderr.write(`search bench: imported ${first + count} issues\n`);
+  }
+  return performance.now() - started;
+}
+
+// The everyday mix: one of each kind the issue names. Words: a frequent one (rank 20) and a
+// middling one (rank 300) of the vocabulary.
+const FREQUENT = VOCABULARY[19];
+const MIDDLING = VOCABULARY[299];
+const QUERIES = [
+  ['single field', 'State: Open'],
+  ['two fields', 'Priority: Critical State: Open'],
+  ['three fields', 'Priority: Critical State: Open Type: Bug'],
+  ['field + text', `State: Open ${MIDDLING}`],
+  ['text alone', FREQUENT],
+  ['#Unresolved + assignee', '#Unresolved for: u7'],
+  ['date range', 'created: 2020-01-01 .. 2020-03-31'],
+  ['has:', 'has: Subsystem #Critical'],
+  ['or', '(State: Open) or (State: Fixed)'],
+  ['sort by field', 'project: S03 #Unresolved sort by: Priority asc, updated desc'],
+  ['an id', `${project(4)}-12`],
+  ['empty result', 'nosuchwordanywhere'],
+  ['project + user + text', `project: S07 by: u12 ${MIDDLING}`],
+];
+
+/** Waits until the indexer has emptied its queue; ms waited. */
+async function waitForIndexer(dbFile) {
+  const orm = await domain.createOrm({ kind: 'sqlite', file: dbFile });
+  const started = performance.now();
+  try {
+    for (;;) {
+      const [row] = await orm.em.getConnection().execute('select count(*) as n from issue_fts_queue');
+      if (Number(row?.n ?? 0) === 0) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await orm.close(true);
+  }
+}
+
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+async function measure(url, path) {
+  const headers = { authorization: ROOT, accept: 'application/json' };
+  const get = async () => {
+    const t = performance.now();
+    // A pooled connection the server closed while idle (its keep-alive ran out during a long
+    // step such as ANALYZE) fails once: that request is sent again.
+    const res = await fetch(`${url}${path}`, { headers }).catch(() => fetch(`${url}${path}`, { headers }));
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${body.slice(0, 300)}`);
+    return { ms: performance.now() - t, body };
+  };
+  const { body } = await get();
+  const times = [];
+  for (let i = 0; i < REPS; i++) times.push((await get()).ms);
+  times.sort((a, b) => a - b);
+  return { median: +percentile(times, 50).toFixed(2), p99: +percentile(times, 99).toFixed(2), body };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-search-'));
+const file = process.env.TRACKLINE_BENCH_SEARCH_FILE ?? join(dir, 'search.sqlite');
+const pgUrl = PG ? `${PG.replace(/\/$/, '')}/trackline_bench_search` : undefined;
+let server;
+try {
+  const reuse = !PG && KEEP && existsSync(file);
+  if (PG) {
+    execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
+    execFileSync('psql', [PG, '-qc', 'create database trackline_bench_search']);
+  }
+  if (!reuse) await prepare(PG ? { kind: 'postgresql', url: pgUrl } : { kind: 'sqlite', file });
+  server = await startApi(file, { env: { NODE_ENV: 'production', ...(PG ? { DATABASE_URL: pgUrl } : {}) } });
+  let importMs = null;
+  let importCpuMs = null;
+  let indexCatchUpMs = null;
+  if (!reuse) {
+    const cpu = processCpuMs(server.child.pid);
+    importMs = await importAll(server.url);
+    importCpuMs = processCpuMs(server.child.pid) - cpu;
+    // SQLite's text index is near-real-time (its indexer process): how long it took to catch up.
+    if (!PG) indexCatchUpMs = await waitForIndexer(file);
+    // Statistics after the bulk load, as the server keeps them (SQLite: optimize; PostgreSQL: analyze).
+    if (PG) execFileSync('psql', [pgUrl, '-qc', 'vacuum analyze']);
+    else {
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server.child.once('exit', r));
+      server = await startApi(file, { env: { NODE_ENV: 'production' } });
+      await new Promise((r) => setTimeout(r, 3000)); // the start-up `pragma optimize` in its worker
+    }
+  }
+  const rows = [];
+  for (const [name, filter] of QUERIES) {
+    const q = encodeURIComponent(filter);
+    const page = await measure(server.url, `/rest/issue?filter=${q}&max=50`);
+    const count = await measure(server.url, `/rest/issue/count?filter=${q}`);
+    const matches = JSON.parse(count.body).value;
+    const pageSize = JSON.parse(page.body).issue?.length ?? 0;
+    rows.push({
+      name,
+      filter,
+      matches,
+      pageSize,
+      page: { median: page.median, p99: page.p99 },
+      count: { median: count.median, p99: count.p99 },
+    });
+    process.stderr.write(
+      `search bench: ${name.padEnd(24)} ${String(matches).padStart(8)} matches  page ${page.median}/${page.p99} ms  count ${count.median}/${count.p99} ms\n`,
+    );
+  }
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'search',
+        database: PG ? 'postgresql' : 'sqlite',
+        issues: ISSUES,
+        reps: REPS,
+        importMs: importMs === null ? null : Math.round(importMs),
+        importPerSecond: importMs === null ? null : Math.round((ISSUES / importMs) * 1000),
+        importServerCpuMs: importCpuMs,
+        indexCatchUpMs: indexCatchUpMs === null ? null : Math.round(indexCatchUpMs),
+        rows,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  server?.child.kill('SIGTERM');
+  if (!KEEP) rmSync(dir, { recursive: true, force: true });
+  if (PG && !KEEP)
+    execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
+}

@@ -1,0 +1,148 @@
+import { createRequire } from 'node:module';
+import { DomainError } from '../../errors.js';
+import { type Dialect, dialectOf, type Orm } from '../../orm/create-orm.js';
+import type { Em } from '../../orm/em.js';
+import { readRows } from '../../read-models/statements.js';
+import type { Sql } from './readable-issues.js';
+import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
+import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
+
+/**
+ * How search statements run for one database: the time budget of a search (or a count), the
+ * time zone of relative dates, and the runner of statements:
+ *  - SQLite file: a pool of worker processes with read-only connections (search-pool.ts);
+ *  - PostgreSQL: a pool of its own whose sessions carry `statement_timeout` = the budget, so the
+ *    server cancels a statement over it (the driver is asynchronous: nothing waits meanwhile);
+ *  - otherwise (an in-memory SQLite database in tests, or no engine started): the ORM's own
+ *    connection, without a budget.
+ */
+export type SearchSettings = { budgetMs: number; timeZone: string };
+export const DEFAULT_SEARCH_SETTINGS: SearchSettings = { budgetMs: 10_000, timeZone: 'UTC' };
+
+type Engine = { settings: SearchSettings; run?: SqlRunner; stop(): Promise<void> };
+
+const engines = new WeakMap<object, Engine>();
+
+const keyOf = (em: Em): object => em.getConnection();
+
+export type SearchEngineHandle = { stop(): Promise<void>; maintain(): Promise<void> };
+
+/**
+ * Starts the engine for `orm` (the server calls it once; `file` for a SQLite file database).
+ * Statistics are brought up to date at start and hourly (SQLite `pragma optimize` in a worker
+ * process; PostgreSQL's autovacuum keeps its own).
+ */
+export async function startSearchEngine(
+  orm: Orm,
+  options: Partial<SearchSettings> & { file?: string; workers?: number; logError?: (m: string) => void },
+): Promise<SearchEngineHandle> {
+  const settings = { ...DEFAULT_SEARCH_SETTINGS, ...definedOnly(options) };
+  const dialect = dialectOf(orm);
+  let pool: SearchPool | undefined;
+  let pg:
+    | { query(c: { text: string; values: unknown[] }): Promise<{ rows: unknown[][] }>; end(): Promise<void> }
+    | undefined;
+  let run: SqlRunner | undefined;
+  if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
+    pool = startSearchPool(options.file, {
+      workers: options.workers,
+      indexStatements: INDEX_BATCH_STATEMENTS,
+      logError: options.logError,
+    });
+    run = pool.run;
+  } else if (dialect === 'postgresql') {
+    const pgPath = createRequire(import.meta.resolve('@mikro-orm/postgresql')).resolve('pg');
+    const { Pool } = createRequire(import.meta.url)(pgPath) as {
+      Pool: new (config: object) => NonNullable<typeof pg>;
+    };
+    pg = new Pool({
+      connectionString: orm.config.get('clientUrl'),
+      max: Math.max(2, options.workers ?? 4),
+      statement_timeout: settings.budgetMs,
+    });
+    const client = pg;
+    run = async (statement) => {
+      const { text } = pgPlaceholders(statement.sql);
+      return (
+        await client.query({ text, values: statement.params, rowMode: 'array' } as {
+          text: string;
+          values: unknown[];
+        })
+      ).rows;
+    };
+  }
+  let timer: NodeJS.Timeout | undefined;
+  if (pool) {
+    const maintain = pool.maintain;
+    void maintain();
+    timer = setInterval(() => void maintain(), 60 * 60 * 1000);
+    timer.unref();
+  }
+  let stopping: Promise<void> | undefined;
+  const engine: Engine = {
+    settings,
+    run,
+    stop() {
+      if (timer) clearInterval(timer);
+      stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
+      return stopping;
+    },
+  };
+  engines.set(keyOf(orm.em as Em), engine);
+  return {
+    stop: async () => {
+      if (engines.get(keyOf(orm.em as Em)) === engine) engines.delete(keyOf(orm.em as Em));
+      await engine.stop();
+    },
+    maintain: async () => {
+      await pool?.maintain();
+    },
+  };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** `?` placeholders outside quoted literals become `$1, $2, …`. */
+function pgPlaceholders(sql: string): { text: string } {
+  let n = 0;
+  return { text: sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (m) => (m === '?' ? `$${++n}` : m)) };
+}
+
+export function searchSettingsOf(em: Em): SearchSettings {
+  return engines.get(keyOf(em))?.settings ?? DEFAULT_SEARCH_SETTINGS;
+}
+
+export function searchDialect(em: Em): Dialect {
+  return em.getDriver().constructor.name === 'PostgreSqlDriver' ? 'postgresql' : 'sqlite';
+}
+
+const QUERY_CANCELED = '57014';
+
+/**
+ * Runs one search statement within the budget; rows as arrays of column values. Over budget:
+ * SEARCH_TIMEOUT naming the budget and the setting.
+ */
+export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
+  const engine = engines.get(keyOf(em));
+  const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
+  // Inside a transaction the statement must see the transaction's own rows: its connection.
+  if (!engine?.run || em.getTransactionContext()) {
+    // No indexer process here: the text index catches up first, on this connection.
+    if (searchDialect(em) === 'sqlite' && statement.sql.includes('issue_fts')) await indexQueuedIssues(em);
+    const rows = await readRows<Record<string, unknown>>(em, statement.sql, statement.params);
+    return rows.map((r) => Object.values(r));
+  }
+  try {
+    return await engine.run(statement, budgetMs);
+  } catch (error) {
+    if (error instanceof BudgetExceeded || (error as { code?: string }).code === QUERY_CANCELED) {
+      throw new DomainError(
+        'SEARCH_TIMEOUT',
+        `The search took longer than its budget of ${budgetMs} ms (TRACKLINE_SEARCH_BUDGET_MS) and was stopped; narrow the query.`,
+      );
+    }
+    throw error;
+  }
+}

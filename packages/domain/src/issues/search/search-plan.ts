@@ -1,0 +1,178 @@
+import type { Sql } from './readable-issues.js';
+
+/**
+ * A compiled query as a tree of conditions on the issue row `i`, and how its statements are
+ * planned. A leaf knows its condition on `i` (`probe`) and, when an index lists its issues, that
+ * index range (`driver`). The planner puts the most selective driver of the top-level AND first
+ * (selectivity measured by a bounded count on the index itself, so the numbers are current),
+ * joins the issue rows to it and checks every other condition on those rows only. A driver
+ * `ordered` by issue id gives the first page in id order without sorting: the statement stops at
+ * the page's last row, whatever the number of matches. Counts are `count(*)` over the same
+ * statement (nothing materialised). With no driver the issues are walked in id order.
+ */
+export type Driver = {
+  /** `issue_field_values d`: the index range's table, aliased `d`. */
+  from: string;
+  /** The issue id column of a driver row (`d.issue_id`). */
+  id: string;
+  where: Sql;
+  /** Whether the index lists the rows in issue id order (then a page needs no sort). */
+  ordered: boolean;
+};
+export type Leaf = { kind: 'leaf'; probe: Sql; driver?: Driver };
+export type Condition =
+  | Leaf
+  | { kind: 'and' | 'or'; items: Condition[] }
+  | { kind: 'not'; item: Condition }
+  | { kind: 'true' }
+  | { kind: 'false' };
+
+export const TRUE: Condition = { kind: 'true' };
+export const FALSE: Condition = { kind: 'false' };
+
+export const leaf = (probe: Sql, driver?: Driver): Leaf =>
+  driver ? { kind: 'leaf', probe, driver } : { kind: 'leaf', probe };
+
+export function and(items: Condition[]): Condition {
+  const flat = items.flatMap((c) => (c.kind === 'and' ? c.items : [c])).filter((c) => c.kind !== 'true');
+  if (flat.some((c) => c.kind === 'false')) return FALSE;
+  if (flat.length === 0) return TRUE;
+  return flat.length === 1 ? (flat[0] as Condition) : { kind: 'and', items: flat };
+}
+
+export function or(items: Condition[]): Condition {
+  const flat = items.flatMap((c) => (c.kind === 'or' ? c.items : [c])).filter((c) => c.kind !== 'false');
+  if (flat.some((c) => c.kind === 'true')) return TRUE;
+  if (flat.length === 0) return FALSE;
+  return flat.length === 1 ? (flat[0] as Condition) : { kind: 'or', items: flat };
+}
+
+export function not(item: Condition): Condition {
+  if (item.kind === 'true') return FALSE;
+  if (item.kind === 'false') return TRUE;
+  if (item.kind === 'not') return item.item;
+  return { kind: 'not', item };
+}
+
+/** The condition as SQL on `i`. */
+export function render(condition: Condition): Sql {
+  switch (condition.kind) {
+    case 'true':
+      return { sql: '1 = 1', params: [] };
+    case 'false':
+      return { sql: '1 = 0', params: [] };
+    case 'leaf':
+      return condition.probe;
+    case 'not': {
+      const inner = render(condition.item);
+      return { sql: `not (${inner.sql})`, params: inner.params };
+    }
+    case 'and':
+    case 'or': {
+      const parts = condition.items.map(render);
+      return {
+        sql: `(${parts.map((p) => p.sql).join(` ${condition.kind} `)})`,
+        params: parts.flatMap((p) => p.params),
+      };
+    }
+  }
+}
+
+export type SortKey = { sql: Sql; direction: 'asc' | 'desc' };
+
+/**
+ * The statement's FROM and WHERE, the driver chosen: `select … ${from} where ${where}`.
+ * `driverOnly`: the same rows without the join to `issues`, when no condition needs more of the
+ * issue row than its id (a global reader's counts: the driver's index range and index probes).
+ */
+export type Plan = {
+  from: string;
+  where: Sql;
+  orderId: string;
+  ordered: boolean;
+  driverOnly?: { from: string; where: Sql };
+};
+
+/** Whether SQL refers to a column of `i` other than its id. */
+const needsIssueRow = (sql: string) => /\bi\.(?!id\b)\w+/.test(sql);
+
+/** Counts at most this many index entries per candidate driver: enough to rank them. */
+export const ESTIMATE_LIMIT = 2000;
+
+/**
+ * Chooses the driver among the top-level AND's leaves: the one with the fewest rows (bounded
+ * counts from `estimate`), preferring an ordered one unless an unordered one is small enough to
+ * sort. `readable` is the permission condition on `i`, always part of the statement.
+ */
+export async function planQuery(
+  condition: Condition,
+  readable: Sql,
+  estimate: (driver: Driver) => Promise<number>,
+): Promise<Plan> {
+  const items = condition.kind === 'and' ? condition.items : [condition];
+  const candidates = items.filter((c): c is Leaf & { driver: Driver } => c.kind === 'leaf' && !!c.driver);
+  let best: { item: Leaf & { driver: Driver }; rows: number } | undefined;
+  if (candidates.length > 0) {
+    const sized = await Promise.all(
+      candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })),
+    );
+    for (const c of sized) {
+      // An unordered driver needs its rows sorted: only worth it when it is small.
+      if (!c.item.driver.ordered && c.rows >= ESTIMATE_LIMIT) continue;
+      if (
+        !best ||
+        c.rows < best.rows ||
+        (c.rows === best.rows && c.item.driver.ordered && !best.item.driver.ordered)
+      )
+        best = c;
+    }
+  }
+  // A driver on the issues themselves needs no join: its condition on `i` picks the index.
+  if (best?.item.driver.from === 'issues d') best = undefined;
+  const rest = render(and(items.filter((c) => c !== best?.item)));
+  if (!best) {
+    return {
+      from: 'issues i',
+      where: { sql: `${rest.sql} and ${readable.sql}`, params: [...rest.params, ...readable.params] },
+      orderId: 'i.id',
+      ordered: true,
+    };
+  }
+  const d = best.item.driver;
+  const where = {
+    sql: `${d.where.sql} and ${rest.sql} and ${readable.sql}`,
+    params: [...d.where.params, ...rest.params, ...readable.params],
+  };
+  const driverOnly = needsIssueRow(`${rest.sql} ${readable.sql}`)
+    ? undefined
+    : { from: d.from, where: { sql: where.sql.replace(/\bi\.id\b/g, d.id), params: where.params } };
+  return {
+    from: `${d.from} join issues i on i.id = ${d.id}`,
+    where,
+    orderId: d.ordered ? d.id : 'i.id',
+    ordered: d.ordered,
+    ...(driverOnly ? { driverOnly } : {}),
+  };
+}
+
+/** The statement of one page of ids: newest first (by id) unless the query sorts. */
+export function pageStatement(plan: Plan, sort: SortKey[], skip: number, max: number): Sql {
+  const keys = sort.map((k) => `${k.sql.sql} ${k.direction} nulls last`);
+  const order = [...keys, `${plan.orderId} desc`].join(', ');
+  return {
+    sql: `select i.id as id from ${plan.from} where ${plan.where.sql} order by ${order} limit ? offset ?`,
+    params: [...plan.where.params, ...sort.flatMap((k) => k.sql.params), max, skip],
+  };
+}
+
+export function countStatement(plan: Plan): Sql {
+  const { from, where } = plan.driverOnly ?? plan;
+  return { sql: `select count(*) as n from ${from} where ${where.sql}`, params: where.params };
+}
+
+export function estimateStatement(driver: Driver): Sql {
+  return {
+    sql: `select count(*) as n from (select 1 from ${driver.from} where ${driver.where.sql} limit ${ESTIMATE_LIMIT}) e`,
+    params: driver.where.params,
+  };
+}

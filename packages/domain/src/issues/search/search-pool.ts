@@ -1,0 +1,211 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Sql } from './readable-issues.js';
+
+/**
+ * Search statements on a SQLite file, run by a few child processes, each with its own read-only
+ * connection (search-worker-process.ts). The server's event loop only sends a statement and waits
+ * for the rows: a long search never stalls other requests. A statement still running when its
+ * budget ends is stopped by killing its process (SQLite's progress handler is compiled out of
+ * better-sqlite3, and a worker thread cannot be stopped inside a native call); a fresh process
+ * takes its place. Statements wait for a free process; the wait counts against the budget.
+ */
+export type SqlRunner = (statement: Sql, budgetMs: number) => Promise<unknown[][]>;
+
+export class BudgetExceeded extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`over budget (${budgetMs} ms)`);
+  }
+}
+
+type Job = {
+  id: number;
+  statement: Sql;
+  resolve: (rows: unknown[][]) => void;
+  reject: (error: Error) => void;
+  deadline: number;
+  budgetMs: number;
+  timer?: NodeJS.Timeout;
+};
+type Worker = { child: ChildProcess; job?: Job };
+
+export type SearchPool = { run: SqlRunner; maintain(): Promise<void>; stop(): Promise<void>; size: number };
+
+export function startSearchPool(
+  file: string,
+  options: { workers?: number; indexStatements?: string[]; logError?: (m: string) => void } = {},
+): SearchPool {
+  const driverPath = createRequire(import.meta.resolve('@mikro-orm/sqlite')).resolve('better-sqlite3');
+  const script = fileURLToPath(
+    new URL(`./search-worker-process${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+  );
+  const size = Math.max(1, options.workers ?? 2);
+  const workers: Worker[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let stopped = false;
+
+  const spawn = (mode = 'ro'): ChildProcess => {
+    const child = fork(script, [file, driverPath, mode], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    child.stderr?.on('data', (d: Buffer) => options.logError?.(`search worker: ${d.toString().trim()}`));
+    return child;
+  };
+
+  const finish = (worker: Worker) => {
+    const job = worker.job;
+    if (job?.timer) clearTimeout(job.timer);
+    worker.job = undefined;
+    dispatch();
+    return job;
+  };
+
+  /** Takes a worker out of service at once (no job goes to it again) and brings a fresh one. */
+  const retire = (worker: Worker) => {
+    const index = workers.indexOf(worker);
+    if (index < 0) return;
+    workers.splice(index, 1);
+    if (!stopped) workers.push(addWorker());
+  };
+
+  const addWorker = (): Worker => {
+    const worker: Worker = { child: spawn() };
+    worker.child.on('message', (message: { id: number; rows?: unknown[][]; error?: string }) => {
+      if (worker.job?.id !== message.id) return;
+      const job = finish(worker);
+      if (message.error !== undefined) job?.reject(new Error(message.error));
+      else job?.resolve(message.rows ?? []);
+    });
+    // A write to a process that just died (EPIPE) is reported by its exit.
+    worker.child.on('error', () => undefined);
+    worker.child.on('exit', () => {
+      const job = worker.job;
+      worker.job = undefined;
+      if (job?.timer) clearTimeout(job.timer);
+      job?.reject(new Error('the search worker stopped'));
+      retire(worker);
+      dispatch();
+    });
+    return worker;
+  };
+
+  function dispatch() {
+    // Processes start with the first search, not with the server.
+    while (!stopped && workers.length < size) workers.push(addWorker());
+    for (const worker of [...workers]) {
+      if (worker.job || !worker.child.connected) continue;
+      const job = queue.shift();
+      if (!job) return;
+      const left = job.deadline - Date.now();
+      if (left <= 0) {
+        job.reject(new BudgetExceeded(job.budgetMs));
+        continue;
+      }
+      worker.job = job;
+      // Past the budget the process is killed: the statement stops at once, wherever it is.
+      job.timer = setTimeout(() => {
+        if (worker.job !== job) return;
+        worker.job = undefined;
+        job.reject(new BudgetExceeded(job.budgetMs));
+        retire(worker);
+        worker.child.kill('SIGKILL');
+        dispatch();
+      }, left);
+      worker.child.send({ id: job.id, sql: job.statement.sql, params: job.statement.params }, (error) => {
+        if (error) worker.child.kill('SIGKILL');
+      });
+    }
+  }
+
+  // The indexer and statistics process (read-write), restarted should it die.
+  let indexer: ChildProcess | undefined;
+  const maintained: (() => void)[] = [];
+  const startIndexer = () => {
+    const child = spawn('rw');
+    child.on('message', (m: { id: number; error?: string }) => {
+      if (m.id === -1 && m.error) options.logError?.(`search indexer: ${m.error}`);
+      if (m.id !== -1) maintained.shift()?.();
+    });
+    child.on('error', () => undefined);
+    child.on('exit', () => {
+      if (stopped) return;
+      setTimeout(() => {
+        if (!stopped) indexer = startIndexer();
+      }, 1000).unref();
+    });
+    if (options.indexStatements) child.send({ id: 0, index: options.indexStatements });
+    // Statistics brought up to date as it starts (then hourly, by the engine).
+    child.send({ id: 1, maintain: true });
+    return child;
+  };
+  // The indexer starts a moment after the server, not in the way of its start-up.
+  const indexerStart = setTimeout(() => {
+    if (!stopped) indexer = startIndexer();
+  }, 1000);
+  indexerStart.unref();
+
+  const run: SqlRunner = (statement, budgetMs) =>
+    new Promise((resolve, reject) => {
+      if (stopped) return reject(new Error('search is stopped'));
+      const job: Job = {
+        id: nextId++,
+        statement,
+        resolve,
+        reject,
+        deadline: Date.now() + budgetMs,
+        budgetMs,
+      };
+      queue.push(job);
+      // A job still waiting for a process at its deadline is refused then.
+      const waiting = setTimeout(() => {
+        const index = queue.indexOf(job);
+        if (index >= 0) {
+          queue.splice(index, 1);
+          reject(new BudgetExceeded(budgetMs));
+        }
+      }, budgetMs);
+      const settle = () => clearTimeout(waiting);
+      job.resolve = (rows) => {
+        settle();
+        resolve(rows);
+      };
+      job.reject = (error) => {
+        settle();
+        reject(error);
+      };
+      dispatch();
+    });
+
+  return {
+    run,
+    size,
+    /** Brings the planner's statistics up to date (`pragma optimize`), in the indexer's process. */
+    maintain: () =>
+      new Promise<void>((resolve) => {
+        if (!indexer?.connected) return resolve();
+        maintained.push(resolve);
+        indexer.send({ id: 1, maintain: true });
+      }),
+    async stop() {
+      stopped = true;
+      clearTimeout(indexerStart);
+      indexer?.kill('SIGKILL');
+      for (const job of queue.splice(0)) job.reject(new Error('search is stopped'));
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.child.exitCode !== null || w.child.signalCode !== null) return resolve();
+              w.child.once('exit', () => resolve());
+              w.child.kill('SIGKILL');
+            }),
+        ),
+      );
+    },
+  };
+}

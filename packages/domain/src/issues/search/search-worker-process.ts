@@ -1,0 +1,93 @@
+// A search worker (see search-pool.ts): a child process with its own read-only connection to
+// the SQLite file, answering one statement at a time over IPC. Being a process, it can be killed
+// the moment a statement runs past the budget (better-sqlite3 is built without SQLite's progress
+// handler and has no interrupt, and a thread cannot be stopped inside a native call), and it
+// never holds the server's event loop. Plain JavaScript syntax: node runs this file itself (as
+// .js when built, as .ts with type stripping under the tests).
+import { createRequire } from 'node:module';
+
+type Db = {
+  pragma(sql: string): unknown;
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): unknown;
+    raw(on: boolean): { all(...params: unknown[]): unknown[] };
+  };
+  transaction(fn: () => void): () => void;
+  close(): void;
+};
+type Job = { id: number; sql?: string; params?: unknown[]; maintain?: boolean; index?: string[] };
+
+const [file = '', driverPath = '', writable = ''] = process.argv.slice(2);
+const Database = createRequire(import.meta.url)(driverPath) as new (file: string, options?: object) => Db;
+const db = new Database(file, writable === 'rw' ? {} : { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -65536');
+db.pragma('mmap_size = 1073741824');
+db.pragma('temp_store = memory');
+if (writable !== 'rw') db.pragma('query_only = 1');
+
+const statements = new Map<string, ReturnType<Db['prepare']>>();
+function prepared(sql: string) {
+  let statement = statements.get(sql);
+  if (!statement) {
+    if (statements.size > 200) statements.clear();
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+// The indexer (a `rw` process): re-indexes queued issues batch by batch, each one transaction;
+// while the queue has issues it goes on at once, else it looks again after a short pause.
+let indexing: string[] = [];
+function indexLoop() {
+  let pause = 100;
+  try {
+    const queued = db.prepare('select exists (select 1 from issue_fts_queue) as queued').all() as {
+      queued: number;
+    }[];
+    if (queued[0]?.queued) {
+      db.transaction(() => {
+        for (const sql of indexing) prepared(sql).run();
+      })();
+      pause = 5; // lets the server's writers take the lock between batches
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // Busy: the server's writers had the lock all along; the queue waits for the next turn.
+    if (/database is locked|SQLITE_BUSY/.test(message)) pause = 50;
+    else {
+      process.send?.({ id: -1, error: message });
+      pause = 1000;
+    }
+  }
+  setTimeout(indexLoop, pause).unref();
+}
+
+process.on('message', (job: Job) => {
+  try {
+    if (job.index) {
+      indexing = job.index;
+      indexLoop();
+      return;
+    }
+    if (job.maintain) {
+      // Statistics for the planner, kept current cheaply: approximate ANALYZE of what changed.
+      db.pragma('analysis_limit = 1000');
+      db.pragma('optimize = 0x10002');
+      process.send?.({ id: job.id, rows: [] });
+      return;
+    }
+    const rows = prepared(job.sql ?? '')
+      .raw(true)
+      .all(...(job.params ?? []));
+    process.send?.({ id: job.id, rows });
+  } catch (error) {
+    process.send?.({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
+process.on('disconnect', () => {
+  db.close();
+  process.exit(0);
+});
