@@ -24,10 +24,16 @@ export function startApi(file, { nodeArgs = [], env = {} } = {}) {
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let started = false;
     child.stdout.on('data', (d) => {
-      out += d;
+      // Once listening, the server's log lines (one per request) are only kept as a short tail.
+      out = started ? (out + d).slice(-4096) : out + d;
+      if (started) return;
       const port = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
+      if (port) {
+        started = true;
+        resolve({ child, url: `http://127.0.0.1:${port}` });
+      }
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });

@@ -72,10 +72,16 @@ function start(url, processes) {
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let started = false;
     child.stdout.on('data', (d) => {
-      out += d;
+      // Once listening, the server's log lines (one per request) are only kept as a short tail.
+      out = started ? (out + d).slice(-4096) : out + d;
+      if (started) return;
       const ports = [...out.matchAll(/listening on http:\/\/[^:]+:(\d+)/g)].map((m) => m[1]);
-      if (ports.length >= processes) resolve({ child, url: `http://127.0.0.1:${ports[0]}` });
+      if (ports.length >= processes) {
+        started = true;
+        resolve({ child, url: `http://127.0.0.1:${ports[0]}` });
+      }
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
   });

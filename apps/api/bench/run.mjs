@@ -30,10 +30,16 @@ function startProcess(args, env = {}) {
   });
   return new Promise((resolve, reject) => {
     let out = '';
+    let started = false;
     child.stdout.on('data', (d) => {
-      out += d;
+      // Once listening, the server's log lines (one per request) are only kept as a short tail.
+      out = started ? (out + d).slice(-4096) : out + d;
+      if (started) return;
       const port = /"port":(\d+)/.exec(out)?.[1] ?? /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` });
+      if (port) {
+        started = true;
+        resolve({ child, url: `http://127.0.0.1:${port}` });
+      }
     });
     child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${out}`)));
   });

@@ -163,7 +163,13 @@ export async function serve(env: Env): Promise<void> {
     if (cluster.isPrimary) printWhereToGo(env, port, rootPasswordHint);
   });
 
-  const shutdown = () => {
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(
+      `trackline: ${signal}: finishing the requests in progress, then stopping (pid ${process.pid})`,
+    );
     // The worker finishes the unit in progress; the rest of its delivery stays leased and is
     // taken over (by this or another process) when the lease runs out.
     server.close(
@@ -172,12 +178,17 @@ export async function serve(env: Env): Promise<void> {
           .then(() => search.stop())
           .then(() => checkpointer?.stop())
           .then(() => orm.close())
-          .then(() => process.exit(0)),
+          .then(() => {
+            console.log(`trackline: stopped (pid ${process.pid})`);
+            process.exit(0);
+          }),
     );
+    // Idle keep-alive connections would hold the close open until their timeout.
+    server.closeIdleConnections();
     // Search workers are processes: killed at once, a statement in progress never delays the exit.
     void search.stop();
     setTimeout(() => process.exit(0), 5000).unref();
   };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -27,7 +27,8 @@ import { serveHealth } from './http/health.js';
 import { createBaseUrl } from './http/public-url.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './log/logger.js';
-import { requestContext, requestIdOf } from './log/request-context.js';
+import { type RequestContext, requestContext, requestIdOf } from './log/request-context.js';
+import { createErrorLog, createRequestLog } from './log/request-log.js';
 import { createSecurityLog } from './log/security-log.js';
 import { restErrorOf, writeRestError } from './rest/error-writer.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
@@ -65,7 +66,7 @@ export type ServerOptions = {
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
 export function createRequestHandler({
   orm,
-  logError = console.error,
+  logError: logErrorOption,
   limits,
   resourceLimits = DEFAULT_RESOURCE_LIMITS,
   trashDays = DEFAULT_TRASH_DAYS,
@@ -77,6 +78,10 @@ export function createRequestHandler({
   consoleDir,
 }: ServerOptions) {
   const consoleFiles = consoleDir ? loadConsoleFiles(consoleDir) : null;
+  // Errors go to the structured log with their request's context (a caller may add its own sink).
+  const errorLog = createErrorLog(logger);
+  const logError = logErrorOption ?? errorLog;
+  const trackRequest = createRequestLog(logger);
   let attachmentOptions = attachments;
   const attachmentStore = (): AttachmentOptions => {
     attachmentOptions ??= {
@@ -97,6 +102,8 @@ export function createRequestHandler({
   ): Promise<Context> {
     const em = orm.em.fork() as Em;
     const resolved = await guard.authenticate(em, req, res, transport);
+    const logged = requestContext.getStore();
+    if (logged && resolved.actor) logged.user = resolved.actor.login;
     return {
       orm,
       em,
@@ -148,11 +155,19 @@ export function createRequestHandler({
   });
   let openApiCache: { base: string; body: string } | null = null;
 
+  /** Names the route of the request's log line (a pattern, never values of the path or query). */
+  const routeIs = (route: string) => {
+    const logged = requestContext.getStore();
+    if (logged) logged.route = route;
+  };
+
   /** Every request runs in its context (request id, client address) for the log lines it causes. */
   return function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
-    return requestContext.run({ requestId, clientIp: guard.clientIp(req), security }, () => serve(req, res));
+    const context: RequestContext = { requestId, clientIp: guard.clientIp(req), security };
+    trackRequest(req, res, context);
+    return requestContext.run(context, () => serve(req, res));
   };
 
   async function serve(req: IncomingMessage, res: ServerResponse) {
@@ -161,6 +176,7 @@ export function createRequestHandler({
     setSecurityHeaders(res, url.pathname);
     try {
       if (url.pathname === '/rest/openapi.json' || url.pathname === '/openapi.json') {
+        routeIs(url.pathname);
         const base = `${baseUrlOf(req)}/rest`;
         if (openApiCache?.base !== base) {
           openApiCache = { base, body: JSON.stringify(buildOpenApiDocument(appRouter, base)) };
@@ -168,22 +184,30 @@ export function createRequestHandler({
         res.setHeader('Content-Type', 'application/json;charset=UTF-8');
         return void res.end(openApiCache.body);
       }
-      if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD'))
+      if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+        routeIs('/health');
         return await serveHealth(orm, req.method, res, logError);
+      }
       if (isDocsPath(url.pathname)) {
         if (serveDocs(req.method ?? 'GET', url.pathname, res)) return;
         throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
       }
-      if (url.pathname === '/rest/user/login' && req.method === 'POST')
+      if (url.pathname === '/rest/user/login' && req.method === 'POST') {
+        routeIs('/rest/user/login');
         return await handleLogin(orm, req, res, url, guard);
+      }
       const hookHost = vcsHookHost(url.pathname);
       if (hookHost !== null) {
+        routeIs('/rest/vcsHooksReceiver/{host}');
         if (hookHost === 'unknown') throw DomainError.notFound('VCS host', url.pathname.split('/')[3] ?? '');
         if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
         return await handleVcsHook(orm, req, res, url, hookHost, () => onVcsDelivery?.());
       }
       const attachment = attachmentRoute(req.method, url.pathname);
       if (attachment) {
+        routeIs(
+          `/rest/${attachment.kind === 'upload' ? `${attachment.mode}/{issue}/attachment` : 'issue/{issue}/attachment/{id}'}`,
+        );
         // The caller first: without one, the upload is refused before its body is read.
         const ctx = await createContext(req, res, 'rest');
         if (!ctx.actor) throw DomainError.unauthenticated(ctx.authFailure ?? 'Authentication required.');
@@ -199,6 +223,9 @@ export function createRequestHandler({
       }
       if (url.pathname.startsWith('/rest/')) return await rest(req, res, url);
       if (url.pathname.startsWith('/trpc/')) {
+        // The procedure paths (a batch: several, comma-separated) when they look like ones.
+        const paths = url.pathname.slice('/trpc/'.length);
+        routeIs(/^[\w.,]{1,200}$/.test(paths) ? `/trpc/${paths}` : '/trpc/…');
         if (req.method === 'POST') await authenticateTrpcFirst(req, res);
         return await trpc(req, res);
       }

@@ -3,8 +3,19 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { SecurityLog } from './security-log.js';
 
-/** What every log line written while serving a request says about it. */
-export type RequestContext = { requestId: string; clientIp: string; security: SecurityLog };
+/**
+ * What every log line written while serving a request says about it. `user` and `route` are
+ * filled in as the request is served (once the caller is known, once a route matched) for the
+ * request's own line.
+ */
+export type RequestContext = {
+  requestId: string;
+  clientIp: string;
+  security: SecurityLog;
+  user?: string;
+  /** The route's pattern (`/rest/issue/{issue}`), never the path's values or the query string. */
+  route?: string;
+};
 
 /** The context of the request being served (none outside requests: the VCS worker, start-up). */
 export const requestContext = new AsyncLocalStorage<RequestContext>();

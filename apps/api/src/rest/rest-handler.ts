@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteMeta, XmlRendererName } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
+import { requestContext } from '../log/request-context.js';
 import type { Context } from '../trpc/context.js';
 import { type RestError, restErrorOf, writeRestError } from './error-writer.js';
 import { XML_BODY_READERS } from './import-xml.js';
@@ -58,6 +59,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       meta = routeMeta;
       const ctx = await options.createContext(req, res);
       ctx.response.meta = routeMeta;
+      const logged = requestContext.getStore();
+      if (logged) logged.route = `/rest${route.path}`;
       let fields: Record<string, unknown>;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         // Every REST operation needs a caller: without one, the body is neither read nor parsed.
