@@ -18,7 +18,11 @@ async function nextMigration(dialect, db) {
     const sql = await orm.schema.getUpdateSchemaSQL({ wrap: false });
     if (!sql.trim()) return console.log(`${dialect}: schema up to date`);
     const dir = migrationsDir(dialect);
-    const number = String(readdirSync(dir).filter((f) => f.endsWith('.sql')).length + 1).padStart(4, '0');
+    // One past the highest number in use: counting files collides after a gap.
+    const numbers = readdirSync(dir)
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => Number.parseInt(f.slice(0, 4), 10));
+    const number = String(Math.max(0, ...numbers) + 1).padStart(4, '0');
     writeFileSync(`${dir}${number}_${name}.sql`, `${sql.trim()}\n`);
     console.log(`${dialect}: wrote ${number}_${name}.sql`);
   } finally {

@@ -1,7 +1,10 @@
+import { readdirSync } from 'node:fs';
 import { createTestOrm } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../testing/test-database.js';
 import type { Orm } from './create-orm.js';
-import { migrate, splitStatements } from './migrate.js';
+import { migrate, migrationsDir, orderedMigrationFiles, splitStatements } from './migrate.js';
+import { RENAMED_MIGRATIONS } from './migration-renames.js';
 
 describe('migrations', () => {
   let orm: Orm;
@@ -23,5 +26,68 @@ describe('migrations', () => {
       'create table a (x int)',
       'create index i on a (x)',
     ]);
+  });
+
+  it('record names that the migration files of both dialects still carry', async () => {
+    const recorded = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ name: string }[]>('select name from trackline_migrations order by name');
+    expect(recorded.map((r) => r.name)).toEqual(orderedMigrationFiles(readdirSync(migrationsDir('sqlite'))));
+  });
+});
+
+describe('migration file names', () => {
+  const sqlite = readdirSync(migrationsDir('sqlite'));
+  const postgresql = readdirSync(migrationsDir('postgresql'));
+
+  it('start with unique, strictly increasing numbers, the same files for both dialects', () => {
+    const files = orderedMigrationFiles(sqlite);
+    const numbers = files.map((f) => Number(f.slice(0, 4)));
+    numbers.forEach((n, i) => {
+      if (i > 0) expect(n).toBeGreaterThan(numbers[i - 1] ?? 0);
+    });
+    expect(orderedMigrationFiles(postgresql)).toEqual(files);
+  });
+
+  it('refuse two files sharing a number, and names not of the form NNNN_name.sql', () => {
+    expect(() => orderedMigrationFiles(['0001_a.sql', '0002_b.sql', '0002_c.sql'])).toThrow(
+      /0002_b\.sql and 0002_c\.sql share the number 0002/,
+    );
+    expect(() => orderedMigrationFiles(['1_a.sql'])).toThrow(/1_a\.sql is not named NNNN_snake_case\.sql/);
+    expect(() => orderedMigrationFiles(['0001_A b.sql'])).toThrow(/not named/);
+    expect(orderedMigrationFiles(['0003_c.sql', 'notes.txt', '0001_a.sql'])).toEqual([
+      '0001_a.sql',
+      '0003_c.sql',
+    ]);
+  });
+
+  it('rename only to files that exist, from names that no longer do', () => {
+    for (const [oldName, newName] of Object.entries(RENAMED_MIGRATIONS)) {
+      expect(sqlite).toContain(newName);
+      expect(sqlite).not.toContain(oldName);
+    }
+  });
+});
+
+describe('a database that recorded the names before the renaming', () => {
+  let orm: Orm;
+  beforeAll(async () => {
+    orm = await createTestDatabase();
+    await migrate(orm);
+    const conn = orm.em.fork().getConnection();
+    for (const [oldName, newName] of Object.entries(RENAMED_MIGRATIONS)) {
+      await conn.execute('update trackline_migrations set name = ? where name = ?', [oldName, newName]);
+    }
+  });
+  afterAll(() => orm.close(true));
+
+  it('applies nothing again and records the new names', async () => {
+    expect(await migrate(orm)).toEqual([]);
+    const recorded = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ name: string }[]>('select name from trackline_migrations order by name');
+    expect(recorded.map((r) => r.name)).toEqual(orderedMigrationFiles(readdirSync(migrationsDir('sqlite'))));
   });
 });

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dialectOf, type Orm } from './create-orm.js';
 import type { Em } from './em.js';
+import { RENAMED_MIGRATIONS } from './migration-renames.js';
 
 /** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
 export const migrationsDir = (dialect: string) =>
@@ -15,13 +16,34 @@ export function splitStatements(sql: string): string[] {
     .filter((s) => s.length > 0 && !/^--[^\n]*$/.test(s));
 }
 
+const MIGRATION_NAME = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/**
+ * The migration files of a folder in the order they apply. Refuses a folder whose names do not
+ * each start with their own four-digit number (two files sharing a number would apply in an order
+ * that hangs on the alphabet, and a new file numbered by counting would collide after a gap).
+ */
+export function orderedMigrationFiles(names: readonly string[]): string[] {
+  const files = names.filter((f) => f.endsWith('.sql')).sort();
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const number = MIGRATION_NAME.exec(file)?.[1];
+    if (number === undefined) throw new Error(`Migration file ${file} is not named NNNN_snake_case.sql`);
+    const other = seen.get(number);
+    if (other !== undefined)
+      throw new Error(`Migration files ${other} and ${file} share the number ${number}`);
+    seen.set(number, file);
+  }
+  return files;
+}
+
 /** Applies the migrations not applied yet (`before`: only files whose names sort before it; tests of one migration's data use it). */
 export async function migrate(orm: Orm, options: { before?: string } = {}): Promise<string[]> {
   const dialect = dialectOf(orm);
   const dir = migrationsDir(dialect);
-  const files = (await readdir(dir))
-    .filter((f) => f.endsWith('.sql') && (options.before === undefined || f < options.before))
-    .sort();
+  const files = orderedMigrationFiles(await readdir(dir)).filter(
+    (f) => options.before === undefined || f < options.before,
+  );
   const applied: string[] = [];
   // SQLite alters a table by rebuilding it; with foreign keys on, dropping the old table would
   // cascade into the rows that reference it. The pragma is a no-op inside a transaction, so it is
@@ -54,6 +76,14 @@ async function migrateInTransaction(
       'run',
       ctx,
     );
+    for (const [oldName, newName] of Object.entries(RENAMED_MIGRATIONS)) {
+      await conn.execute(
+        'update trackline_migrations set name = ? where name = ?',
+        [newName, oldName],
+        'run',
+        ctx,
+      );
+    }
     const done = new Set(
       (await conn.execute<{ name: string }[]>('select name from trackline_migrations', [], 'all', ctx)).map(
         (r) => r.name,

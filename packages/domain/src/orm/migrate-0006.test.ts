@@ -9,10 +9,10 @@ import type { Em } from './em.js';
 import { migrate } from './migrate.js';
 
 /**
- * Migration 0007 turns per-project fields into prototypes, bundles and attached fields: a
- * database written by 0006 keeps every issue's values, the project's values and assignees.
+ * Migration 0006 (once named 0007) turns per-project fields into prototypes, bundles and attached fields: a
+ * database written by the migrations before it keeps every issue's values, the project's values and assignees.
  */
-describe('migration 0007 (custom fields as data)', () => {
+describe('migration 0006 (custom fields as data)', () => {
   let orm: Orm;
   const fork = () => orm.em.fork() as Em;
   const run = (sql: string, params: unknown[] = []) =>
@@ -21,8 +21,8 @@ describe('migration 0007 (custom fields as data)', () => {
 
   beforeAll(async () => {
     orm = await createTestDatabase();
-    await migrate(orm, { before: '0007' });
-    // Root as the 0006 schema holds it (today's seed writes tables that later migrations add).
+    await migrate(orm, { before: '0006' });
+    // Root as the schema before 0006 holds it (today's seed writes tables that later migrations add).
     await run(
       "insert into users (login, login_key, full_name, type, created_at) values ('root', 'root', 'root', 'root', ?)",
       [at],
@@ -84,7 +84,7 @@ describe('migration 0007 (custom fields as data)', () => {
         "select i.id, pf.id, null, ?, 0 from issues i, project_fields pf where i.project_id = ? and pf.name = 'Assignee'",
       [rootId, projectId],
     );
-    expect((await migrate(orm))[0]).toBe('0007_custom_fields.sql');
+    expect((await migrate(orm))[0]).toBe('0006_custom_fields.sql');
   });
   afterAll(() => orm.close(true));
 
