@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_COMMAND_LENGTH, MAX_QUERY_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 
@@ -66,14 +67,19 @@ const contextFields = {
   issueIds: z.string().max(10_000, 'must be at most 10000 characters').optional(),
   /** A folder id (see /rest/issuesFolder) narrowing `query`. */
   folder: z.string().max(200, 'must be at most 200 characters').optional(),
-  query: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  command: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  query: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+  command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
   noIssuesContext: QueryBool.optional(),
 };
 export const ZUnderlineInput = z.object(contextFields);
 export const ZSuggestInput = z.object({
   ...contextFields,
-  caret: z.number().int().min(0, 'must be at least 0').max(2000, 'must be at most 2000').optional(),
+  caret: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH}`)
+    .optional(),
   optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 });
 

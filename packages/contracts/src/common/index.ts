@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './limits.js';
 export * from './media-type.js';
 export * from './query-bool.js';
 export * from './route-meta.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_OFFSET, MAX_PAGE_SIZE, MAX_QUERY_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { name } from '../common/text-fields.js';
@@ -22,9 +23,24 @@ const folderXml = element('folder');
  * (default and cap 500) returned. Without parameters a list of up to 500 answers as before.
  */
 export const ZFolderPageInput = z.object({
-  start: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
-  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
-  max: z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+  start: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
+    .optional(),
+  after: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
+    .optional(),
+  max: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
+    .optional(),
 });
 export type FolderPageInput = z.infer<typeof ZFolderPageInput>;
 
@@ -112,7 +128,7 @@ export const saveSearchMeta = {
 } satisfies RouteMeta;
 export const ZSaveSearchInput = z.object({
   name: name(100),
-  query: z.string().max(2000, 'must be at most 2000 characters'),
+  query: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
   shared: QueryBool.optional(),
 });
 export const deleteSavedSearchMeta = {

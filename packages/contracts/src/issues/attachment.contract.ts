@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ROW_ID } from '../common/limits.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
 import { ZIssueId } from './issue.contract.js';
@@ -51,6 +52,6 @@ export const ZDeleteAttachmentInput = z.object({
     .number()
     .int()
     .min(1, 'must be an attachment id')
-    .max(2_147_483_647, 'must be an attachment id'),
+    .max(MAX_ROW_ID, 'must be an attachment id'),
 });
 export const ZDeleteAttachmentOutput = ZEmpty;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { MAX_COMMENT_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
-import { MAX_COMMENT_LENGTH, ZIssueId } from './issue.contract.js';
+import { ZIssueId } from './issue.contract.js';
 
 /*
  * Comments as the legacy clients read and change them (legacy-clients.md, "comments"):

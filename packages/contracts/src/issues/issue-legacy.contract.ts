@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  MAX_PAGE_OFFSET,
+  MAX_QUERY_LENGTH,
+  MAX_ROW_ID,
+  MAX_SUMMARY_LENGTH,
+  MAX_TEXT_LENGTH,
+} from '../common/limits.js';
 import { list, type RouteMeta } from '../common/route-meta.js';
 import { ZCount, ZEmpty } from '../common/small-bodies.js';
 import { name, optionalText } from '../common/text-fields.js';
@@ -17,7 +24,7 @@ const TAGS = ['Issues'];
 const issueXml = { kind: 'custom', renderer: 'issue' } as const;
 
 /** The legacy `filter` search text (same limits as `GET /issue`). */
-const ZFilter = z.string().max(2000, 'must be at most 2000 characters').optional();
+const ZFilter = z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional();
 
 export const countIssuesMeta = {
   openapi: {
@@ -44,7 +51,12 @@ export const searchIntellisenseMeta = {
 } satisfies RouteMeta;
 export const ZSearchIntellisenseInput = z.object({
   filter: ZFilter,
-  caret: z.number().int().min(0, 'must be at least 0').max(2000, 'must be at most 2000').optional(),
+  caret: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH}`)
+    .optional(),
   optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
   /** The project the query is typed in; accepted for the original's clients, completions cover every readable project. */
   project: z.string().max(200, 'must be at most 200 characters').optional(),
@@ -75,9 +87,14 @@ export const listProjectIssuesMeta = {
 export const ZListProjectIssuesInput = z.object({
   project: ZProjectShortName,
   filter: ZFilter,
-  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
+  after: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
+    .optional(),
   /** Larger pages are capped (one legacy client asks for 1000000), not refused. */
-  max: z.number().int().min(1, 'must be at least 1').max(2_147_483_647).optional(),
+  max: z.number().int().min(1, 'must be at least 1').max(MAX_ROW_ID).optional(),
   /** Only issues updated after this time (ms since the epoch). */
   // Up to the last millisecond of year 9999: PostgreSQL's timestamps end there, JavaScript's much later.
   updatedAfter: z
@@ -116,8 +133,8 @@ export const updateIssueMeta = {
 } satisfies RouteMeta;
 export const ZUpdateIssueInput = z.object({
   issue: ZIssueId,
-  summary: name(1000).optional(),
-  description: optionalText(64_000),
+  summary: name(MAX_SUMMARY_LENGTH).optional(),
+  description: optionalText(MAX_TEXT_LENGTH),
 });
 
 export const deleteIssueMeta = {

@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import {
+  MAX_COMMAND_LENGTH,
+  MAX_COMMENT_LENGTH,
+  MAX_PAGE_OFFSET,
+  MAX_PAGE_SIZE,
+  MAX_QUERY_LENGTH,
+} from '../common/limits.js';
 import { optionalText } from '../common/text-fields.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
-import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH, ZIssueId, ZValueColor } from './issue.contract.js';
+import { ZIssueId, ZValueColor } from './issue.contract.js';
 
 /**
  * The typed issue view of the tRPC interface (the console and TypeScript clients): the same
@@ -94,9 +101,19 @@ export const ZViewIssueInput = z.object({ issue: ZIssueId });
 
 /** A page of issues matching a query, and how many match in all. */
 export const ZListIssuesInput = z.object({
-  filter: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
-  max: z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+  filter: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+  after: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
+    .optional(),
+  max: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
+    .optional(),
 });
 export const ZListIssuesOutput = z.object({ issues: z.array(ZIssueView), total: z.number().int() });
 
@@ -104,7 +121,7 @@ export const ZListIssuesOutput = z.object({ issues: z.array(ZIssueView), total: 
 export const ZApplyCommandInput = z.object({
   /** Readable ids; wins over `query`. */
   issues: z.array(ZIssueId).max(500, 'must name at most 500 issues').optional(),
-  query: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  query: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
   command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
   comment: optionalText(MAX_COMMENT_LENGTH),
   /** The comment is visible to this group's members only. */

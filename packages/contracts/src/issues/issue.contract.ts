@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  MAX_COMMAND_LENGTH,
+  MAX_COMMENT_LENGTH,
+  MAX_PAGE_OFFSET,
+  MAX_QUERY_LENGTH,
+  MAX_SUMMARY_LENGTH,
+  MAX_TEXT_LENGTH,
+} from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
@@ -90,8 +98,8 @@ export const createIssueMeta = {
 } satisfies RouteMeta;
 export const ZCreateIssueInput = z.object({
   project: ZProjectShortName,
-  summary: name(1000),
-  description: optionalText(64_000),
+  summary: name(MAX_SUMMARY_LENGTH),
+  description: optionalText(MAX_TEXT_LENGTH),
   /** The group the issue is visible to (the original's `permittedGroup`); absent: every reader of the project. */
   permittedGroup: name(100).optional(),
 });
@@ -120,8 +128,13 @@ export const searchIssuesMeta = {
   xml: { kind: 'custom', renderer: 'issueCompacts' },
 } satisfies RouteMeta;
 export const ZSearchIssuesInput = z.object({
-  filter: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  after: z.number().int().min(0, 'must be at least 0').max(100_000, 'must be at most 100000').optional(),
+  filter: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+  after: z
+    .number()
+    .int()
+    .min(0, 'must be at least 0')
+    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
+    .optional(),
   /** Larger pages are capped (at `SEARCH_MAX_RESULTS` in the domain), not refused. */
   max: z
     .number()
@@ -143,10 +156,6 @@ export const executeCommandMeta = {
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
-/** The longest comment the REST API accepts; comments written from VCS hooks are cut to it. */
-export const MAX_COMMENT_LENGTH = 64_000;
-/** The longest command the REST API accepts; longer commands from VCS hooks are not run. */
-export const MAX_COMMAND_LENGTH = 2000;
 export const ZExecuteCommandInput = z.object({
   issue: ZIssueId,
   command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
@@ -169,8 +178,8 @@ export const intellisenseMeta = {
 } satisfies RouteMeta;
 export const ZIntellisenseInput = z.object({
   issue: ZIssueId,
-  command: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  caret: z.number().int().min(0, 'must be at least 0').max(2000).optional(),
+  command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
+  caret: z.number().int().min(0, 'must be at least 0').max(MAX_COMMAND_LENGTH).optional(),
   optionsLimit: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
   runAs: z.string().trim().max(100).optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ROW_ID, MAX_TEXT_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
@@ -31,7 +32,7 @@ const ZWorkItemId = z.coerce
   .number()
   .int()
   .min(1, 'must be a work item id')
-  .max(2_147_483_647, 'must be a work item id');
+  .max(MAX_ROW_ID, 'must be a work item id');
 const ZDate = z
   .number()
   .int()
@@ -42,7 +43,7 @@ const ZDuration = z
   .int()
   .min(1, 'must be at least 1 minute')
   .max(527_040, 'must be at most 527040 minutes');
-const ZDescription = z.string().max(64_000, 'must be at most 64000 characters');
+const ZDescription = z.string().max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`);
 const ZWorkTypeName = z.string().trim().max(100, 'must be at most 100 characters');
 
 export const listWorkItemsMeta = {
@@ -136,7 +137,7 @@ export const ZImportWorkItemsInput = z.object({
       z.object({
         date: loose(30),
         duration: loose(30),
-        description: loose(64_000).optional(),
+        description: loose(MAX_TEXT_LENGTH).optional(),
         worktype: loose(200).optional(),
         author: loose(200).optional(),
       }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_BRANCH_FILTER_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { ZMessage } from '../common/small-bodies.js';
@@ -80,7 +81,10 @@ export const getVcsIntegrationMeta = {
 export const ZGetVcsIntegrationInput = z.object({ name: ZVcsIntegrationName });
 
 const ZSecret = z.string().max(200, 'must be at most 200 characters');
-const ZBranches = z.string().trim().max(2000, 'must be at most 2000 characters');
+const ZBranches = z
+  .string()
+  .trim()
+  .max(MAX_BRANCH_FILTER_LENGTH, `must be at most ${MAX_BRANCH_FILTER_LENGTH} characters`);
 
 export const createVcsIntegrationMeta = {
   openapi: {

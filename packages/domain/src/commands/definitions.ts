@@ -126,4 +126,4 @@ export function keywordCapability(keyword: CommandKeyword): Capability | null {
 }
 
 /** Longer commands are refused with one diagnostic, so hostile input costs nothing. */
-export const MAX_COMMAND_LENGTH = 2000;
+export { MAX_COMMAND_LENGTH } from '@trackline/contracts';

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { MAX_QUERY_LENGTH } from '@trackline/contracts';
 import { User } from '../users/user.entity.js';
 
 /** A named query; a shared one is visible to everyone. Names are unique per owner regardless of case. */
@@ -11,7 +12,7 @@ export const SavedSearch = defineEntity({
     owner: () => p.manyToOne(User).deleteRule('cascade'),
     name: p.string().length(100),
     nameKey: p.string().length(100).index(),
-    query: p.string().length(2000),
+    query: p.string().length(MAX_QUERY_LENGTH),
     shared: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

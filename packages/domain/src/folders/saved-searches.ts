@@ -1,3 +1,4 @@
+import { MAX_QUERY_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { checkQuerySyntax } from '../issues/search/query-parser.js';
@@ -21,8 +22,6 @@ export type SavedSearchView = {
 /** A saved search: by id (number), or by name (string; the actor's own first, then a shared one). */
 export type SavedSearchRef = OwnedNameRef;
 
-const MAX_QUERY = 2000;
-
 export const savedSearchFolderId = (id: number) => `s-${id}`;
 
 export const toSavedSearchView = (s: ISavedSearch): SavedSearchView => ({
@@ -36,7 +35,8 @@ export const toSavedSearchView = (s: ISavedSearch): SavedSearchView => ({
 
 function validQuery(query: string): string {
   const clean = oneLine(query).trim();
-  if (clean.length > MAX_QUERY) throw DomainError.invalid('query', `must be at most ${MAX_QUERY} characters`);
+  if (clean.length > MAX_QUERY_LENGTH)
+    throw DomainError.invalid('query', `must be at most ${MAX_QUERY_LENGTH} characters`);
   checkQuerySyntax(clean); // syntax only: names are resolved when the search runs, for whoever runs it
   return clean;
 }

@@ -1,4 +1,4 @@
-import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
+import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER, MAX_TEXT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { GroupMember } from '../groups/group.entity.js';
@@ -52,7 +52,6 @@ export type ImportIssuesInput = {
 
 export const MAX_IMPORT_ISSUES = 100;
 const MAX_SUMMARY = 1000;
-const MAX_DESCRIPTION = 64_000;
 
 /** Issue properties the import sets by name; everything else is a project field. */
 const BUILT_IN = new Set([
@@ -137,9 +136,9 @@ async function planIssue(
   else if (summary.length > MAX_SUMMARY)
     problems.push({ message: `summary must be at most ${MAX_SUMMARY} characters`, fieldName: 'summary' });
   const description = storableText((builtIn.get('description') ?? [])[0] ?? '');
-  if (description.length > MAX_DESCRIPTION)
+  if (description.length > MAX_TEXT_LENGTH)
     problems.push({
-      message: `description must be at most ${MAX_DESCRIPTION} characters`,
+      message: `description must be at most ${MAX_TEXT_LENGTH} characters`,
       fieldName: 'description',
     });
   const time = (key: string, name: string, required: boolean) => {

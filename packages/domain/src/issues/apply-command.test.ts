@@ -1,3 +1,4 @@
+import { MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
@@ -139,6 +140,17 @@ describe('applyCommand', () => {
     // Even the tag the first part created is gone.
     const tags = await fork(orm).execute("select count(*) as n from tags where name_key = 'atomic'");
     expect(Number(tags[0]?.n)).toBe(0);
+  });
+
+  it('refuses a comment longer than the REST limit (MAX_COMMENT_LENGTH), changing nothing', async () => {
+    const before = (await get('CMD-4')).comments.length;
+    const tooLong = 'x'.repeat(MAX_COMMENT_LENGTH + 1);
+    await expect(applyCommand(fork(orm), dev, ['CMD-4'], [], tooLong)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining(`comment: must be at most ${MAX_COMMENT_LENGTH} characters`),
+    });
+    await applyCommand(fork(orm), dev, ['CMD-4'], [], 'x'.repeat(MAX_COMMENT_LENGTH));
+    expect((await get('CMD-4')).comments.length).toBe(before + 1);
   });
 
   it('is atomic across issues: a failure on the second issue leaves the first unchanged', async () => {

@@ -1,3 +1,4 @@
+import { MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
 import { DomainError } from '../errors.js';
@@ -16,7 +17,6 @@ export type ApplyCommandResult = { issues: string[] };
 /** `commentGroup`: the comment is visible only to this group's members (and its author). */
 export type CommentOptions = { commentGroup?: string | undefined };
 
-const MAX_COMMENT = 100_000;
 const ATTEMPTS = 3;
 
 /**
@@ -36,8 +36,8 @@ export async function applyCommand(
   options: CommentOptions = {},
 ): Promise<ApplyCommandResult> {
   const text = storableText(comment ?? '').trim();
-  if (text.length > MAX_COMMENT)
-    throw DomainError.invalid('comment', `must be at most ${MAX_COMMENT} characters`);
+  if (text.length > MAX_COMMENT_LENGTH)
+    throw DomainError.invalid('comment', `must be at most ${MAX_COMMENT_LENGTH} characters`);
   if (issueIds.length === 0) throw DomainError.invalid('issues', 'no issue to apply the command to');
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,4 +1,4 @@
-import { decodeCompressedId } from '@trackline/contracts';
+import { decodeCompressedId, MAX_ROW_ID } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { getFolder } from '../folders/folders.js';
@@ -20,7 +20,6 @@ const READABLE_ID = /^[A-Za-z][A-Za-z0-9_]*-\d+$/;
 /** Issues a query context contributes at most: enough for the vocabulary, bounded in cost. */
 export const COMMAND_CONTEXT_LIMIT = 100;
 /** The largest row id (the id columns are 32-bit integers). */
-const MAX_ROW_ID = 2_147_483_647;
 
 /**
  * The issues a command is typed against: `issueIds` (readable ids first, else legacy compressed

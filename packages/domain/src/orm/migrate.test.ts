@@ -33,7 +33,9 @@ describe('migrations', () => {
       .fork()
       .getConnection()
       .execute<{ name: string }[]>('select name from trackline_migrations order by name');
-    expect(recorded.map((r) => r.name)).toEqual(orderedMigrationFiles(readdirSync(migrationsDir('sqlite'))));
+    expect(recorded.map((r: { name: string }) => r.name)).toEqual(
+      orderedMigrationFiles(readdirSync(migrationsDir('sqlite'))),
+    );
   });
 });
 
@@ -88,6 +90,8 @@ describe('a database that recorded the names before the renaming', () => {
       .fork()
       .getConnection()
       .execute<{ name: string }[]>('select name from trackline_migrations order by name');
-    expect(recorded.map((r) => r.name)).toEqual(orderedMigrationFiles(readdirSync(migrationsDir('sqlite'))));
+    expect(recorded.map((r: { name: string }) => r.name)).toEqual(
+      orderedMigrationFiles(readdirSync(migrationsDir('sqlite'))),
+    );
   });
 });

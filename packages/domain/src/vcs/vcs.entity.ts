@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { VCS_DELIVERY_STATUSES, VCS_HOSTS } from '@trackline/contracts';
+import { MAX_BRANCH_FILTER_LENGTH, VCS_DELIVERY_STATUSES, VCS_HOSTS } from '@trackline/contracts';
 import { Issue } from '../issues/issue.entity.js';
 import { Project } from '../projects/project.entity.js';
 import { Role } from '../roles/role.entity.js';
@@ -19,7 +19,7 @@ export const VcsIntegration = defineEntity({
     apiKeyHash: p.string().length(64).unique(),
     /** The webhook secret; kept in clear because the HMAC needs it (never returned). */
     secret: p.string().length(200).nullable(),
-    branches: p.string().length(2000).default(''),
+    branches: p.string().length(MAX_BRANCH_FILTER_LENGTH).default(''),
     /** Commands of a commit apply only when the host names its author as the pusher. */
     requirePusherMatch: p.boolean().default(true),
     committersRole: () => p.manyToOne(Role).nullable().deleteRule('set null'),

@@ -1,3 +1,4 @@
+import { MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import { findGroupByName } from '../../groups/group-names.js';
@@ -7,8 +8,6 @@ import { storableText } from '../../text/user-text.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
 import { Issue } from '../issue.entity.js';
 import { type IIssueComment, IssueComment } from './comment.entity.js';
-
-export const MAX_COMMENT_TEXT = 100_000;
 
 /**
  * Who sees a comment restricted to a group (`permittedGroup`): its author and the group's
@@ -131,8 +130,8 @@ export async function updateComment(
 ): Promise<CommentView> {
   const stored = storableText(text).trim();
   if (!stored) throw DomainError.invalid('text', 'must not be empty');
-  if (stored.length > MAX_COMMENT_TEXT)
-    throw DomainError.invalid('text', `must be at most ${MAX_COMMENT_TEXT} characters`);
+  if (stored.length > MAX_COMMENT_LENGTH)
+    throw DomainError.invalid('text', `must be at most ${MAX_COMMENT_LENGTH} characters`);
   const issue = await findReadableIssue(em, actor, readableId);
   const comment = await findComment(em, actor, issue, commentId, false);
   requireCommentRight(actor, issue, comment, 'UPDATE_COMMENT', 'UPDATE_NOT_OWN_COMMENT', 'update');

@@ -1,4 +1,4 @@
-import { isStorableTimestamp } from '@trackline/contracts';
+import { isStorableTimestamp, MAX_TEXT_LENGTH as MAX_TEXT } from '@trackline/contracts';
 import type { SimpleKind } from './field.entity.js';
 
 /** The stored form of a simple field's value: `text` for string/text, `number` for the rest. */
@@ -12,7 +12,6 @@ const FLOAT = /^[+-]?(?:\d{1,300}(?:\.\d{0,300})?|\.\d{1,300})(?:[eE][+-]?\d{1,3
 const ISO_DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const MAX_STRING = 1000;
-const MAX_TEXT = 64000;
 
 /**
  * Parses the text of a simple field's value (all linear-time patterns, bounded input). Returns

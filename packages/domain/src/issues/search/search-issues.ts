@@ -1,3 +1,4 @@
+import { MAX_PAGE_SIZE } from '@trackline/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
@@ -32,7 +33,7 @@ export type SearchOptions = {
 };
 
 export const SEARCH_DEFAULT_MAX = 10;
-export const SEARCH_MAX_RESULTS = 500;
+export const SEARCH_MAX_RESULTS = MAX_PAGE_SIZE;
 
 /** `max` defaults to 10 and is capped at 500; a missing, negative or non-integer `skip` is 0. */
 export function searchPage(options: SearchOptions): { skip: number; max: number } {

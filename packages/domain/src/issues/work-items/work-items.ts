@@ -1,3 +1,4 @@
+import { MAX_TEXT_LENGTH } from '@trackline/contracts';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import { type ImportItemResult, imported, parseTimestamp, refused } from '../../import/import-report.js';
@@ -30,7 +31,6 @@ export type WorkItemInput = {
 };
 
 const MAX_DURATION = 60 * 24 * 366;
-const MAX_DESCRIPTION = 64_000;
 
 function checkInput(input: Partial<WorkItemInput>) {
   if (
@@ -38,8 +38,8 @@ function checkInput(input: Partial<WorkItemInput>) {
     !(Number.isInteger(input.duration) && input.duration >= 1 && input.duration <= MAX_DURATION)
   )
     throw DomainError.invalid('duration', `must be a whole number of minutes from 1 to ${MAX_DURATION}`);
-  if (input.description !== undefined && input.description.length > MAX_DESCRIPTION)
-    throw DomainError.invalid('description', `must be at most ${MAX_DESCRIPTION} characters`);
+  if (input.description !== undefined && input.description.length > MAX_TEXT_LENGTH)
+    throw DomainError.invalid('description', `must be at most ${MAX_TEXT_LENGTH} characters`);
 }
 
 type Row = {
@@ -223,9 +223,9 @@ export async function importWorkItems(
       });
     if (!isReferenceLogin(author))
       problems.push({ message: 'author must be a login', fieldName: 'author', value: author });
-    if ((item.description ?? '').length > MAX_DESCRIPTION)
+    if ((item.description ?? '').length > MAX_TEXT_LENGTH)
       problems.push({
-        message: `description must be at most ${MAX_DESCRIPTION} characters`,
+        message: `description must be at most ${MAX_TEXT_LENGTH} characters`,
         fieldName: 'description',
       });
     if ((item.worktype ?? '').trim().length > 100)
