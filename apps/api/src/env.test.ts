@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { processCountFromEnv, readEnv } from './env.js';
+import { ENV_KEYS, processCountFromEnv, readEnv } from './env.js';
 
 describe('TRACKLINE_PROCESSES', () => {
   it('defaults to one per core on PostgreSQL and to one on SQLite; a setting wins', () => {
@@ -13,5 +14,38 @@ describe('TRACKLINE_PROCESSES', () => {
   it('refuses what is not a count from 1 to 64, naming the setting', () => {
     for (const bad of ['0', '65', 'two', '1.5'])
       expect(() => readEnv({ TRACKLINE_PROCESSES: bad })).toThrow(/TRACKLINE_PROCESSES/);
+  });
+});
+
+describe('.env.example and docs/configuration.md', () => {
+  const example = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
+  const docs = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+  const lines = [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => ({
+    commented: m[1] !== undefined,
+    key: m[2] as string,
+    value: m[3] as string,
+  }));
+
+  it('name every setting the server reads, once each, and nothing else', () => {
+    expect(lines.map((l) => l.key).sort()).toEqual([...ENV_KEYS].sort());
+  });
+
+  it('show each default as the server applies it', () => {
+    const defaults = readEnv({}) as Record<string, unknown>;
+    const wrong = lines.filter(
+      (l) =>
+        l.commented && l.value !== '' && defaults[l.key] !== undefined && String(defaults[l.key]) !== l.value,
+    );
+    expect(wrong.map((l) => `${l.key}=${l.value} (default ${String(defaults[l.key])})`)).toEqual([]);
+  });
+
+  it('hold uncommented examples the server accepts', () => {
+    const set = Object.fromEntries(lines.filter((l) => !l.commented).map((l) => [l.key, l.value]));
+    expect(Object.keys(set).length).toBeGreaterThan(0);
+    expect(() => readEnv(set)).not.toThrow();
+  });
+
+  it('are documented: docs/configuration.md names every setting', () => {
+    expect(ENV_KEYS.filter((key) => !docs.includes(key))).toEqual([]);
   });
 });

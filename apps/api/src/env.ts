@@ -134,6 +134,8 @@ const ZEnv = z.object({
   VCS_FAULT_EXIT_AFTER_UNITS: z.coerce.number().int().min(0).optional(),
 });
 export type Env = z.infer<typeof ZEnv>;
+/** Every setting the server reads (`.env.example` and docs/configuration.md list each; a test checks). */
+export const ENV_KEYS = Object.keys(ZEnv.shape) as (keyof Env)[];
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = ZEnv.safeParse(source);
