@@ -26,6 +26,7 @@ const FORBIDDEN: [RegExp, string][] = [
   [/from ['"]zod\/v4\/core['"]/, "imports zod's internal core (zod's classes are its public API)"],
   [/\._def\b/, "reads a library's private definition (`_def`)"],
   [/\._zod\b/, "reads zod's private internals (`_zod`)"],
+  [/\.getExecutor\(\)/, "uses Kysely's internal executor (`connection().execute` is the public way)"],
 ];
 
 describe('public APIs only', () => {

@@ -36,10 +36,13 @@ type PgPool = {
     values: unknown[];
   }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 };
-/** Kysely's executor: `provideConnection` takes the connection mutex for the consumer's duration. */
-type Executor = { provideConnection<T>(consumer: (connection: unknown) => Promise<T>): Promise<T> };
+/**
+ * Runs work while holding the ORM's one SQLite connection (Kysely's public `connection().execute`,
+ * which takes the connection's mutex for the callback's duration, as a transaction does).
+ */
+type Exclusive = <T>(work: () => T) => Promise<T>;
 type Native =
-  | { kind: 'sqlite'; db: SqliteDatabase; executor: Executor }
+  | { kind: 'sqlite'; db: SqliteDatabase; exclusive: Exclusive }
   | { kind: 'postgresql'; pool: PgPool };
 
 /** The most SQL texts kept prepared per database (texts with `in (?, ?, …)` vary with their length). */
@@ -54,14 +57,13 @@ function nativeOf(em: Em): Promise<Native> {
   let native = natives.get(connection);
   if (!native) {
     native = (async () => {
-      const orm = connection as unknown as {
-        getNativeClient(): Promise<unknown>;
-        getClient(): { getExecutor(): Executor };
-      };
-      const client = (await orm.getNativeClient()) as SqliteDatabase | PgPool;
-      return 'prepare' in client
-        ? { kind: 'sqlite' as const, db: client, executor: orm.getClient().getExecutor() }
-        : { kind: 'postgresql' as const, pool: client };
+      // Public API of MikroORM's SQL connection: the driver's own client (better-sqlite3's
+      // Database or pg's Pool, told apart by shape) and the Kysely instance built on it.
+      const client = (await connection.getNativeClient()) as SqliteDatabase | PgPool;
+      if (!('prepare' in client)) return { kind: 'postgresql' as const, pool: client };
+      const kysely = connection.getClient();
+      const exclusive: Exclusive = (work) => kysely.connection().execute(async () => work());
+      return { kind: 'sqlite' as const, db: client, exclusive };
     })();
     natives.set(connection, native);
   }
@@ -109,7 +111,7 @@ export async function readRows<T>(em: Em, sql: string, params: readonly unknown[
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
     const run = () => sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[];
-    return em.getTransactionContext() ? run() : native.executor.provideConnection(async () => run());
+    return em.getTransactionContext() ? run() : native.exclusive(run);
   }
   if (em.getTransactionContext() || inlineOnly.has(sql)) return em.execute<T[]>(sql, [...params]);
   const { name, text } = pgText(sql);
@@ -155,7 +157,7 @@ export async function runStatement(em: Em, sql: string, params: readonly unknown
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
     const run = () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes;
-    return em.getTransactionContext() ? run() : native.executor.provideConnection(async () => run());
+    return em.getTransactionContext() ? run() : native.exclusive(run);
   }
   if (em.getTransactionContext() || inlineOnly.has(sql)) return viaOrm();
   const { name, text } = pgText(sql);
