@@ -211,6 +211,9 @@ function runJsonBench(script, env = {}) {
   });
 }
 
+/** The seeded roles the role row reads (repeats weight the common ones). */
+const ROLES = ['Developer', 'Reporter', 'Observer', 'Developer', 'Project Admin'];
+
 /** The rows; `hand: true` where the hand-written server answers the same request. */
 function targetsFor({ rootTokens, readers, apiKey }) {
   const rootAuth = (i) => bearer(pick(rootTokens, i));
