@@ -1,8 +1,8 @@
 import { createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, type Orm } from '../orm/create-orm.js';
+import { readAuthEpoch } from '../orm/epoch-cache.js';
 import { createProject, deleteProject } from '../projects/projects.js';
-import { readAuthEpoch } from '../read-models/epoch-cache.js';
 import { User } from '../users/user.entity.js';
 import { grantRole, revokeRole } from '../users/users.js';
 import type { Actor } from './actor.js';

@@ -1,7 +1,7 @@
 import { hasControlCharacters } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
-import { type AuthenticatedUser, findSessionRow, findTokenRow } from '../read-models/actor.js';
 import { type IUser, User } from '../users/user.entity.js';
+import { type AuthenticatedUser, findSessionRow, findTokenRow } from './actor-read-model.js';
 import { verifyPassword } from './password.js';
 import { digestsEqual, parsePermanentToken, randomSecret, sha256Hex } from './secrets.js';
 import { PermanentToken, Session } from './token.entity.js';

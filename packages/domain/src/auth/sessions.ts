@@ -1,4 +1,3 @@
-import { emitSecurityEvent } from '../audit/security-events.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { User } from '../users/user.entity.js';
@@ -6,6 +5,7 @@ import { type Actor, requirePermission } from './actor.js';
 import { hashPassword } from './password.js';
 import { requireCovers } from './require-covers.js';
 import { sha256Hex } from './secrets.js';
+import { emitSecurityEvent } from './security-events.js';
 import { Session } from './token.entity.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { PermissionKey } from '@trackline/contracts';
-import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
+import { changedNames, emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';

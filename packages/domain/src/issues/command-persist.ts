@@ -1,5 +1,5 @@
 import type { Em } from '../orm/em.js';
-import { runStatement, storedTime } from '../read-models/statements.js';
+import { runStatement, storedTime } from '../orm/statements.js';
 import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';

@@ -3,7 +3,7 @@ import { canReadIssue } from '../auth/issue-access.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
 import { visibleCommentsSql } from './comments/comments.js';
 import type { FieldKind } from './fields/field.entity.js';
 import { formatSimpleValue } from './fields/simple-values.js';

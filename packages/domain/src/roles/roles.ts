@@ -1,6 +1,6 @@
 import { isPermissionKey, PERMISSIONS, type PermissionKey } from '@trackline/contracts';
-import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, holdsInScope, requirePermission } from '../auth/actor.js';
+import { changedNames, emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';

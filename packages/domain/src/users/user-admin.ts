@@ -1,8 +1,8 @@
 import { isPermissionKey } from '@trackline/contracts';
-import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import { requireCovers } from '../auth/require-covers.js';
+import { emitSecurityEvent } from '../auth/security-events.js';
 import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
 import { findGroupByName } from '../groups/group-names.js';

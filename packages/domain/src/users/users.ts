@@ -1,6 +1,6 @@
-import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
+import { emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
 import { byRole, joinAutoJoinGroups, type RoleScopes, requireHoldsAutoJoinRoles } from '../groups/groups.js';
 import type { Em } from '../orm/em.js';

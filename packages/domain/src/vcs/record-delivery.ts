@@ -1,7 +1,7 @@
 import { sha256Hex } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
+import { returningRows } from '../orm/statements.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
-import { returningRows } from '../read-models/statements.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
 import { type IVcsDelivery, VcsDelivery } from './vcs.entity.js';

@@ -1,8 +1,8 @@
 import { type Actor, can } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
+import { readRows } from '../../orm/statements.js';
 import { getReadableProject } from '../../projects/projects.js';
-import { readRows } from '../../read-models/statements.js';
 import { BUNDLE_MEMBERS } from './bundle-usage.js';
 import type { FieldKind } from './field.entity.js';
 

@@ -1,7 +1,7 @@
 import { type Actor, can } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
-import { readRows, runStatement, storedTime } from '../../read-models/statements.js';
+import { readRows, runStatement, storedTime } from '../../orm/statements.js';
 import { findReadableIssue } from '../find-issues.js';
 import { IssueChange } from './issue-change.entity.js';
 

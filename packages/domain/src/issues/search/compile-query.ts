@@ -4,7 +4,7 @@ import { groupNameKey } from '../../groups/group-names.js';
 import type { Dialect } from '../../orm/create-orm.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { readRows } from '../../read-models/statements.js';
+import { readRows } from '../../orm/statements.js';
 import { visibleCommentsSql } from '../comments/comments.js';
 import { isBundleKind, type SimpleKind } from '../fields/field.entity.js';
 import { parseSimpleValue } from '../fields/simple-values.js';

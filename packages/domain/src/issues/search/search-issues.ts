@@ -2,7 +2,7 @@ import { MAX_PAGE_SIZE } from '@trackline/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { readRows } from '../../read-models/statements.js';
+import { readRows } from '../../orm/statements.js';
 import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery } from './compile-query.js';
