@@ -1,5 +1,5 @@
-import type { SimpleKind } from '../issues/fields/field.entity.js';
 import { parseSimpleValue } from '../issues/fields/simple-values.js';
+import type { SimpleKind } from '../model/field.entity.js';
 import { type FieldEntry, matchStart, type ValueTarget } from './lexicon.js';
 import { parseLinkCommand } from './parse-links.js';
 import type { CommandParser } from './parser.js';

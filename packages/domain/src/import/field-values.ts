@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.js';
 import { addFieldValueRow, type FieldDef, fieldDefOf, type SlotValue } from '../issues/command-state.js';
-import { BundleUser } from '../issues/fields/field.entity.js';
 import { resolveValueText } from '../issues/fields/resolve-value-text.js';
+import { BundleUser } from '../model/field.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';

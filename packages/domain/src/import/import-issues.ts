@@ -1,10 +1,10 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER, MAX_TEXT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { GroupMember } from '../groups/group.entity.js';
 import { findGroupByName } from '../groups/group-names.js';
-import { IssueComment } from '../issues/comments/comment.entity.js';
-import { Issue } from '../issues/issue.entity.js';
+import { IssueComment } from '../model/comment.entity.js';
+import { GroupMember } from '../model/group.entity.js';
+import { Issue } from '../model/issue.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toMs } from '../orm/row-values.js';

@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/actor.js';
 import { canReadIssue } from '../auth/issue-access.js';
-import { IssueLink } from '../issues/issue.entity.js';
 import { parseIssueId } from '../issues/issue-id.js';
+import { IssueLink } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';

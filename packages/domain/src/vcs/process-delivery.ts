@@ -1,5 +1,5 @@
-import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
+import type { Orm } from '../orm/open-orm.js';
 import { toBool } from '../orm/row-values.js';
 import { readRows } from '../orm/statements.js';
 import { applyChunk, type ChunkUnit } from './apply-chunk.js';

@@ -1,12 +1,12 @@
 import { ISSUE_ID_PATTERN } from '@trackline/contracts';
 import { type Actor, can } from '../../auth/actor.js';
 import { groupNameKey } from '../../groups/group-names.js';
-import type { Dialect } from '../../orm/create-orm.js';
+import { isBundleKind, type SimpleKind } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
+import type { Dialect } from '../../orm/open-orm.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { readRows } from '../../orm/statements.js';
 import { visibleCommentsSql } from '../comments/comments.js';
-import { isBundleKind, type SimpleKind } from '../fields/field.entity.js';
 import { parseSimpleValue } from '../fields/simple-values.js';
 import { parseIssueId } from '../issue-id.js';
 import { queryError } from './query-errors.js';

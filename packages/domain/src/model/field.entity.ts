@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Group } from '../../groups/group.entity.js';
-import { Project } from '../../projects/project.entity.js';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { Group } from './group.entity.js';
+import { Issue } from './issue.entity.js';
+import { Project } from './project.entity.js';
+import { User } from './user.entity.js';
 
 /**
  * The original's field types without their cardinality (`enum[*]` is `enum` + multi). The
