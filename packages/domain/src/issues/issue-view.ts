@@ -5,8 +5,8 @@ import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../orm/statements.js';
+import { formatSimpleValue } from '../values/simple-values.js';
 import { visibleCommentsSql } from './comments/comments.js';
-import { formatSimpleValue } from './fields/simple-values.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
 
 export type UserRef = { login: string; fullName: string };

@@ -1,8 +1,8 @@
 import { DomainError } from '../../errors.js';
 import { isBundleKind } from '../../model/field.entity.js';
 import { nameKey } from '../../text/user-text.js';
+import { parseSimpleValue } from '../../values/simple-values.js';
 import type { FieldDef, SlotValue } from '../command-state.js';
-import { parseSimpleValue } from './simple-values.js';
 
 const EMPTY: SlotValue = { value: null, user: null, text: null, number: null };
 

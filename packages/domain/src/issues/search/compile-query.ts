@@ -6,8 +6,8 @@ import type { Em } from '../../orm/em.js';
 import type { Dialect } from '../../orm/open-orm.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { readRows } from '../../orm/statements.js';
+import { parseSimpleValue } from '../../values/simple-values.js';
 import { visibleCommentsSql } from '../comments/comments.js';
-import { parseSimpleValue } from '../fields/simple-values.js';
 import { parseIssueId } from '../issue-id.js';
 import { queryError } from './query-errors.js';
 import {
