@@ -11,11 +11,11 @@ import { Issue } from '../model/issue.entity.js';
 import { IssueChange } from '../model/issue-change.entity.js';
 import { Project } from '../model/project.entity.js';
 import { Role } from '../model/role.entity.js';
+import { DELETED_USER } from '../model/seed-data.js';
 import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
-import { DELETED_USER } from '../seed/seed-data.js';
 import { insertUser } from './users.js';
 
 export const USERS_PAGE = 10;
