@@ -10,7 +10,7 @@ import { epochCacheFor, remembered } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../orm/statements.js';
-import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
+import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
 import { findReadableIssues } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 

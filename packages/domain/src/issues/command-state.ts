@@ -5,7 +5,7 @@ import { epochCacheFor, readEpochs } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../orm/statements.js';
-import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
+import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
 import type { IssueRef } from './find-issues.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };

@@ -1,8 +1,5 @@
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { attachDefaultFields } from '../issues/fields/attach-fields.js';
-import { deleteUnusedBundles } from '../issues/fields/bundle-usage.js';
-import { deleteIssueDependents, issueIdsOfProject } from '../issues/issue-dependents.js';
 import { ProjectField } from '../model/field.entity.js';
 import { GroupRoleGrant } from '../model/group.entity.js';
 import { Issue } from '../model/issue.entity.js';
@@ -13,6 +10,9 @@ import { VcsIntegrationProject } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type ProjectListItem, readableProjects } from '../read-models/projects.js';
+import { attachDefaultFields } from './attach-fields.js';
+import { deleteUnusedBundles } from './bundle-usage.js';
+import { deleteIssueDependents, issueIdsOfProject } from './issue-dependents.js';
 
 export type NewProject = {
   shortName: string;

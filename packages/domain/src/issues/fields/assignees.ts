@@ -5,10 +5,10 @@ import type { IProject } from '../../model/project.entity.js';
 import { User } from '../../model/user.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation } from '../../orm/unique.js';
+import { BUNDLE_MEMBERS } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
 import type { UserRef } from '../issue-view.js';
-import { BUNDLE_MEMBERS } from './bundle-usage.js';
 
 /**
  * The bundle holding a project's assignees: that of its Assignee field, else of its first user

@@ -9,8 +9,8 @@ import {
 } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { freeBundleName } from '../../projects/attach-fields.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
-import { freeBundleName } from './attach-fields.js';
 import { formatFieldType, parseFieldType } from './field-types.js';
 
 /**

@@ -11,10 +11,10 @@ import {
 import type { IProject } from '../../model/project.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { attachPrototype } from '../../projects/attach-fields.js';
+import { deleteUnusedBundles } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
-import { attachPrototype } from './attach-fields.js';
-import { deleteUnusedBundles } from './bundle-usage.js';
 import { findPrototype, validName } from './custom-fields.js';
 import { formatFieldType } from './field-types.js';
 

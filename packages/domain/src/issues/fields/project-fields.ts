@@ -3,9 +3,9 @@ import { DomainError } from '../../errors.js';
 import { type FieldKind, FieldValue, ProjectField } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { BUNDLE_MEMBERS } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
-import { BUNDLE_MEMBERS } from './bundle-usage.js';
 
 export type FieldValueView = { name: string; description: string; resolved: boolean; fullName?: string };
 
