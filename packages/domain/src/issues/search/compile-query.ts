@@ -6,10 +6,6 @@ import type { Em } from '../../orm/em.js';
 import type { Dialect } from '../../orm/open-orm.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { readRows } from '../../orm/statements.js';
-import { parseSimpleValue } from '../../values/simple-values.js';
-import { visibleCommentsSql } from '../comments/comments.js';
-import { parseIssueId } from '../issue-id.js';
-import { queryError } from './query-errors.js';
 import {
   type AttributeFilter,
   at,
@@ -22,7 +18,11 @@ import {
   type SortField,
   type Span,
   type TermItem,
-} from './query-parser.js';
+} from '../../query/query-parser.js';
+import { parseSimpleValue } from '../../values/simple-values.js';
+import { visibleCommentsSql } from '../comments/comments.js';
+import { parseIssueId } from '../issue-id.js';
+import { queryError } from './query-errors.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { dateInterval, type Interval } from './search-dates.js';
 import { and, type Condition, FALSE, leaf, not, or, render, type SortKey, TRUE } from './search-plan.js';

@@ -5,7 +5,7 @@ import { epochCacheFor, remembered } from '../../orm/epoch-cache.js';
 import { toBool } from '../../orm/row-values.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { readRows } from '../../orm/statements.js';
-import { HAS_ATTRIBUTE, normalize, type QueryLexicon, SORT_ATTRIBUTES } from './query-parser.js';
+import { HAS_ATTRIBUTE, normalize, type QueryLexicon, SORT_ATTRIBUTES } from '../../query/query-parser.js';
 import { readableProjectIds } from './readable-issues.js';
 
 /**
