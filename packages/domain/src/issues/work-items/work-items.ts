@@ -1,8 +1,6 @@
 import { MAX_TEXT_LENGTH } from '@trackline/contracts';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { type ImportItemResult, imported, parseTimestamp, refused } from '../../import/import-report.js';
-import { isReferenceLogin, resolveUserRefs } from '../../import/user-refs.js';
 import {
   ProjectTimeTracking,
   TimeTrackingSettings,
@@ -14,7 +12,9 @@ import { toBool, toMs } from '../../orm/row-values.js';
 import { onUniqueViolation } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { oneLine, storableText } from '../../text/user-text.js';
+import { isReferenceLogin, resolveUserRefs } from '../../users/user-refs.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
+import { type ImportItemResult, imported, parseTimestamp, refused } from '../import-report.js';
 
 export type WorkItemView = {
   id: number;
