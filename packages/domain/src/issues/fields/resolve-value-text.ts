@@ -9,7 +9,7 @@ const EMPTY: SlotValue = { value: null, user: null, text: null, number: null };
 /**
  * The slot and content one value text takes in a field of any type, or null for the field's
  * empty value: a bundle value by name, a user by login (who must be in the field's bundle),
- * or a simple value parsed by type (`simple-values.ts`). Bad text throws VALIDATION_FAILED
+ * or a simple value parsed by type (`values/simple-values.ts`). Bad text throws VALIDATION_FAILED
  * naming the field. Used by the command executor and by `writeIssueFieldValues`.
  */
 export async function resolveValueText(

@@ -98,7 +98,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
 }
 
 /**
- * Issues matching a query (the original's search language, see `query-parser.ts`) that the actor
+ * Issues matching a query (the original's search language, see `query/query-parser.ts`) that the actor
  * may read, as read models: one statement finds the page's ids (permissions inside it), then only
  * the page is loaded. A malformed query fails with VALIDATION_FAILED naming the term and its
  * position; a search over the time budget with SEARCH_TIMEOUT.
