@@ -26,7 +26,7 @@ import { adminSnapshot } from './harness.js';
  * The admin surface by seeded role, called in-process through `createCaller` (moved here from
  * the HTTP matrix of admin.security.test.ts, which now keeps only the wire shapes). Every
  * caller is tried against every operation; the expected outcome of each pair is written out
- * below, by hand, from the seeded role definitions (`packages/domain/src/seed/seed-data.ts`)
+ * below, by hand, from the seeded role definitions (`packages/domain/src/model/seed-data.ts`)
  * and the permission each use case requires. It is deliberately NOT computed from that data.
  * `permissions.caller.test.ts` holds the same decisions per permission, for every procedure.
  *

@@ -1,9 +1,9 @@
 import { createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectOf, type Orm } from '../orm/create-orm.js';
+import { User } from '../model/user.entity.js';
+import { readAuthEpoch } from '../orm/epoch-cache.js';
+import { dialectOf, type Orm } from '../orm/open-orm.js';
 import { createProject, deleteProject } from '../projects/projects.js';
-import { readAuthEpoch } from '../read-models/epoch-cache.js';
-import { User } from '../users/user.entity.js';
 import { grantRole, revokeRole } from '../users/users.js';
 import type { Actor } from './actor.js';
 import { ActorCache } from './actor-cache.js';

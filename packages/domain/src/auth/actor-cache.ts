@@ -1,4 +1,4 @@
-import { EpochCache, perConnection } from '../read-models/epoch-cache.js';
+import { EpochCache, perConnection } from '../orm/epoch-cache.js';
 import type { Actor } from './actor.js';
 import { sha256Hex } from './secrets.js';
 

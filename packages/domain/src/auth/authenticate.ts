@@ -1,10 +1,10 @@
 import { hasControlCharacters } from '@trackline/contracts';
+import { PermanentToken, Session } from '../model/token.entity.js';
+import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
-import { type AuthenticatedUser, findSessionRow, findTokenRow } from '../read-models/actor.js';
-import { type IUser, User } from '../users/user.entity.js';
+import { type AuthenticatedUser, findSessionRow, findTokenRow } from './actor-read-model.js';
 import { verifyPassword } from './password.js';
 import { digestsEqual, parsePermanentToken, randomSecret, sha256Hex } from './secrets.js';
-import { PermanentToken, Session } from './token.entity.js';
 
 /** Accounts that can never log in with a password, whatever is stored. */
 const NO_PASSWORD_LOGIN = new Set(['guest', 'system', 'workflow', 'service']);

@@ -16,7 +16,7 @@ import { assistSearchQuery } from '../issues/search/query-assist.js';
 import { countIssues, searchIssueIds } from '../issues/search/search-issues.js';
 import { listWorkItems } from '../issues/work-items/work-items.js';
 import { countLinkTypeUsages } from '../link-types/link-types.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { addRolePermission, createRole } from '../roles/roles.js';
 import { grantRole } from '../users/users.js';

@@ -1,7 +1,7 @@
 import { PERMISSION_KEYS, type PermissionKey, type UserType } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
-import { grantRows, liveProjectIds, trashedProjectIds } from '../read-models/actor.js';
 import type { Actor, ProjectTrash } from './actor.js';
+import { grantRows, liveProjectIds, trashedProjectIds } from './actor-read-model.js';
 
 /**
  * Resolves a user's grants with one prepared query (the actor read model, `grantRows`: every

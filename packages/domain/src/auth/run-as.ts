@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.js';
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
-import { User } from '../users/user.entity.js';
 import { type Actor, covers, requirePermission } from './actor.js';
 import { loadActor } from './load-actor.js';
 

@@ -1,6 +1,6 @@
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { authenticatePassword, authenticateSession, createSession } from './authenticate.js';
 import { endSession, revokeSessions, setPassword } from './sessions.js';
 

@@ -1,12 +1,12 @@
-import { emitSecurityEvent } from '../audit/security-events.js';
 import { DomainError } from '../errors.js';
+import { Session } from '../model/token.entity.js';
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
-import { User } from '../users/user.entity.js';
 import { type Actor, requirePermission } from './actor.js';
 import { hashPassword } from './password.js';
 import { requireCovers } from './require-covers.js';
 import { sha256Hex } from './secrets.js';
-import { Session } from './token.entity.js';
+import { emitSecurityEvent } from './security-events.js';
 
 /**
  * Session lifecycle beyond login (`createSession`): logout, revocation of every session of a

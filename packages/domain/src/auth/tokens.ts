@@ -1,10 +1,10 @@
-import { emitSecurityEvent } from '../audit/security-events.js';
 import { DomainError } from '../errors.js';
+import { type IPermanentToken, PermanentToken } from '../model/token.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import type { Actor } from './actor.js';
 import { formatPermanentToken, randomSecret, sha256Hex } from './secrets.js';
-import { type IPermanentToken, PermanentToken } from './token.entity.js';
+import { emitSecurityEvent } from './security-events.js';
 
 export async function createPermanentToken(
   em: Em,

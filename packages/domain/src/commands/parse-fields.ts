@@ -1,5 +1,5 @@
-import type { SimpleKind } from '../issues/fields/field.entity.js';
-import { parseSimpleValue } from '../issues/fields/simple-values.js';
+import type { SimpleKind } from '../values/field-kinds.js';
+import { parseSimpleValue } from '../values/simple-values.js';
 import { type FieldEntry, matchStart, type ValueTarget } from './lexicon.js';
 import { parseLinkCommand } from './parse-links.js';
 import type { CommandParser } from './parser.js';

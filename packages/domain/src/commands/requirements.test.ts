@@ -12,7 +12,7 @@ import type { Actor } from '../auth/actor.js';
 import { applyCommand } from '../issues/apply-command.js';
 import { buildVocabulary } from '../issues/build-vocabulary.js';
 import { createIssue } from '../issues/create-issue.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { addRolePermission, createRole } from '../roles/roles.js';
 import { grantRole, insertUser } from '../users/users.js';

@@ -1,12 +1,12 @@
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { Tag } from '../issues/tags/tag.entity.js';
+import { SavedSearch } from '../model/saved-search.entity.js';
+import { Tag } from '../model/tag.entity.js';
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { listAccessibleProjects } from '../projects/projects.js';
 import { oneLine } from '../text/user-text.js';
-import { User } from '../users/user.entity.js';
 import { type Page, pageOverSegments, WHOLE_LIST } from './resource-limits.js';
-import { SavedSearch } from './saved-search.entity.js';
 import { listSavedSearches, type SavedSearchView, toSavedSearchView } from './saved-searches.js';
 import { listTags, type TagView, toTagView } from './tags.js';
 import { requireOwnerAccount, searchValue } from './watch-folder-rules.js';

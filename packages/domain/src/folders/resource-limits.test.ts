@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkQuerySyntax, MAX_QUERY_TERMS } from '../issues/search/query-parser.js';
+import { checkQuerySyntax, MAX_QUERY_TERMS } from '../query/query-parser.js';
 import { pageOverSegments, type Segment, WHOLE_LIST } from './resource-limits.js';
 
 const segment = (items: string[], loads: string[][]): Segment<string> => ({

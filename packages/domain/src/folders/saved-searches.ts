@@ -1,13 +1,13 @@
 import { MAX_QUERY_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { checkQuerySyntax } from '../issues/search/query-parser.js';
+import { type ISavedSearch, SavedSearch } from '../model/saved-search.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { checkQuerySyntax } from '../query/query-parser.js';
 import { oneLine } from '../text/user-text.js';
 import { findOwned, findVisible, folderName, listVisible, type OwnedNameRef } from './owned-names.js';
 import { DEFAULT_RESOURCE_LIMITS, limitReached, type Page, type ResourceLimits } from './resource-limits.js';
-import { type ISavedSearch, SavedSearch } from './saved-search.entity.js';
 import { requireOwnerAccount, requireOwnerOr, requireShare } from './watch-folder-rules.js';
 
 export type SavedSearchView = {

@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/actor.js';
 import { readableIssuesSql } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
-import { IssueTag, type ITag, Tag } from '../issues/tags/tag.entity.js';
+import { IssueTag, type ITag, Tag } from '../model/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { findOwned, findVisible, folderName, listVisible, type OwnedNameRef } from './owned-names.js';

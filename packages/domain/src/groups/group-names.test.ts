@@ -1,8 +1,8 @@
 import { createTestOrm, fork } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Orm } from '../orm/create-orm.js';
+import { Group } from '../model/group.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { seed } from '../seed/seed.js';
-import { Group } from './group.entity.js';
 import { groupNameKey, normalizeGroupName } from './group-names.js';
 
 describe('group names', () => {

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.js';
+import { Group, type IGroup } from '../model/group.entity.js';
 import type { Em } from '../orm/em.js';
 import { hasFormatCharacters, normalizeSpacing } from '../text/user-text.js';
-import { Group, type IGroup } from './group.entity.js';
 
 /**
  * Group names are stored normalised (NFC, each run of Unicode whitespace one space, trimmed) and

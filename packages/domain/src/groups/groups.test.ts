@@ -5,7 +5,7 @@ import { DomainError } from '../errors.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
 import { searchIssues } from '../issues/search/search-issues.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { addRolePermission, createRole } from '../roles/roles.js';
 import { grantRole, insertUser } from '../users/users.js';

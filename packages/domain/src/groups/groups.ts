@@ -1,15 +1,15 @@
 import { ForeignKeyConstraintViolationException } from '@mikro-orm/core';
 import type { PermissionKey } from '@trackline/contracts';
-import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, firstNotHeld, requirePermission } from '../auth/actor.js';
+import { changedNames, emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
-import { IssueComment } from '../issues/comments/comment.entity.js';
-import { Issue } from '../issues/issue.entity.js';
+import { IssueComment } from '../model/comment.entity.js';
+import { Group, GroupMember, GroupRoleGrant, type IGroup } from '../model/group.entity.js';
+import { Issue } from '../model/issue.entity.js';
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
-import { User } from '../users/user.entity.js';
-import { Group, GroupMember, GroupRoleGrant, type IGroup } from './group.entity.js';
 import { findGroupByName, groupNameKey, storableGroupName } from './group-names.js';
 
 export type GroupChanges = {

@@ -1,11 +1,11 @@
 import { DomainError } from '../errors.js';
 import { addFieldValueRow, type FieldDef, fieldDefOf, type SlotValue } from '../issues/command-state.js';
-import { BundleUser } from '../issues/fields/field.entity.js';
 import { resolveValueText } from '../issues/fields/resolve-value-text.js';
+import type { ImportProblem } from '../issues/import-report.js';
+import { BundleUser } from '../model/field.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import type { ImportProblem } from './import-report.js';
 
 /*
  * Issue field values for the import, on the data-driven field model (project fields with

@@ -1,10 +1,17 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER, MAX_TEXT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { GroupMember } from '../groups/group.entity.js';
 import { findGroupByName } from '../groups/group-names.js';
-import { IssueComment } from '../issues/comments/comment.entity.js';
-import { Issue } from '../issues/issue.entity.js';
+import {
+  type ImportItemResult,
+  type ImportProblem,
+  imported,
+  parseTimestamp,
+  refused,
+} from '../issues/import-report.js';
+import { IssueComment } from '../model/comment.entity.js';
+import { GroupMember } from '../model/group.entity.js';
+import { Issue } from '../model/issue.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toMs } from '../orm/row-values.js';
@@ -12,6 +19,7 @@ import { placeholders } from '../orm/sql-fragments.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
+import { isReferenceLogin, resolveUserRefs } from '../users/user-refs.js';
 import {
   defaultAssignments,
   type FieldAssignment,
@@ -20,15 +28,7 @@ import {
   resolveField,
   writeFieldValues,
 } from './field-values.js';
-import {
-  type ImportItemResult,
-  type ImportProblem,
-  imported,
-  parseTimestamp,
-  refused,
-} from './import-report.js';
 import { requireImport } from './import-users.js';
-import { isReferenceLogin, resolveUserRefs } from './user-refs.js';
 
 export type ImportedComment = {
   author: string;

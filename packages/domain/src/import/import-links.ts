@@ -1,11 +1,11 @@
 import type { Actor } from '../auth/actor.js';
 import { canReadIssue } from '../auth/issue-access.js';
-import { IssueLink } from '../issues/issue.entity.js';
+import { type ImportItemResult, type ImportProblem, imported, refused } from '../issues/import-report.js';
 import { parseIssueId } from '../issues/issue-id.js';
+import { IssueLink } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { type ImportItemResult, type ImportProblem, imported, refused } from './import-report.js';
 import { requireImport } from './import-users.js';
 
 export type ImportedLink = { typeName: string; source: string; target: string };

@@ -1,11 +1,11 @@
 import type { UserType } from '@trackline/contracts';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
+import { type ImportItemResult, type ImportProblem, imported, refused } from '../issues/import-report.js';
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { oneLine } from '../text/user-text.js';
-import { User } from '../users/user.entity.js';
-import { type ImportItemResult, type ImportProblem, imported, refused } from './import-report.js';
 
 export type ImportedUser = {
   login: string;

@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { createGroup, listUserGroups } from '../groups/groups.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { listSystemUsers } from '../users/users.js';
 import { type ImportedIssue, importIssues } from './import-issues.js';

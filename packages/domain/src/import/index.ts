@@ -1,4 +1,4 @@
+export * from '../issues/import-report.js';
 export * from './import-issues.js';
 export * from './import-links.js';
-export * from './import-report.js';
 export * from './import-users.js';

@@ -2,7 +2,7 @@ import { MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { addComment, applyCommand } from './apply-command.js';
 import { createIssue } from './create-issue.js';

@@ -4,13 +4,13 @@ import { readableIssuesSql } from '../auth/issue-access.js';
 import { entryOf } from '../collections/map-entry.js';
 import { capabilitiesOf } from '../commands/requirements.js';
 import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
+import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
+import { epochCacheFor, remembered } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { epochCacheFor, remembered } from '../read-models/epoch-cache.js';
-import { readRows } from '../read-models/statements.js';
-import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
-import type { FieldKind } from './fields/field.entity.js';
+import { readRows } from '../orm/statements.js';
+import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
 import { findReadableIssues } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 

@@ -8,7 +8,7 @@ import {
 import { requireTagRoom } from '../folders/tags.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
 import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
 import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';

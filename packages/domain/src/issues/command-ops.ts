@@ -3,6 +3,7 @@ import { type Actor, can } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
 import { COMMAND_OP_REQUIREMENTS } from '../commands/requirements.js';
 import { DomainError } from '../errors.js';
+import { isBundleKind } from '../model/field.entity.js';
 import { nameKey } from '../text/user-text.js';
 import type { CommandLookups } from './command-lookups.js';
 import {
@@ -12,7 +13,6 @@ import {
   linkKey,
   type SlotValue,
 } from './command-state.js';
-import { isBundleKind } from './fields/field.entity.js';
 import { resolveValueText } from './fields/resolve-value-text.js';
 
 type Ctx = { actor: Actor; state: CommandState; lookups: CommandLookups; comment: string };

@@ -1,9 +1,9 @@
+import { IssueLink } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
-import { runStatement, storedTime } from '../read-models/statements.js';
+import { runStatement, storedTime } from '../orm/statements.js';
 import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
-import { IssueLink } from './issue.entity.js';
 
 const sameSlot = (a: SlotValue, b: SlotValue) =>
   a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;

@@ -1,11 +1,11 @@
 import { entryOf } from '../collections/map-entry.js';
+import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
+import { epochCacheFor, readEpochs } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { epochCacheFor, readEpochs } from '../read-models/epoch-cache.js';
-import { readRows } from '../read-models/statements.js';
-import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
-import type { FieldKind } from './fields/field.entity.js';
+import { readRows } from '../orm/statements.js';
+import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
 import type { IssueRef } from './find-issues.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };

@@ -1,13 +1,13 @@
 import { MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { IssueFieldValue } from '../model/field.entity.js';
+import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findVisibilityGroup } from './comments/comments.js';
-import { IssueFieldValue } from './fields/field.entity.js';
-import { Issue } from './issue.entity.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
 
 export type NewIssue = {

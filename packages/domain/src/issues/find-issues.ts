@@ -5,7 +5,7 @@ import { DomainError } from '../errors.js';
 import type { Em } from '../orm/em.js';
 import { toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
 
 /** The few columns most use cases need about an issue. */

@@ -2,7 +2,7 @@ import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { listProjectSummaries } from '../projects/project-summaries.js';
 import { createProject } from '../projects/projects.js';
 import { createIssue } from './create-issue.js';

@@ -1,12 +1,12 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
+import { deleteIssueDependents } from '../projects/issue-dependents.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
 import { type FieldChange, recordIssueChange } from './history/history.js';
-import { Issue } from './issue.entity.js';
-import { deleteIssueDependents } from './issue-dependents.js';
 import type { IssueView } from './issue-view.js';
 import { type SearchOptions, searchIssues } from './search/search-issues.js';
 

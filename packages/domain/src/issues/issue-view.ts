@@ -1,12 +1,12 @@
 import { type Actor, can } from '../auth/actor.js';
 import { canReadIssue } from '../auth/issue-access.js';
+import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
+import { formatSimpleValue } from '../values/simple-values.js';
 import { visibleCommentsSql } from './comments/comments.js';
-import type { FieldKind } from './fields/field.entity.js';
-import { formatSimpleValue } from './fields/simple-values.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
 
 export type UserRef = { login: string; fullName: string };

@@ -1,6 +1,6 @@
 import { actorFor, createTestOrm, fork } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Orm } from '../orm/create-orm.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { createIssue } from './create-issue.js';
 import { executeCommand, executionVocabulary } from './execute-command.js';

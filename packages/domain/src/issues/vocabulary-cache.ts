@@ -1,6 +1,6 @@
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import type { Em } from '../orm/em.js';
-import { epochCacheFor, remembered } from '../read-models/epoch-cache.js';
+import { epochCacheFor, remembered } from '../orm/epoch-cache.js';
 
 /**
  * Command vocabularies, remembered under the epochs they were built in.

@@ -1,11 +1,11 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { readableIssuesSql } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
-import { IssueLink } from '../issues/issue.entity.js';
+import { IssueLink } from '../model/issue.entity.js';
+import { type IIssueLinkType, IssueLinkType } from '../model/link-type.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { assertNotCommandPhrase, commandPhrases, linkNameKey, normalizeLinkName } from './link-phrases.js';
-import { type IIssueLinkType, IssueLinkType } from './link-type.entity.js';
 
 const WHAT = 'administer issue link types (UPDATE_ISSUE_LINK_TYPE)';
 

@@ -1,6 +1,6 @@
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { runStatement } from '../read-models/statements.js';
 import type { Em } from './em.js';
+import { runStatement } from './statements.js';
 
 /** Bound parameters per statement: well under SQLite's 32,766 and PostgreSQL's 65,535. */
 const MAX_PARAMETERS = 8000;

@@ -4,9 +4,9 @@ import { listProjectFields } from '../issues/fields/project-fields.js';
 import { getIssue } from '../issues/get-issue.js';
 import { createTestDatabase } from '../testing/test-database.js';
 import { actorFor } from '../testing/test-orm.js';
-import type { Orm } from './create-orm.js';
 import type { Em } from './em.js';
 import { migrate } from './migrate.js';
+import type { Orm } from './open-orm.js';
 
 /**
  * Migration 0006 (once named 0007) turns per-project fields into prototypes, bundles and attached fields: a

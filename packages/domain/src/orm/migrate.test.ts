@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { createTestOrm } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../testing/test-database.js';
-import type { Orm } from './create-orm.js';
 import { migrate, migrationsDir, orderedMigrationFiles, splitStatements } from './migrate.js';
 import { RENAMED_MIGRATIONS } from './migration-renames.js';
+import type { Orm } from './open-orm.js';
 
 describe('migrations', () => {
   let orm: Orm;

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dialectOf, type Orm } from './create-orm.js';
 import type { Em } from './em.js';
 import { RENAMED_MIGRATIONS } from './migration-renames.js';
+import { dialectOf, type Orm } from './open-orm.js';
 
 /** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
 export const migrationsDir = (dialect: string) =>

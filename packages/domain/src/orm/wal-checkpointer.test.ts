@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrm, type Orm } from './create-orm.js';
+import { createOrm } from '../model/create-orm.js';
 import type { Em } from './em.js';
+import type { Orm } from './open-orm.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
 
 // A file database of its own (the suite's are in memory or on PostgreSQL).

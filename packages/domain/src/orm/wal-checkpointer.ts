@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Orm } from './create-orm.js';
+import type { Orm } from './open-orm.js';
 
 /** The main connection's own checkpoints, while the thread runs: only if the thread falls behind (40 MB of WAL). */
 const SAFETY_NET_PAGES = 10_000;

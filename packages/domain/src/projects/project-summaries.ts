@@ -1,7 +1,7 @@
 import type { Actor } from '../auth/actor.js';
-import { BUNDLE_MEMBERS } from '../issues/fields/bundle-usage.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { BUNDLE_MEMBERS } from './bundle-usage.js';
 import { listAccessibleProjects } from './projects.js';
 
 export type ProjectSummary = {

@@ -1,18 +1,18 @@
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { GroupRoleGrant } from '../groups/group.entity.js';
-import { attachDefaultFields } from '../issues/fields/attach-fields.js';
-import { deleteUnusedBundles } from '../issues/fields/bundle-usage.js';
-import { ProjectField } from '../issues/fields/field.entity.js';
-import { Issue } from '../issues/issue.entity.js';
-import { deleteIssueDependents, issueIdsOfProject } from '../issues/issue-dependents.js';
+import { ProjectField } from '../model/field.entity.js';
+import { GroupRoleGrant } from '../model/group.entity.js';
+import { Issue } from '../model/issue.entity.js';
+import { type IProject, Project } from '../model/project.entity.js';
+import { RoleGrant } from '../model/role.entity.js';
+import { type IUser, User } from '../model/user.entity.js';
+import { VcsIntegrationProject } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type ProjectListItem, readableProjects } from '../read-models/projects.js';
-import { RoleGrant } from '../roles/role.entity.js';
-import { type IUser, User } from '../users/user.entity.js';
-import { VcsIntegrationProject } from '../vcs/vcs.entity.js';
-import { type IProject, Project } from './project.entity.js';
+import { attachDefaultFields } from './attach-fields.js';
+import { deleteUnusedBundles } from './bundle-usage.js';
+import { deleteIssueDependents, issueIdsOfProject } from './issue-dependents.js';
 
 export type NewProject = {
   shortName: string;

@@ -5,8 +5,8 @@ import { applyCommand } from '../issues/apply-command.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
 import { searchIssues } from '../issues/search/search-issues.js';
-import type { Orm } from '../orm/create-orm.js';
-import { Project } from './project.entity.js';
+import { Project } from '../model/project.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject, deleteProject, getReadableProject, listAccessibleProjects } from './projects.js';
 import { listTrashedProjects, purgeExpiredProjects, purgeProject, restoreProject } from './trash.js';
 

@@ -1,8 +1,8 @@
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { Issue } from '../issues/issue.entity.js';
+import { Issue } from '../model/issue.entity.js';
+import { type IProject, Project } from '../model/project.entity.js';
 import type { Em } from '../orm/em.js';
-import { type IProject, Project } from './project.entity.js';
 import { purgeProjectRows } from './projects.js';
 
 /** How long a deleted project stays restorable unless configured otherwise. */

@@ -1,7 +1,7 @@
 import { createTestOrm, fork } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
+import type { Orm } from '../orm/open-orm.js';
 import { batchByTurn, isRowError } from './batch-by-turn.js';
 
 let orm: Orm;

@@ -1,7 +1,7 @@
 import { type Actor, projectsWith } from '../auth/actor.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from './statements.js';
+import { readRows } from '../orm/statements.js';
 
 /** The project list read model: what lists of projects show, without hydrating entities. */
 export type ProjectListItem = {

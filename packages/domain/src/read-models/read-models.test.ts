@@ -2,16 +2,16 @@ import { createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateSession, authenticateToken, createSession } from '../auth/authenticate.js';
 import { loadActor } from '../auth/load-actor.js';
-import { PermanentToken, Session } from '../auth/token.entity.js';
 import { createPermanentToken, revokePermanentToken } from '../auth/tokens.js';
-import type { Orm } from '../orm/create-orm.js';
-import { Project } from '../projects/project.entity.js';
+import { Project } from '../model/project.entity.js';
+import { Role, RoleGrant } from '../model/role.entity.js';
+import { PermanentToken, Session } from '../model/token.entity.js';
+import { User } from '../model/user.entity.js';
+import type { Orm } from '../orm/open-orm.js';
+import { readRow, readRows } from '../orm/statements.js';
 import { createProject, deleteProject, listAccessibleProjects } from '../projects/projects.js';
-import { Role, RoleGrant } from '../roles/role.entity.js';
 import { getRole, listRoles } from '../roles/roles.js';
-import { User } from '../users/user.entity.js';
 import { grantRole, revokeRole } from '../users/users.js';
-import { readRow, readRows } from './statements.js';
 
 /** The read models answer what the entities say, on SQLite and on PostgreSQL. */
 describe('read models', () => {

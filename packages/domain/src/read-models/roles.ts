@@ -1,5 +1,5 @@
 import type { Em } from '../orm/em.js';
-import { readRow, readRows } from './statements.js';
+import { readRow, readRows } from '../orm/statements.js';
 
 /** The roles read model: what role reads answer, without hydrating entities. */
 export type RoleView = { name: string; description: string };

@@ -1,9 +1,9 @@
 import type { PermissionKey } from '@trackline/contracts';
 import { type Actor, can, firstNotHeld, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { type IProject, Project } from '../model/project.entity.js';
+import { type IRole, Role } from '../model/role.entity.js';
 import type { Em } from '../orm/em.js';
-import { type IProject, Project } from '../projects/project.entity.js';
-import { type IRole, Role } from './role.entity.js';
 
 /** Where a role is granted: globally (project null) or in one project; `scopeKey` as stored. */
 export type GrantScope = { role: IRole; project: IProject | null; scopeKey: string };

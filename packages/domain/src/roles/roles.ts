@@ -1,11 +1,11 @@
 import { isPermissionKey, PERMISSIONS, type PermissionKey } from '@trackline/contracts';
-import { changedNames, emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, holdsInScope, requirePermission } from '../auth/actor.js';
+import { changedNames, emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
+import { type IPermission, type IRole, Permission, Role } from '../model/role.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { allRoles, type RoleView, roleByName } from '../read-models/roles.js';
-import { type IPermission, type IRole, Permission, Role } from './role.entity.js';
 
 export function listRoles(em: Em, actor: Actor): Promise<RoleView[]> {
   requirePermission(actor, 'READ_ROLE');

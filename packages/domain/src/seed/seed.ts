@@ -1,14 +1,20 @@
 import { PERMISSIONS } from '@trackline/contracts';
 import { randomSecret } from '../auth/secrets.js';
-import { Group } from '../groups/group.entity.js';
 import { groupNameKey, normalizeStoredGroupNames } from '../groups/group-names.js';
-import { IssueLinkType } from '../link-types/link-type.entity.js';
-import { dialectOf, type Orm } from '../orm/create-orm.js';
+import { Group } from '../model/group.entity.js';
+import { IssueLinkType } from '../model/link-type.entity.js';
+import { Permission, Role, RoleGrant } from '../model/role.entity.js';
+import {
+  DELETED_USER,
+  SEED_GROUPS,
+  SEED_LINK_TYPES,
+  SEED_ROLES,
+  SYSTEM_ACCOUNTS,
+} from '../model/seed-data.js';
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
-import { Permission, Role, RoleGrant } from '../roles/role.entity.js';
-import { User } from '../users/user.entity.js';
+import { dialectOf, type Orm } from '../orm/open-orm.js';
 import { insertUser } from '../users/users.js';
-import { DELETED_USER, SEED_GROUPS, SEED_LINK_TYPES, SEED_ROLES, SYSTEM_ACCOUNTS } from './seed-data.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
 

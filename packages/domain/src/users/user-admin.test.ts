@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { addUserToGroup, createGroup, grantGroupRole, listUserGroups } from '../groups/groups.js';
-import { IssueComment } from '../issues/comments/comment.entity.js';
 import { createIssue } from '../issues/create-issue.js';
 import { executeCommand } from '../issues/execute-command.js';
-import { Issue } from '../issues/issue.entity.js';
-import type { Orm } from '../orm/create-orm.js';
+import { IssueComment } from '../model/comment.entity.js';
+import { Issue } from '../model/issue.entity.js';
+import { User } from '../model/user.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
-import { User } from './user.entity.js';
 import { deleteUser, listUsers, mergeUsers, updateUser } from './user-admin.js';
 import { insertUser, listUserRoles } from './users.js';
 

@@ -1,13 +1,13 @@
-import { emitSecurityEvent } from '../audit/security-events.js';
 import { type Actor, requirePermission } from '../auth/actor.js';
 import { hashPassword } from '../auth/password.js';
+import { emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
 import { byRole, joinAutoJoinGroups, type RoleScopes, requireHoldsAutoJoinRoles } from '../groups/groups.js';
+import { RoleGrant } from '../model/role.entity.js';
+import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
-import { RoleGrant } from '../roles/role.entity.js';
-import { type IUser, User } from './user.entity.js';
 
 export type NewUser = {
   login: string;

@@ -9,12 +9,12 @@ import {
 } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { IVcsIntegration } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { getVcsDeliveryReport } from './deliveries.js';
 import { type ProcessOptions, processDelivery } from './process-delivery.js';
 import { claimDelivery } from './queue.js';
 import { receiveHook } from './receive-hook.js';
-import type { IVcsIntegration } from './vcs.entity.js';
 
 /**
  * The batched apply path (chunks of units, one transaction each, state loaded once per chunk)

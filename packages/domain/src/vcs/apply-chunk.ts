@@ -12,8 +12,8 @@ import {
 } from '../issues/command-state.js';
 import { issueNotFound, loadIssueRefs } from '../issues/find-issues.js';
 import type { Em } from '../orm/em.js';
+import { returningRows, runStatement, storedTime } from '../orm/statements.js';
 import { isUniqueViolation } from '../orm/unique.js';
-import { returningRows, runStatement, storedTime } from '../read-models/statements.js';
 import {
   CHANGE_SQL,
   changeRowParams,

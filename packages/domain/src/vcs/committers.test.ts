@@ -2,10 +2,10 @@ import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { addUserToGroup, createGroup, grantGroupRole } from '../groups/groups.js';
-import type { Orm } from '../orm/create-orm.js';
-import { Project } from '../projects/project.entity.js';
+import { Project } from '../model/project.entity.js';
+import { Role } from '../model/role.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
-import { Role } from '../roles/role.entity.js';
 import { addRolePermission, createRole } from '../roles/roles.js';
 import { deleteUser, updateUser } from '../users/user-admin.js';
 import { grantRole, insertUser } from '../users/users.js';

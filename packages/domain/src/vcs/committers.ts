@@ -2,7 +2,7 @@ import type { UserType } from '@trackline/contracts';
 import { covers } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import type { Em } from '../orm/em.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 
 export type Committer =

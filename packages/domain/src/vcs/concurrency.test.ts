@@ -10,15 +10,16 @@ import {
 } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadActor } from '../auth/load-actor.js';
-import { createOrm, type DatabaseConfig, type Orm } from '../orm/create-orm.js';
+import { createOrm } from '../model/create-orm.js';
+import { User } from '../model/user.entity.js';
+import { VcsChange, VcsDelivery, VcsEffect } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
 import { migrate } from '../orm/migrate.js';
+import type { DatabaseConfig, Orm } from '../orm/open-orm.js';
 import { seed } from '../seed/seed.js';
-import { User } from '../users/user.entity.js';
 import { getVcsDeliveryReport, listVcsDeliveries } from './deliveries.js';
 import { findIntegrationByApiKey } from './integrations.js';
 import { receiveHook } from './receive-hook.js';
-import { VcsChange, VcsDelivery, VcsEffect } from './vcs.entity.js';
 import { createVcsWorker } from './worker.js';
 
 /**

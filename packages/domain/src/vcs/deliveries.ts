@@ -1,10 +1,10 @@
 import type { VcsDeliveryReportDto, VcsDeliverySummaryDto } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { VcsDelivery } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
 import { deliveryReport, deliverySummary } from './delivery-report.js';
 import { findAdministeredIntegration as integrationFor } from './integrations.js';
-import { VcsDelivery } from './vcs.entity.js';
 
 /** Recent deliveries, newest first (`after` skips, `max` caps at 500). */
 export async function listVcsDeliveries(

@@ -4,7 +4,7 @@ import { loadActor } from '../auth/load-actor.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { executionVocabulary } from '../issues/execute-command.js';
 import type { Em } from '../orm/em.js';
-import { readRow, readRows } from '../read-models/statements.js';
+import { readRow, readRows } from '../orm/statements.js';
 import { type Committer, findCommitter } from './committers.js';
 import { findIssuesByKey, issueKey, type ReferencedIssue } from './issue-lookup.js';
 import { authorIsPusher, type PushCommit, type PushEvent } from './push-event.js';

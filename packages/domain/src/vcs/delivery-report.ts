@@ -1,11 +1,11 @@
 import type { VcsDeliveryReportDto, VcsDeliverySummaryDto, VcsEffectResultDto } from '@trackline/contracts';
 import { sha256Hex } from '../auth/secrets.js';
+import { type IVcsDelivery, type IVcsIntegration, VcsIntegrationProject } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { type CommitPlan, commitResult, planCommit } from './commit-plan.js';
 import { findIssuesByKey, issueKey, type ReferencedIssue } from './issue-lookup.js';
 import type { PushEvent } from './push-event.js';
-import { type IVcsDelivery, type IVcsIntegration, VcsIntegrationProject } from './vcs.entity.js';
 
 type ChangeRow = {
   commit_sha: string;

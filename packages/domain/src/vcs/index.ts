@@ -1,3 +1,4 @@
+export * from '../model/vcs.entity.js';
 export * from './commit-plan.js';
 export * from './deliveries.js';
 export * from './hook-request.js';
@@ -6,5 +7,4 @@ export * from './parse-commit-message.js';
 export * from './push-event.js';
 export * from './queue.js';
 export * from './receive-hook.js';
-export * from './vcs.entity.js';
 export * from './worker.js';

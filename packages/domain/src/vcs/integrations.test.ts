@@ -11,7 +11,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { sha256Hex } from '../auth/secrets.js';
-import type { Orm } from '../orm/create-orm.js';
+import { VcsChange, VcsDelivery, VcsIntegration } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { deleteProject } from '../projects/projects.js';
 import { purgeProject } from '../projects/trash.js';
 import { listSystemUsers } from '../users/users.js';
@@ -25,7 +26,6 @@ import {
   updateVcsIntegration,
 } from './integrations.js';
 import { receiveHook } from './receive-hook.js';
-import { VcsChange, VcsDelivery, VcsIntegration } from './vcs.entity.js';
 import { createVcsWorker } from './worker.js';
 
 let orm: Orm;

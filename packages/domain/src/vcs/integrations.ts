@@ -2,15 +2,9 @@ import type { CreateVcsIntegrationInput, UpdateVcsIntegrationInput, VcsHost } fr
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { randomSecret, sha256Hex } from '../auth/secrets.js';
 import { DomainError } from '../errors.js';
-import type { Em } from '../orm/em.js';
-import { placeholders } from '../orm/sql-fragments.js';
-import { onUniqueViolation, rejectWith } from '../orm/unique.js';
-import { type IProject, Project } from '../projects/project.entity.js';
-import { batchByTurn } from '../read-models/batch-by-turn.js';
-import { readRows } from '../read-models/statements.js';
-import { type IRole, Role } from '../roles/role.entity.js';
-import { type IUser, User } from '../users/user.entity.js';
-import { insertUser } from '../users/users.js';
+import { type IProject, Project } from '../model/project.entity.js';
+import { type IRole, Role } from '../model/role.entity.js';
+import { type IUser, User } from '../model/user.entity.js';
 import {
   type IVcsIntegration,
   VcsChange,
@@ -18,7 +12,13 @@ import {
   VcsEffect,
   VcsIntegration,
   VcsIntegrationProject,
-} from './vcs.entity.js';
+} from '../model/vcs.entity.js';
+import type { Em } from '../orm/em.js';
+import { placeholders } from '../orm/sql-fragments.js';
+import { readRows } from '../orm/statements.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { batchByTurn } from '../read-models/batch-by-turn.js';
+import { insertUser } from '../users/users.js';
 
 /** An integration with what its representation names: linked projects, role, service account. */
 export type VcsIntegrationView = {

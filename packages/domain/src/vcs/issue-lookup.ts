@@ -1,6 +1,6 @@
 import { formatIssueId, parseIssueId } from '../issues/issue-id.js';
 import type { Em } from '../orm/em.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
 
 /** An issue a commit references (looked up without permissions: the integration is trusted). */
 export type ReferencedIssue = {

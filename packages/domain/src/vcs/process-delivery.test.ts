@@ -11,13 +11,13 @@ import {
 } from '@trackline/domain/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/create-orm.js';
+import type { IVcsIntegration } from '../model/vcs.entity.js';
+import { VcsChange, VcsDelivery, VcsEffect } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { getVcsDeliveryReport } from './deliveries.js';
 import { processDelivery } from './process-delivery.js';
 import { claimDelivery } from './queue.js';
 import { receiveHook } from './receive-hook.js';
-import type { IVcsIntegration } from './vcs.entity.js';
-import { VcsChange, VcsDelivery, VcsEffect } from './vcs.entity.js';
 import { createVcsWorker } from './worker.js';
 
 let orm: Orm;

@@ -1,7 +1,7 @@
-import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
+import type { Orm } from '../orm/open-orm.js';
 import { toBool } from '../orm/row-values.js';
-import { readRows } from '../read-models/statements.js';
+import { readRows } from '../orm/statements.js';
 import { applyChunk, type ChunkUnit } from './apply-chunk.js';
 import { applyReference } from './apply-reference.js';
 import { planCommit } from './commit-plan.js';

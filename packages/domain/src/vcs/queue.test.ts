@@ -7,8 +7,9 @@ import {
   setUpVcsScenario,
 } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Orm } from '../orm/create-orm.js';
-import { dialectOf } from '../orm/create-orm.js';
+import { VcsDelivery } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
+import { dialectOf } from '../orm/open-orm.js';
 import {
   claimDelivery,
   completeDelivery,
@@ -18,7 +19,6 @@ import {
   retryDelivery,
 } from './queue.js';
 import { receiveHook } from './receive-hook.js';
-import { VcsDelivery } from './vcs.entity.js';
 import { createVcsWorker } from './worker.js';
 
 let orm: Orm;

@@ -1,6 +1,6 @@
 import { randomSecret } from '../auth/secrets.js';
 import type { Em } from '../orm/em.js';
-import { returningRows, runStatement } from '../read-models/statements.js';
+import { returningRows, runStatement } from '../orm/statements.js';
 
 /** A claimed delivery: the token proves the claim is still ours when we write back. */
 export type Claim = { id: number; token: string; attempts: number };

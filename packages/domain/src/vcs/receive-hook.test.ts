@@ -11,11 +11,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import type { Orm } from '../orm/create-orm.js';
+import { VcsDelivery } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import type { HookRequest } from './hook-request.js';
 import { findIntegrationByApiKey } from './integrations.js';
 import { receiveHook } from './receive-hook.js';
-import { VcsDelivery } from './vcs.entity.js';
 
 const SECRET = 'hook-secret';
 const sign = (algorithm: 'sha1' | 'sha256', body: string | Buffer, secret = SECRET) =>

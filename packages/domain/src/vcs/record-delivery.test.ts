@@ -1,11 +1,11 @@
 import { createIntegration, createTestOrm, fork, setUpVcsScenario } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/create-orm.js';
+import { VcsDelivery } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { findIntegrationByApiKey } from './integrations.js';
 import type { PushEvent } from './push-event.js';
 import { recordDelivery } from './record-delivery.js';
-import { VcsDelivery } from './vcs.entity.js';
 
 let orm: Orm;
 let root: Actor;

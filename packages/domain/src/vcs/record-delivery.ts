@@ -1,10 +1,10 @@
 import { sha256Hex } from '../auth/secrets.js';
+import { type IVcsDelivery, VcsDelivery } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
+import { returningRows } from '../orm/statements.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
-import { returningRows } from '../read-models/statements.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
-import { type IVcsDelivery, VcsDelivery } from './vcs.entity.js';
 
 /** Headers that stay the same when a host redelivers (GitHub, GitLab 17.4+, Bitbucket). */
 const DELIVERY_HEADERS = ['x-github-delivery', 'idempotency-key', 'x-request-uuid'];

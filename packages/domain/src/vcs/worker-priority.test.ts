@@ -8,10 +8,10 @@ import {
   setUpVcsScenario,
 } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Orm } from '../orm/create-orm.js';
+import type { IVcsIntegration } from '../model/vcs.entity.js';
+import { VcsDelivery } from '../model/vcs.entity.js';
+import type { Orm } from '../orm/open-orm.js';
 import { receiveHook } from './receive-hook.js';
-import type { IVcsIntegration } from './vcs.entity.js';
-import { VcsDelivery } from './vcs.entity.js';
 import { createVcsWorker, shareWaitMs } from './worker.js';
 
 let orm: Orm;

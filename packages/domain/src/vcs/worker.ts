@@ -1,5 +1,5 @@
-import type { Orm } from '../orm/create-orm.js';
 import type { Em } from '../orm/em.js';
+import type { Orm } from '../orm/open-orm.js';
 import { processDeliveries } from './process-delivery.js';
 import { type Claim, claimDeliveries, failDelivery, retryDelivery } from './queue.js';
 

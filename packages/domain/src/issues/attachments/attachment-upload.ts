@@ -1,10 +1,10 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { resolveUserRefs } from '../../import/user-refs.js';
-import { dialectOfEm } from '../../orm/create-orm.js';
+import { IssueAttachment } from '../../model/attachment.entity.js';
 import type { Em } from '../../orm/em.js';
+import { dialectOfEm } from '../../orm/open-orm.js';
+import { resolveUserRefs } from '../../users/user-refs.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
-import { IssueAttachment } from './attachment.entity.js';
 import { attachmentName, attachmentType } from './attachment-names.js';
 import type { AttachmentStore } from './attachment-store.js';
 import type { AttachmentView } from './attachments.js';

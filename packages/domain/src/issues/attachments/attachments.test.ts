@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers';
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
-import type { Orm } from '../../orm/create-orm.js';
+import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { createIssue } from '../create-issue.js';
 import { deleteIssue } from '../issue-lifecycle.js';

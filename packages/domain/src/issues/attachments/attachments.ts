@@ -1,11 +1,11 @@
 import type { Readable } from 'node:stream';
 import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import { IssueAttachment } from '../../model/attachment.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
-import { IssueAttachment } from './attachment.entity.js';
 import type { AttachmentStore } from './attachment-store.js';
 import {
   type AttachmentUpload,

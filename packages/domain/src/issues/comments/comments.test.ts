@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import { addUserToGroup, createGroup, deleteGroup } from '../../groups/groups.js';
-import type { Orm } from '../../orm/create-orm.js';
+import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { createIssue } from '../create-issue.js';
 import { executeCommand, executeIssueCommand } from '../execute-command.js';

@@ -2,12 +2,12 @@ import { MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import { findGroupByName } from '../../groups/group-names.js';
+import { type IIssueComment, IssueComment } from '../../model/comment.entity.js';
+import { Issue } from '../../model/issue.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
 import { storableText } from '../../text/user-text.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
-import { Issue } from '../issue.entity.js';
-import { type IIssueComment, IssueComment } from './comment.entity.js';
 
 /**
  * Who sees a comment restricted to a group (`permittedGroup`): its author and the group's

@@ -1,14 +1,14 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import { BundleUser, ProjectField } from '../../model/field.entity.js';
+import type { IProject } from '../../model/project.entity.js';
+import { User } from '../../model/user.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation } from '../../orm/unique.js';
-import type { IProject } from '../../projects/project.entity.js';
+import { BUNDLE_MEMBERS } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
-import { User } from '../../users/user.entity.js';
 import type { UserRef } from '../issue-view.js';
-import { BUNDLE_MEMBERS } from './bundle-usage.js';
-import { BundleUser, ProjectField } from './field.entity.js';
 
 /**
  * The bundle holding a project's assignees: that of its Assignee field, else of its first user

@@ -1,11 +1,6 @@
 import type { Actor } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import { findGroupByName } from '../../groups/group-names.js';
-import type { Em } from '../../orm/em.js';
-import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
-import { nameKey } from '../../text/user-text.js';
-import { User } from '../../users/user.entity.js';
-import { requireFieldsAdmin, validName } from './custom-fields.js';
 import {
   Bundle,
   BundleGroup,
@@ -17,7 +12,12 @@ import {
   type IFieldValue,
   IssueFieldValue,
   ProjectField,
-} from './field.entity.js';
+} from '../../model/field.entity.js';
+import { User } from '../../model/user.entity.js';
+import type { Em } from '../../orm/em.js';
+import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { nameKey } from '../../text/user-text.js';
+import { requireFieldsAdmin, validName } from './custom-fields.js';
 import { BUNDLE_TYPES, type BundleType } from './field-types.js';
 
 /** A bundle value with the attributes its type has (the others are absent). */

@@ -1,10 +1,16 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import {
+  Bundle,
+  CustomField,
+  type ICustomField,
+  isBundleKind,
+  ProjectField,
+} from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { freeBundleName } from '../../projects/attach-fields.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
-import { freeBundleName } from './attach-fields.js';
-import { Bundle, CustomField, type ICustomField, isBundleKind, ProjectField } from './field.entity.js';
 import { formatFieldType, parseFieldType } from './field-types.js';
 
 /**

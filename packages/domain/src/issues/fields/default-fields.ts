@@ -1,4 +1,4 @@
-import type { FieldKind } from './field.entity.js';
+import type { FieldKind } from '../../model/field.entity.js';
 
 export type DefaultField = {
   name: string;

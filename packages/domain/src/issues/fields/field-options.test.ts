@@ -2,7 +2,7 @@ import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
 import { addUserToGroup, createGroup } from '../../groups/groups.js';
-import type { Orm } from '../../orm/create-orm.js';
+import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { addProjectAssignee } from './assignees.js';
 import { addBundleGroup, updateBundleValue } from './bundles.js';

@@ -1,10 +1,10 @@
 import { type Actor, can } from '../../auth/actor.js';
+import type { FieldKind } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
+import { readRows } from '../../orm/statements.js';
+import { BUNDLE_MEMBERS } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
-import { readRows } from '../../read-models/statements.js';
-import { BUNDLE_MEMBERS } from './bundle-usage.js';
-import type { FieldKind } from './field.entity.js';
 
 /** A value a field may take: a bundle value (with its colour and flags) or a user. */
 export type FieldOption = {

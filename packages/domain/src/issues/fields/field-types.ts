@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors.js';
-import { BUNDLE_KINDS, type BundleKind, FIELD_KINDS, type FieldKind } from './field.entity.js';
+import { BUNDLE_KINDS, type BundleKind, FIELD_KINDS, type FieldKind } from '../../model/field.entity.js';
 
 /** `enum[1]`, `user[*]`, `string`...: the original's type names (state fields take one value). */
 const TYPE = /^([A-Za-z]{1,20})(?:\[([1*])\])?$/;

@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
+import { User } from '../../model/user.entity.js';
 import type { Em } from '../../orm/em.js';
 import { nameKey } from '../../text/user-text.js';
-import { User } from '../../users/user.entity.js';
 import { resolutionChanges } from '../command-ops.js';
 import { persistCommandState } from '../command-persist.js';
 import { type CommandState, type FieldDef, type FieldSlots, loadCommandState } from '../command-state.js';

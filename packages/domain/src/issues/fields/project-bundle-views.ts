@@ -1,7 +1,8 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import { Bundle, type BundleKind, type IBundle, ProjectField } from '../../model/field.entity.js';
+import type { IProject } from '../../model/project.entity.js';
 import type { Em } from '../../orm/em.js';
-import type { IProject } from '../../projects/project.entity.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey } from '../../text/user-text.js';
 import {
@@ -13,7 +14,6 @@ import {
   getBundle,
   updateValueIn,
 } from './bundles.js';
-import { Bundle, type BundleKind, type IBundle, ProjectField } from './field.entity.js';
 import { bundleTypeOf } from './field-types.js';
 
 /**

@@ -1,13 +1,5 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import type { Em } from '../../orm/em.js';
-import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
-import type { IProject } from '../../projects/project.entity.js';
-import { getReadableProject } from '../../projects/projects.js';
-import { nameKey } from '../../text/user-text.js';
-import { attachPrototype } from './attach-fields.js';
-import { deleteUnusedBundles } from './bundle-usage.js';
-import { findPrototype, validName } from './custom-fields.js';
 import {
   Bundle,
   type FieldKind,
@@ -15,7 +7,15 @@ import {
   IssueFieldValue,
   isBundleKind,
   ProjectField,
-} from './field.entity.js';
+} from '../../model/field.entity.js';
+import type { IProject } from '../../model/project.entity.js';
+import type { Em } from '../../orm/em.js';
+import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { attachPrototype } from '../../projects/attach-fields.js';
+import { deleteUnusedBundles } from '../../projects/bundle-usage.js';
+import { getReadableProject } from '../../projects/projects.js';
+import { nameKey } from '../../text/user-text.js';
+import { findPrototype, validName } from './custom-fields.js';
 import { formatFieldType } from './field-types.js';
 
 export type ProjectCustomFieldView = {

@@ -1,11 +1,11 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import { type FieldKind, FieldValue, ProjectField } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
+import { BUNDLE_MEMBERS } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
-import { BUNDLE_MEMBERS } from './bundle-usage.js';
-import { type FieldKind, FieldValue, ProjectField } from './field.entity.js';
 
 export type FieldValueView = { name: string; description: string; resolved: boolean; fullName?: string };
 

@@ -1,15 +1,15 @@
 import { DomainError } from '../../errors.js';
+import { isBundleKind } from '../../model/field.entity.js';
 import { nameKey } from '../../text/user-text.js';
+import { parseSimpleValue } from '../../values/simple-values.js';
 import type { FieldDef, SlotValue } from '../command-state.js';
-import { isBundleKind } from './field.entity.js';
-import { parseSimpleValue } from './simple-values.js';
 
 const EMPTY: SlotValue = { value: null, user: null, text: null, number: null };
 
 /**
  * The slot and content one value text takes in a field of any type, or null for the field's
  * empty value: a bundle value by name, a user by login (who must be in the field's bundle),
- * or a simple value parsed by type (`simple-values.ts`). Bad text throws VALIDATION_FAILED
+ * or a simple value parsed by type (`values/simple-values.ts`). Bad text throws VALIDATION_FAILED
  * naming the field. Used by the command executor and by `writeIssueFieldValues`.
  */
 export async function resolveValueText(

@@ -1,6 +1,6 @@
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { readRows } from '../../read-models/statements.js';
+import { readRows } from '../../orm/statements.js';
 import type { CommandState, FieldDef, FieldSlots, IssueState } from '../command-state.js';
 import type { FieldChange } from './history.js';
 

@@ -1,9 +1,9 @@
 import { type Actor, can } from '../../auth/actor.js';
+import { IssueChange } from '../../model/issue-change.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
-import { readRows, runStatement, storedTime } from '../../read-models/statements.js';
+import { readRows, runStatement, storedTime } from '../../orm/statements.js';
 import { findReadableIssue } from '../find-issues.js';
-import { IssueChange } from './issue-change.entity.js';
 
 /** A field's values before and after one change (several for multi-value fields, none when empty). */
 export type FieldChange = { name: string; oldValues: string[]; newValues: string[] };

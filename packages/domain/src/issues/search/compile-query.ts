@@ -1,15 +1,11 @@
 import { ISSUE_ID_PATTERN } from '@trackline/contracts';
 import { type Actor, can } from '../../auth/actor.js';
 import { groupNameKey } from '../../groups/group-names.js';
-import type { Dialect } from '../../orm/create-orm.js';
+import { isBundleKind, type SimpleKind } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
+import type { Dialect } from '../../orm/open-orm.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { readRows } from '../../read-models/statements.js';
-import { visibleCommentsSql } from '../comments/comments.js';
-import { isBundleKind, type SimpleKind } from '../fields/field.entity.js';
-import { parseSimpleValue } from '../fields/simple-values.js';
-import { parseIssueId } from '../issue-id.js';
-import { queryError } from './query-errors.js';
+import { readRows } from '../../orm/statements.js';
 import {
   type AttributeFilter,
   at,
@@ -22,7 +18,11 @@ import {
   type SortField,
   type Span,
   type TermItem,
-} from './query-parser.js';
+} from '../../query/query-parser.js';
+import { parseSimpleValue } from '../../values/simple-values.js';
+import { visibleCommentsSql } from '../comments/comments.js';
+import { parseIssueId } from '../issue-id.js';
+import { queryError } from './query-errors.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { dateInterval, type Interval } from './search-dates.js';
 import { and, type Condition, FALSE, leaf, not, or, render, type SortKey, TRUE } from './search-plan.js';

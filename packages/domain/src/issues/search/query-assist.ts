@@ -4,9 +4,15 @@ import { escapeHtml } from '../../commands/candidates.js';
 import type { Suggestion } from '../../commands/result.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
+import {
+  HAS_ATTRIBUTE,
+  parseQuery,
+  type QueryNode,
+  SORT_ATTRIBUTES,
+  type Span,
+} from '../../query/query-parser.js';
 import { compileQuery } from './compile-query.js';
 import { querySpanOf } from './query-errors.js';
-import { HAS_ATTRIBUTE, parseQuery, type QueryNode, SORT_ATTRIBUTES, type Span } from './query-parser.js';
 import { RELATIVE_DATES } from './search-dates.js';
 import { searchDialect, searchSettingsOf } from './search-engine.js';
 import {

@@ -1,5 +1,5 @@
 import { DomainError } from '../../errors.js';
-import type { Span } from './query-parser.js';
+import type { Span } from '../../query/query-parser.js';
 
 /** Where in the query a search error stands (for underlining), kept beside the error. */
 const spans = new WeakMap<object, Span>();

@@ -2,10 +2,10 @@ import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/doma
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
 import { createSavedSearch } from '../../folders/saved-searches.js';
-import type { Orm } from '../../orm/create-orm.js';
 import type { Em } from '../../orm/em.js';
+import type { Orm } from '../../orm/open-orm.js';
+import { runStatement, storedTime } from '../../orm/statements.js';
 import { createProject } from '../../projects/projects.js';
-import { runStatement, storedTime } from '../../read-models/statements.js';
 import { grantRole } from '../../users/users.js';
 import { applyCommand } from '../apply-command.js';
 import { createIssue } from '../create-issue.js';

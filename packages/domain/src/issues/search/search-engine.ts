@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { DomainError } from '../../errors.js';
-import { type Dialect, dialectOf, type Orm } from '../../orm/create-orm.js';
 import type { Em } from '../../orm/em.js';
-import { readRows } from '../../read-models/statements.js';
+import { type Dialect, dialectOf, type Orm } from '../../orm/open-orm.js';
+import { readRows } from '../../orm/statements.js';
 import type { Sql } from './readable-issues.js';
 import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
 import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';

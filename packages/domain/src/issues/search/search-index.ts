@@ -1,5 +1,5 @@
 import type { Em } from '../../orm/em.js';
-import { runStatement } from '../../read-models/statements.js';
+import { runStatement } from '../../orm/statements.js';
 
 /**
  * SQLite's full-text index (`issue_fts`, migration 0020) is near-real-time: a write only queues

@@ -2,7 +2,7 @@ import { MAX_PAGE_SIZE } from '@trackline/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { readRows } from '../../read-models/statements.js';
+import { readRows } from '../../orm/statements.js';
 import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery } from './compile-query.js';
@@ -98,7 +98,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
 }
 
 /**
- * Issues matching a query (the original's search language, see `query-parser.ts`) that the actor
+ * Issues matching a query (the original's search language, see `query/query-parser.ts`) that the actor
  * may read, as read models: one statement finds the page's ids (permissions inside it), then only
  * the page is loaded. A malformed query fails with VALIDATION_FAILED naming the term and its
  * position; a search over the time budget with SEARCH_TIMEOUT.

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../orm/create-orm.js';
+import type { Dialect } from '../../orm/open-orm.js';
 import { type Driver, type Leaf, leaf } from './search-plan.js';
 
 /**

@@ -1,11 +1,11 @@
 import { type Actor, can, projectsWith } from '../../auth/actor.js';
+import type { FieldKind } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
+import { epochCacheFor, remembered } from '../../orm/epoch-cache.js';
 import { toBool } from '../../orm/row-values.js';
 import { placeholders } from '../../orm/sql-fragments.js';
-import { epochCacheFor, remembered } from '../../read-models/epoch-cache.js';
-import { readRows } from '../../read-models/statements.js';
-import type { FieldKind } from '../fields/field.entity.js';
-import { HAS_ATTRIBUTE, normalize, type QueryLexicon, SORT_ATTRIBUTES } from './query-parser.js';
+import { readRows } from '../../orm/statements.js';
+import { HAS_ATTRIBUTE, normalize, type QueryLexicon, SORT_ATTRIBUTES } from '../../query/query-parser.js';
 import { readableProjectIds } from './readable-issues.js';
 
 /**

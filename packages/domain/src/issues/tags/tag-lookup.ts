@@ -1,9 +1,9 @@
 import type { Actor } from '../../auth/actor.js';
 import { commandTagName, ownedNameKey, visibleToSql } from '../../folders/owned-names.js';
+import { Tag } from '../../model/tag.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
-import { readRows } from '../../read-models/statements.js';
-import { Tag } from './tag.entity.js';
+import { readRows } from '../../orm/statements.js';
 
 export type VisibleTag = { id: number; name: string; ownerId: number; shared: boolean };
 

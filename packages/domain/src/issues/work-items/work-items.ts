@@ -1,15 +1,20 @@
 import { MAX_TEXT_LENGTH } from '@trackline/contracts';
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { type ImportItemResult, imported, parseTimestamp, refused } from '../../import/import-report.js';
-import { isReferenceLogin, resolveUserRefs } from '../../import/user-refs.js';
+import {
+  ProjectTimeTracking,
+  TimeTrackingSettings,
+  WorkItem,
+  WorkType,
+} from '../../model/work-item.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toBool, toMs } from '../../orm/row-values.js';
 import { onUniqueViolation } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { oneLine, storableText } from '../../text/user-text.js';
+import { isReferenceLogin, resolveUserRefs } from '../../users/user-refs.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
-import { ProjectTimeTracking, TimeTrackingSettings, WorkItem, WorkType } from './work-item.entity.js';
+import { type ImportItemResult, imported, parseTimestamp, refused } from '../import-report.js';
 
 export type WorkItemView = {
   id: number;

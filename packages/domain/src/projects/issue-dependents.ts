@@ -1,13 +1,13 @@
+import { IssueAttachment } from '../model/attachment.entity.js';
+import { IssueComment } from '../model/comment.entity.js';
+import { IssueFieldValue } from '../model/field.entity.js';
+import { Issue, IssueLink } from '../model/issue.entity.js';
+import { IssueChange } from '../model/issue-change.entity.js';
+import { IssueStar, IssueVote } from '../model/stars-votes.entity.js';
+import { IssueTag } from '../model/tag.entity.js';
+import { VcsChange, VcsEffect } from '../model/vcs.entity.js';
+import { WorkItem } from '../model/work-item.entity.js';
 import type { Em } from '../orm/em.js';
-import { VcsChange, VcsEffect } from '../vcs/vcs.entity.js';
-import { IssueAttachment } from './attachments/attachment.entity.js';
-import { IssueComment } from './comments/comment.entity.js';
-import { IssueFieldValue } from './fields/field.entity.js';
-import { IssueChange } from './history/issue-change.entity.js';
-import { Issue, IssueLink } from './issue.entity.js';
-import { IssueStar, IssueVote } from './stars-votes.entity.js';
-import { IssueTag } from './tags/tag.entity.js';
-import { WorkItem } from './work-items/work-item.entity.js';
 
 /** A sub-query selecting the ids of a project's issues (run inside the statements using it). */
 export const issueIdsOfProject = (tx: Em, projectId: number) =>

@@ -1,5 +1,5 @@
-import type { Actor } from '../auth/actor.js';
 import type { Em } from '../orm/em.js';
+import type { Actor } from './actor.js';
 
 /**
  * Changes that grant, take or reach authority: what an administrator reading the security log

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Group } from '../../groups/group.entity.js';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { Group } from './group.entity.js';
+import { Issue } from './issue.entity.js';
+import { User } from './user.entity.js';
 
 export const IssueComment = defineEntity({
   name: 'IssueComment',

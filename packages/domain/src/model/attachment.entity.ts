@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { Issue } from './issue.entity.js';
+import { User } from './user.entity.js';
 
 /**
  * A file attached to an issue. The bytes live in the attachment store under their SHA-256

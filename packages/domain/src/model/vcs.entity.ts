@@ -1,9 +1,9 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { MAX_BRANCH_FILTER_LENGTH, VCS_DELIVERY_STATUSES, VCS_HOSTS } from '@trackline/contracts';
-import { Issue } from '../issues/issue.entity.js';
-import { Project } from '../projects/project.entity.js';
-import { Role } from '../roles/role.entity.js';
-import { User } from '../users/user.entity.js';
+import { Issue } from './issue.entity.js';
+import { Project } from './project.entity.js';
+import { Role } from './role.entity.js';
+import { User } from './user.entity.js';
 
 /** A repository at a host whose pushes may reference (and command) issues of the linked projects. */
 export const VcsIntegration = defineEntity({

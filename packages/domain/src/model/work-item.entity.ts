@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Project } from '../../projects/project.entity.js';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { Issue } from './issue.entity.js';
+import { Project } from './project.entity.js';
+import { User } from './user.entity.js';
 
 /** A kind of work (Development, Testing...); names are unique regardless of case. */
 export const WorkType = defineEntity({

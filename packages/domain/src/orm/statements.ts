@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Em } from '../orm/em.js';
+import type { Em } from './em.js';
 
 /**
  * Raw reads through statements prepared once and reused. `em.execute` inlines the parameters

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Project } from '../projects/project.entity.js';
-import { Role } from '../roles/role.entity.js';
-import { User } from '../users/user.entity.js';
+import { Project } from './project.entity.js';
+import { Role } from './role.entity.js';
+import { User } from './user.entity.js';
 
 /** A user group (`/rest/admin/group`): its members hold every role granted to it. */
 export const Group = defineEntity({

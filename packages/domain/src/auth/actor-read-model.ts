@@ -1,7 +1,7 @@
 import type { PermissionKey, UserType } from '@trackline/contracts';
 import type { Em } from '../orm/em.js';
 import { toMs, toMsOrNull } from '../orm/row-values.js';
-import { readRow, readRows } from './statements.js';
+import { readRow, readRows } from '../orm/statements.js';
 
 /**
  * The actor read model: what every authenticated request pays (the credential's user, their

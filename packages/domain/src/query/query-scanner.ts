@@ -1,4 +1,4 @@
-import { isSpace } from '../../commands/token.js';
+import { isSpace } from '../commands/token.js';
 
 /**
  * The tokens of the search language, with their offsets in the query (end-exclusive). The

@@ -1,7 +1,7 @@
+import type { EntitySchema } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
-import { ENTITIES } from './entities.js';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -28,9 +28,17 @@ export function parseDatabaseConfig(value: string): DatabaseConfig {
     : { kind: 'sqlite', file: value };
 }
 
-export async function createOrm(db: DatabaseConfig, extra: { debug?: boolean } = {}): Promise<Orm> {
+/**
+ * Opens the ORM on `db` with the given entities (the model's list: `createOrm` in
+ * `model/create-orm.ts`), the pragmas and the tables the schema generator must leave alone.
+ */
+export async function openOrm(
+  db: DatabaseConfig,
+  entities: EntitySchema[],
+  extra: { debug?: boolean } = {},
+): Promise<Orm> {
   const common = {
-    entities: ENTITIES,
+    entities,
     // Request code always works on a fork; the global context is a bug.
     allowGlobalContext: false,
     forceUtcTimezone: true,

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { Issue } from './issue.entity.js';
+import { User } from './user.entity.js';
 
 /** A tag belongs to a user; a shared tag is visible to (and applicable by) everyone. */
 export const Tag = defineEntity({

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { Issue } from './issue.entity.js';
+import { User } from './user.entity.js';
 
 /**
  * One recorded change of an issue (`GET /issue/{issue}/changes`): who, when, and each field's

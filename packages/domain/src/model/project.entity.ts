@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { User } from '../users/user.entity.js';
+import { User } from './user.entity.js';
 
 export const Project = defineEntity({
   name: 'Project',

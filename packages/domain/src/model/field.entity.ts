@@ -1,35 +1,19 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Group } from '../../groups/group.entity.js';
-import { Project } from '../../projects/project.entity.js';
-import { User } from '../../users/user.entity.js';
-import { Issue } from '../issue.entity.js';
+import { BUNDLE_KINDS, FIELD_KINDS } from '../values/field-kinds.js';
+import { Group } from './group.entity.js';
+import { Issue } from './issue.entity.js';
+import { Project } from './project.entity.js';
+import { User } from './user.entity.js';
 
-/**
- * The original's field types without their cardinality (`enum[*]` is `enum` + multi). The
- * first six take their values from a bundle; the others hold a typed value of their own.
- */
-export const FIELD_KINDS = [
-  'enum',
-  'state',
-  'user',
-  'version',
-  'build',
-  'ownedField',
-  'string',
-  'text',
-  'integer',
-  'float',
-  'date',
-  'period',
-] as const;
-export type FieldKind = (typeof FIELD_KINDS)[number];
-
-export const BUNDLE_KINDS = ['enum', 'state', 'user', 'version', 'build', 'ownedField'] as const;
-export type BundleKind = (typeof BUNDLE_KINDS)[number];
-export type SimpleKind = Exclude<FieldKind, BundleKind>;
-
-export const isBundleKind = (kind: FieldKind): kind is BundleKind =>
-  (BUNDLE_KINDS as readonly string[]).includes(kind);
+// The kinds are the model's vocabulary below the entities (`values/field-kinds.ts`), named here too.
+export {
+  BUNDLE_KINDS,
+  type BundleKind,
+  FIELD_KINDS,
+  type FieldKind,
+  isBundleKind,
+  type SimpleKind,
+} from '../values/field-kinds.js';
 
 /** A named set of values (enum, state, version, build, owned field) or users, shared by any number of fields. */
 export const Bundle = defineEntity({

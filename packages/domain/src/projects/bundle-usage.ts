@@ -1,5 +1,5 @@
-import type { Em } from '../../orm/em.js';
-import { Bundle, CustomField, ProjectField } from './field.entity.js';
+import { Bundle, CustomField, ProjectField } from '../model/field.entity.js';
+import type { Em } from '../orm/em.js';
 
 /**
  * Removes those of `bundleIds` that were made for the project (`PRJ: Field`, see

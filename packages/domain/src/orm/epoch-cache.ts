@@ -1,4 +1,4 @@
-import type { Em } from '../orm/em.js';
+import type { Em } from './em.js';
 import { readRow, readRows } from './statements.js';
 
 /**

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { User } from '../users/user.entity.js';
 import { Issue } from './issue.entity.js';
+import { User } from './user.entity.js';
 
 /** A user watching an issue (`star`). */
 export const IssueStar = defineEntity({

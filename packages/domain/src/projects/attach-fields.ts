@@ -1,6 +1,3 @@
-import type { Em } from '../../orm/em.js';
-import type { IProject } from '../../projects/project.entity.js';
-import { nameKey } from '../../text/user-text.js';
 import {
   Bundle,
   BundleGroup,
@@ -12,7 +9,10 @@ import {
   type ICustomField,
   isBundleKind,
   ProjectField,
-} from './field.entity.js';
+} from '../model/field.entity.js';
+import type { IProject } from '../model/project.entity.js';
+import type { Em } from '../orm/em.js';
+import { nameKey } from '../text/user-text.js';
 
 /** A bundle name not taken yet for `kind`: `base`, else `base (2)`, `base (3)`... */
 export async function freeBundleName(em: Em, kind: BundleKind, base: string): Promise<string> {

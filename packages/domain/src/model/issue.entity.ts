@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Group } from '../groups/group.entity.js';
-import { IssueLinkType } from '../link-types/link-type.entity.js';
-import { Project } from '../projects/project.entity.js';
-import { User } from '../users/user.entity.js';
+import { Group } from './group.entity.js';
+import { IssueLinkType } from './link-type.entity.js';
+import { Project } from './project.entity.js';
+import { User } from './user.entity.js';
 
 export const Issue = defineEntity({
   name: 'Issue',

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { MAX_QUERY_LENGTH } from '@trackline/contracts';
-import { User } from '../users/user.entity.js';
+import { User } from './user.entity.js';
 
 /** A named query; a shared one is visible to everyone. Names are unique per owner regardless of case. */
 export const SavedSearch = defineEntity({

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { Project } from '../projects/project.entity.js';
-import { User } from '../users/user.entity.js';
+import { Project } from './project.entity.js';
+import { User } from './user.entity.js';
 
 export const Permission = defineEntity({
   name: 'Permission',

@@ -1,5 +1,5 @@
 import { isStorableTimestamp, MAX_TEXT_LENGTH as MAX_TEXT } from '@trackline/contracts';
-import type { SimpleKind } from './field.entity.js';
+import type { SimpleKind } from './field-kinds.js';
 
 /** The stored form of a simple field's value: `text` for string/text, `number` for the rest. */
 export type SimpleValue = { text: string | null; number: number | null };

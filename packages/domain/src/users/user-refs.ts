@@ -1,6 +1,6 @@
+import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { User } from '../users/user.entity.js';
 
 /** Logins an import may reference without knowing them (the original's authors of deleted accounts). */
 const REFERENCE_LOGIN = /^[^\s/\\?#%&<>"']{1,100}$/u;

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { User } from '../users/user.entity.js';
+import { User } from './user.entity.js';
 
 /** A permanent token; only the SHA-256 of its secret is stored. */
 export const PermanentToken = defineEntity({
