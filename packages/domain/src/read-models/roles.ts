@@ -1,17 +1,23 @@
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
-import { readRow, readRows } from '../orm/statements.js';
+import { type Param, prepareRead } from '../orm/typed-query.js';
 
 /** The roles read model: what role reads answer, without hydrating entities. */
 export type RoleView = { name: string; description: string };
 
+const roleByNameQuery = prepareRead((param: Param<{ nameKey: string }>) =>
+  tables.selectFrom('roles').select(['name', 'description']).where('name_key', '=', param('nameKey')),
+);
+const allRolesQuery = prepareRead(() =>
+  tables.selectFrom('roles').select(['name', 'description']).orderBy('name_key'),
+);
+
 /** A role by its case-insensitive name. */
 export function roleByName(em: Em, name: string): Promise<RoleView | undefined> {
-  return readRow<RoleView>(em, 'select name, description from roles where name_key = ?', [
-    name.toLowerCase(),
-  ]);
+  return roleByNameQuery.first(em, { nameKey: name.toLowerCase() });
 }
 
 /** Every role, by name. */
 export function allRoles(em: Em): Promise<RoleView[]> {
-  return readRows<RoleView>(em, 'select name, description from roles order by name_key');
+  return allRolesQuery.all(em, {});
 }

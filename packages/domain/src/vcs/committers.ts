@@ -1,15 +1,17 @@
 import type { UserType } from '@trackline/contracts';
 import { covers } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import { readRows } from '../orm/statements.js';
+import { type Param, prepareRead } from '../orm/typed-query.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 
 export type Committer =
   | { kind: 'matched'; user: { id: number; login: string; type: string } }
   | { kind: 'unmatched'; reason: string };
 
-type Candidate = { id: number; login: string; type: string; email_set_by: number | null };
+type Candidate = { id: number; login: string; type: UserType; email_set_by: number | null };
 
 /**
  * The one user a commit's author e-mail stands for: same e-mail (case-insensitive) and the
@@ -51,18 +53,18 @@ export async function findCommitter(
  * set it (or whoever controls that address) would act, through commits, with rights the setter
  * never had; for instance when the account was granted more after its e-mail was set.
  */
+const userById = prepareRead((param: Param<{ id: number }>) =>
+  tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
+);
+
 async function untrustedEmail(em: Em, user: Candidate): Promise<string | null> {
   const setterId = user.email_set_by === null ? null : Number(user.email_set_by);
   if (setterId === null || setterId === Number(user.id)) return null;
-  const [setter] = await readRows<{ id: number; login: string; type: string }>(
-    em,
-    'select id, login, type from users where id = ?',
-    [setterId],
-  );
+  const setter = await userById.first(em, { id: setterId });
   const again = `[ ${user.login} ] or an administrator holding everything it holds must set it again`;
   if (!setter) return `the e-mail of [ ${user.login} ] was set by an account that no longer exists; ${again}`;
-  const asActor = (u: { id: number; login: string; type: string }) =>
-    loadActor(em, { id: Number(u.id), login: u.login, type: u.type as UserType });
+  const asActor = (u: { id: number; login: string; type: UserType }) =>
+    loadActor(em, { id: Number(u.id), login: u.login, type: u.type });
   if (covers(await asActor(setter), await asActor(user))) return null;
   return `the e-mail of [ ${user.login} ] was set by [ ${setter.login} ], who does not hold everything [ ${user.login} ] holds; ${again}`;
 }

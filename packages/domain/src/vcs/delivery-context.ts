@@ -3,8 +3,9 @@ import type { Actor } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { executionVocabulary } from '../issues/execute-command.js';
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
-import { readRow, readRows } from '../orm/statements.js';
+import { type Param, prepareRead } from '../orm/typed-query.js';
 import { type Committer, findCommitter } from './committers.js';
 import { findIssuesByKey, issueKey, type ReferencedIssue } from './issue-lookup.js';
 import { authorIsPusher, type PushCommit, type PushEvent } from './push-event.js';
@@ -22,6 +23,22 @@ export type DeliveryIntegration = {
 
 /** What the service account may do: read and comment the linked projects' issues, nothing else. */
 const SERVICE_PERMISSIONS: ReadonlySet<PermissionKey> = new Set(['READ_ISSUE', 'CREATE_COMMENT']);
+
+// A linked project in the trash takes no commits: its issues answer as missing.
+const linkedLiveProjects = prepareRead((param: Param<{ integrationId: number }>) =>
+  tables
+    .selectFrom('vcs_integration_projects as l')
+    .innerJoin('projects as p', 'p.id', 'l.project_id')
+    .select('l.project_id')
+    .where('l.integration_id', '=', param('integrationId'))
+    .where('p.deleted_at', 'is', null),
+);
+const userById = prepareRead((param: Param<{ id: number }>) =>
+  tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
+);
+const roleById = prepareRead((param: Param<{ id: number }>) =>
+  tables.selectFrom('roles').select(['id', 'name']).where('id', '=', param('id')),
+);
 
 /** What the deliveries of one claim share: lookups that do not depend on the push. */
 type Caches = {
@@ -84,31 +101,19 @@ export class DeliveryContext {
     integration: DeliveryIntegration,
     push: Pick<PushEvent, 'pusher'>,
   ): Promise<DeliveryContext> {
-    // A linked project in the trash takes no commits: its issues answer as missing.
-    const links = await readRows<{ project_id: number }>(
-      em,
-      'select l.project_id from vcs_integration_projects l join projects p on p.id = l.project_id ' +
-        'where l.integration_id = ? and p.deleted_at is null',
-      [integration.id],
-    );
+    const links = await linkedLiveProjects.all(em, { integrationId: integration.id });
     const projectIds = new Set(links.map((l) => Number(l.project_id)));
-    const service = await readRow<{ id: number; login: string; type: string }>(
-      em,
-      'select id, login, type from users where id = ?',
-      [integration.serviceUserId],
-    );
+    const service = await userById.first(em, { id: integration.serviceUserId });
     if (!service)
       throw new Error(`the service user ${integration.serviceUserId} of a VCS integration is missing`);
     const role =
       integration.committersRoleId === null
         ? undefined
-        : await readRow<{ id: number; name: string }>(em, 'select id, name from roles where id = ?', [
-            integration.committersRoleId,
-          ]);
+        : await roleById.first(em, { id: integration.committersRoleId });
     const serviceActor: Actor = {
       userId: Number(service.id),
       login: service.login,
-      type: service.type as UserType,
+      type: service.type,
       global: new Set(),
       byProject: new Map([...projectIds].map((id) => [id, SERVICE_PERMISSIONS])),
     };

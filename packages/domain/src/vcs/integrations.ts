@@ -2,6 +2,7 @@ import type { CreateVcsIntegrationInput, UpdateVcsIntegrationInput, VcsHost } fr
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { randomSecret, sha256Hex } from '../auth/secrets.js';
 import { DomainError } from '../errors.js';
+import { tables } from '../model/database.js';
 import { type IProject, Project } from '../model/project.entity.js';
 import { type IRole, Role } from '../model/role.entity.js';
 import { type IUser, User } from '../model/user.entity.js';
@@ -15,7 +16,7 @@ import {
 } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../orm/statements.js';
+import { readQuery } from '../orm/typed-query.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
 import { insertUser } from '../users/users.js';
@@ -222,11 +223,12 @@ export type HookIntegration = Pick<
 /** The integrations of the given apiKey hashes (null where none), by one statement. */
 async function integrationsByKeyHash(em: Em, hashes: readonly string[]): Promise<(HookIntegration | null)[]> {
   const unique = [...new Set(hashes)];
-  const rows = await readRows<HookIntegration & { api_key_hash: string }>(
+  const rows = await readQuery(
     em,
-    'select id, name, host, repository, secret, branches, api_key_hash from vcs_integrations ' +
-      `where api_key_hash in (${placeholders(unique)})`,
-    unique,
+    tables
+      .selectFrom('vcs_integrations')
+      .select(['id', 'name', 'host', 'repository', 'secret', 'branches', 'api_key_hash'])
+      .where('api_key_hash', 'in', unique),
   );
   const byHash = new Map(rows.map(({ api_key_hash, ...row }) => [api_key_hash, row]));
   return hashes.map((hash) => byHash.get(hash) ?? null);
