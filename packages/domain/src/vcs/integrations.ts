@@ -15,7 +15,6 @@ import {
   VcsIntegrationProject,
 } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
-import { placeholders } from '../orm/sql-fragments.js';
 import { readQuery } from '../orm/typed-query.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
