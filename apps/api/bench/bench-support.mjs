@@ -7,11 +7,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 export const MAIN = join(root, 'apps/api/dist/main.js');
+/** The V8 flags the server runs with (`./trackline start` passes the same). */
+export const NODE_FLAGS = JSON.parse(readFileSync(join(root, 'apps/api/node-flags.json'), 'utf8'));
 export const loadDomain = () => import(join(root, 'packages/domain/dist/index.js'));
 
 /** The built API on `file` (loopback, any port, rate limit off); resolves when it listens. */
 export function startApi(file, { nodeArgs = [], env = {} } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, MAIN], {
     env: {
       ...process.env,
       PORT: '0',

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { MAIN, processCpuMs } from './bench-support.mjs';
+import { MAIN, NODE_FLAGS, processCpuMs } from './bench-support.mjs';
 import { mixedWorkload } from './mixed-workload.mjs';
 import { buildDatabase } from './seed-data.mjs';
 
@@ -58,7 +58,7 @@ function postgresCpuMs() {
 
 /** The API with `processes` server processes; resolves once each of them listens. */
 function start(url, processes) {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
     env: {
       ...process.env,
       DATABASE_URL: url,

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { NODE_FLAGS } from './bench-support.mjs';
 import { bearer, issueId, mixedWorkload, pick } from './mixed-workload.mjs';
 import { buildDatabase } from './seed-data.mjs';
 
@@ -305,7 +306,7 @@ try {
   const benchConsole = !only || only.test('console');
   if (benchConsole) copyFileSync(file, consoleDb);
   const auth = { authorization: `Bearer ${seeded.token}` };
-  const api = await startProcess([join(root, 'apps/api/dist/main.js')], {
+  const api = await startProcess([...NODE_FLAGS, join(root, 'apps/api/dist/main.js')], {
     TRACKLINE_DB: file,
     PORT: '0',
     HOST: '127.0.0.1',
