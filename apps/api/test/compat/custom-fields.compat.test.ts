@@ -29,8 +29,8 @@ import { createProjectOverHttp, q, root } from '../issue-fixtures.js';
  *     `versions`/`version` (released, archived, releaseDate), `buildBundle`/`build` (assembleDate),
  *     `ownedFieldBundle`/`ownedField` (owner), `userBundle` > `user login url`; created by PUT of
  *     that XML to `/rest/admin/customfield/{type}` (409 when it exists); values by
- *     PUT `…/{type}/{bundle}/{value}?attributes`; listing names items `enumFieldBundle`,
- *     `userFieldBundle`….
+ *     PUT `…/{type}/{bundle}/{value}?attributes`; listing: `enumFieldBundleRefs` > `enumFieldBundle`,
+ *     `stateBundleRefs` > `stateBundle name url` (and so for version, build, owned-field bundles).
  */
 
 let server: TestServer;
@@ -226,12 +226,32 @@ describe('bundles', () => {
     expectXmlError(unknown, 400, /^userGroup: /);
   });
 
-  it('lists bundles of a type with the original item names', async () => {
-    const enums = await root(server, 'GET', '/rest/admin/customfield/bundle', { accept: XML_ACCEPT });
-    expectXml(enums, 200);
-    expect(xmlElements(enums.text, 'enumFieldBundle').map((b) => b.name)).toContain('Severities');
-    const users = await root(server, 'GET', '/rest/admin/customfield/userBundle', { accept: XML_ACCEPT });
-    expect(xmlElements(users.text, 'userFieldBundle').map((b) => b.name)).toContain('Crew');
+  it('lists bundles of a type with the original root and item names', async () => {
+    // The original's pages "GET Enumerations" (`<enumFieldBundleRefs><enumFieldBundle name url/>`) and
+    // "Get All State Bundles" (`<stateBundleRefs><stateBundle name url/>`); the python library's
+    // getAllBundles reads `enumFieldBundle`, `userFieldBundle`, else the type's own path name.
+    const expected: [string, string, string][] = [
+      ['bundle', 'enumFieldBundle', 'Severities'],
+      ['stateBundle', 'stateBundle', 'Flow'],
+      ['versionBundle', 'versionBundle', 'FLD versions'],
+      ['buildBundle', 'buildBundle', 'Builds'],
+      ['ownedFieldBundle', 'ownedFieldBundle', 'Parts'],
+      ['userBundle', 'userFieldBundle', 'Crew'],
+    ];
+    for (const [type, item, name] of expected) {
+      const list = await root(server, 'GET', `/rest/admin/customfield/${type}`, { accept: XML_ACCEPT });
+      expectXml(list, 200);
+      expect(list.text, type).toMatch(new RegExp(`<${item}Refs><${item} name=`));
+      expect(list.text, type).toMatch(new RegExp(`</${item}Refs>$`));
+      const items = xmlElements(list.text, item);
+      expect(
+        items.map((b) => b.name),
+        type,
+      ).toContain(name);
+      expect(items.find((b) => b.name === name)?.url).toMatch(
+        new RegExp(`/rest/admin/customfield/${type}/${encodeURIComponent(name)}$`),
+      );
+    }
     const json = expectJson(
       await root(server, 'GET', '/rest/admin/customfield/stateBundle', { accept: JSON_ACCEPT }),
       200,
