@@ -226,6 +226,34 @@ describe('bundles', () => {
     expectXmlError(unknown, 400, /^userGroup: /);
   });
 
+  it('writes owner="<no user>" for an owned-field value without an owner, and reads it back as none', async () => {
+    // The python library's OwnedField maps `<no user>` to no owner; youtrack2youtrack asks the source
+    // for every other owner by login (an empty one would be GET /rest/admin/user/).
+    const made = await root(server, 'PUT', '/rest/admin/customfield/ownedFieldBundle/Parts/Loose');
+    expect(made.status, made.text).toBe(201);
+    const echoed = await root(
+      server,
+      'PUT',
+      '/rest/admin/customfield/ownedFieldBundle',
+      xmlBody(
+        '<ownedFieldBundle name="Parts copy"><ownedField owner="&lt;no user&gt;">Loose</ownedField></ownedFieldBundle>',
+      ),
+    );
+    expect(echoed.status, echoed.text).toBe(201);
+    const copy = await root(server, 'GET', '/rest/admin/customfield/ownedFieldBundle/Parts%20copy', {
+      accept: XML_ACCEPT,
+    });
+    expect(copy.text).toMatch(
+      /<ownedFieldBundle name="Parts copy"><ownedField [^>]*owner="&lt;no user&gt;"[^>]*>Loose<\/ownedField><\/ownedFieldBundle>$/,
+    );
+    const owned = xmlElements(
+      (await root(server, 'GET', '/rest/admin/customfield/ownedFieldBundle/Parts', { accept: XML_ACCEPT }))
+        .text,
+      'ownedField',
+    );
+    expect(owned.map((v) => v.owner)).toEqual(['root', '<no user>']);
+  });
+
   it('lists bundles of a type with the original root and item names', async () => {
     // The original's pages "GET Enumerations" (`<enumFieldBundleRefs><enumFieldBundle name url/>`) and
     // "Get All State Bundles" (`<stateBundleRefs><stateBundle name url/>`); the python library's

@@ -8,7 +8,10 @@ import { created, restUrl } from '../respond.js';
 const bundleDto = (ctx: Context, b: d.BundleView): c.BundleDto => ({
   type: b.type,
   name: b.name,
-  values: b.values,
+  // An owned-field value without an owner says `owner="<no user>"`, as the original did (youtrack2youtrack
+  // otherwise asks the source for the user with an empty login).
+  values:
+    b.type === 'ownedFieldBundle' ? b.values.map((v) => ({ ...v, owner: v.owner ?? d.NO_USER })) : b.values,
   users: b.users.map((login) => ({ login, url: restUrl(ctx, 'admin', 'user', login) })),
   groups: b.groups.map((group) => ({ name: group, url: restUrl(ctx, 'admin', 'group', group) })),
 });
