@@ -3,6 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { GroupMember } from '../groups/group.entity.js';
 import { findGroupByName } from '../groups/group-names.js';
+import { importAssigneeGroup } from '../groups/groups.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
@@ -249,9 +250,10 @@ export async function importIssues(
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   const catalogue = await loadFieldCatalogue(em, project.id);
   const groupName = input.assigneeGroup?.trim();
-  const group = groupName ? await findGroupByName(em, groupName) : null;
-  if (groupName && !group) throw DomainError.notFound('Group', groupName);
-  const groupId = group?.id ?? null;
+  // Checked before anything is stored (an existing group's roles must be held); created when missing
+  // only once there is something to store.
+  const existingGroup = groupName ? await findGroupByName(em, groupName) : null;
+  if (existingGroup) await importAssigneeGroup(em, actor, existingGroup.name);
   const results: ImportItemResult[] = [];
   const plans: Plan[] = [];
   const numbers = new Set<number>();
@@ -276,6 +278,7 @@ export async function importIssues(
     }
   }
   if (plans.length === 0 || input.test) return results;
+  const groupId = groupName ? (existingGroup ?? (await importAssigneeGroup(em, actor, groupName))).id : null;
   try {
     await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId));
   } catch {
