@@ -17,6 +17,7 @@
  */
 export type XmlRendererName =
   | 'issue'
+  | 'issues'
   | 'issueCompacts'
   | 'intellisense'
   | 'commandAssist'

@@ -70,7 +70,8 @@ export const listProjectIssuesMeta = {
     tags: TAGS,
     errorResponses: [400, 401, 404],
   },
-  xml: list('issues', issueXml),
+  // `<issues xmlns:xsi>`: the namespace declared once, on the root, as the original did.
+  xml: { kind: 'custom', renderer: 'issues' },
 } satisfies RouteMeta;
 export const ZListProjectIssuesInput = z.object({
   project: ZProjectShortName,

@@ -69,18 +69,32 @@ const BUILT_IN = new Set([
   'watchername',
   'permittedgroup',
 ]);
-/** What exports of the original carry but an import cannot set (derived or read-only): skipped. */
+/**
+ * What exports of the original carry but an import cannot set (derived or read-only): skipped, as
+ * the original skipped them (the python library's importIssues drops the same names itself:
+ * id, projectShortName, votes, commentsCount, historyUpdated, updatedByFullName, updaterFullName,
+ * reporterFullName, links, attachments, jiraId, entityId, tags, sprint, wikified).
+ */
 const READ_ONLY = new Set([
   'projectshortname',
   'reporterfullname',
   'updaterfullname',
+  'updatedbyfullname',
+  'historyupdated',
   'commentscount',
   'votes',
   'links',
   'attachments',
+  'tags',
+  'sprint',
+  'jiraid',
+  'wikified',
+  'markdown',
   'id',
   'entityid',
 ]);
+/** A namespace declaration copied from an export's attributes (`xmlns`, `xmlns:xsi`): not a field. */
+const isNamespaceDeclaration = (key: string) => key === 'xmlns' || key.startsWith('xmlns:');
 /** The group every user belongs to in the original: the only visibility an import may keep. */
 const EVERYONE = new Set(['all users', 'registered users']);
 
@@ -115,7 +129,7 @@ async function planIssue(
   for (const field of issue.fields) {
     const key = field.name.trim().toLowerCase();
     if (BUILT_IN.has(key)) builtIn.set(key, [...(builtIn.get(key) ?? []), ...field.values]);
-    else if (!READ_ONLY.has(key)) {
+    else if (!READ_ONLY.has(key) && !isNamespaceDeclaration(key)) {
       const resolved = await resolveField(catalogue, field.name, field.values);
       if ('message' in resolved) problems.push(resolved);
       else if (!named.has(resolved.fieldId)) {
