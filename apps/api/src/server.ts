@@ -203,10 +203,12 @@ export function createRequestHandler({
         if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
         return await handleVcsHook(orm, req, res, url, hookHost, () => onVcsDelivery?.());
       }
-      const attachment = attachmentRoute(req.method, url.pathname);
+      const attachment = attachmentRoute(req.method, url.pathname, url.searchParams);
       if (attachment) {
         routeIs(
-          `/rest/${attachment.kind === 'upload' ? `${attachment.mode}/{issue}/attachment` : 'issue/{issue}/attachment/{id}'}`,
+          url.pathname.startsWith('/_persistent/')
+            ? '/_persistent/{name}'
+            : `/rest/${attachment.kind === 'upload' ? `${attachment.mode}/{issue}/attachment` : 'issue/{issue}/attachment/{id}'}`,
         );
         // The caller first: without one, the upload is refused before its body is read.
         const ctx = await createContext(req, res, 'rest');

@@ -74,6 +74,9 @@ export const ATTACHMENT_PATHS: Record<string, Json> = {
   '/issue/{issue}/attachment/{attachment}': {
     get: {
       summary: 'Download an attachment (readers of the issue only)',
+      description:
+        "Also served, outside `/rest`, under the original's path shape: `GET /_persistent/{name}?file={attachment}&issue={issue}`, " +
+        "the root-relative `url` that attachment lists and the issue's `attachments` field give (clients prefix their base URL).",
       security: [{ Authorization: [] }, { Basic: [] }],
       parameters: [
         issueParameter,

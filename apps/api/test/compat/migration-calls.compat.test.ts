@@ -78,3 +78,42 @@ describe('the export of issues (GET /rest/issue/byproject/{p}) and its import ba
     expect(bad.text).toMatch(/xmlnsNot/);
   });
 });
+
+describe('attachments under the original path shape (point 5)', () => {
+  it('lists root-relative /_persistent/… URLs that the client fetches from its base URL, bytes intact', async () => {
+    const id = await createIssue(server, 'with a file', { project: P });
+    const bytes = Buffer.from([0, 1, 2, 250, 255, 10, 13, 60, 38]);
+    const form = new FormData();
+    form.append('shot.png', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'shot one.png');
+    const up = await yt.req('POST', `/issue/${id}/attachment`, form);
+    expect(up.status).toBe(201);
+    const [file] = await yt.getAttachments(id);
+    expect(file?.url).toMatch(/^\/_persistent\/shot%20one\.png\?file=\d+&issue=MIG-\d+&v=0&c=false$/);
+    const content = await yt.getAttachmentContent(String(file?.url));
+    expect(Buffer.compare(content.bytes, bytes)).toBe(0);
+    expect(content.contentType).toBe('image/png');
+    // The same rules as the /rest download: a login, read access to the issue, an existing file.
+    const anonymous = await fetch(`${server.url}${file?.url}`);
+    expect(anonymous.status).toBe(401);
+    await createProjectOverHttp(server, 'HID', 'Hidden');
+    const outsider = await server.request(
+      'PUT',
+      '/rest/admin/user/mig_outsider?password=password-1&email=o%40example.com',
+      { user: 'root' },
+    );
+    expect(outsider.status).toBe(201);
+    const hiddenId = await createIssue(server, 'hidden', { project: 'HID' });
+    const hiddenForm = new FormData();
+    hiddenForm.append('files', new Blob(['secret']), 'secret.txt');
+    await yt.req('POST', `/issue/${hiddenId}/attachment`, hiddenForm);
+    const [hidden] = await yt.getAttachments(hiddenId);
+    const other = await server.request('GET', String(hidden?.url), { user: 'mig_outsider' });
+    expect(other.status).toBe(404);
+    expect(other.text).not.toContain('secret');
+    const wrong = String(file?.url).replace(/file=\d+/, 'file=999999');
+    expect((await server.request('GET', wrong, { user: 'root' })).status).toBe(404);
+    expect(
+      (await server.request('GET', String(file?.url).replace(/file=\d+/, 'file=x'), { user: 'root' })).status,
+    ).toBe(404);
+  });
+});

@@ -395,7 +395,7 @@ export class LegacyConnection {
   /** `importAttachment`: multipart, one part named after the file, to `/import/{id}/attachment`. */
   importAttachment(issue: string, name: string, bytes: Buffer, contentType: string, a: PyObject) {
     const form = new FormData();
-    form.append(name, new Blob([bytes], { type: contentType }), name);
+    form.append(name, new Blob([new Uint8Array(bytes)], { type: contentType }), name);
     const q = new URLSearchParams({
       authorLogin: String(a.authorLogin),
       group: String(a.group ?? ''),
@@ -523,7 +523,7 @@ export class LegacyConnection {
         '/admin/timetracking/worktype',
         `<workType><name>${wt.name}</name>${wt.autoAttached !== undefined ? `<autoAttached>${wt.autoAttached}</autoAttached>` : ''}</workType>`,
       );
-      id = pyChildTexts(await this.get(String(res.headers.get('location')))).id;
+      id = String(pyChildTexts(await this.get(String(res.headers.get('location')))).id);
     } catch (error) {
       if (!(error instanceof LegacyClientError) || ![400, 409].includes(error.status)) throw error;
       id = (await this.getWorkTypes()).find(

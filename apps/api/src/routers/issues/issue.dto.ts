@@ -1,5 +1,6 @@
 import { type IssueDto, issueEntityId } from '@trackline/contracts';
 import { BUNDLE_KINDS, type IssueFieldView, type IssueView } from '@trackline/domain';
+import { persistentUrl } from '../../attachments/attachments.route.js';
 import { colorOf, cssClassOf } from './value-colors.js';
 
 type Field = IssueDto['field'][number];
@@ -58,9 +59,14 @@ export function toIssueDto(issue: IssueView): IssueDto {
   }
   const attachments = issue.attachments ?? [];
   if (attachments.length > 0) {
-    // A path, as the original's (`/_persistent/…`) were: the download route of the attachment.
-    const url = (id: number) => `/rest/issue/${encodeURIComponent(issue.id)}/attachment/${id}`;
-    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: url(a.id) })) });
+    // Root-relative, as the original's: `/_persistent/{name}?file=…` (served as the download route).
+    field.push({
+      name: 'attachments',
+      value: attachments.map((a) => ({
+        value: a.name,
+        url: persistentUrl({ issueId: issue.id, id: a.id, name: a.name }),
+      })),
+    });
   }
   return {
     id: issue.id,
