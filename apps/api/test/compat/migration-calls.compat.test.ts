@@ -117,3 +117,51 @@ describe('attachments under the original path shape (point 5)', () => {
     ).toBe(404);
   });
 });
+
+describe('project work types (point 6)', () => {
+  it('answers GET …/project/{p}/timetracking/worktype in the original shape; the client creates, finds and attaches types', async () => {
+    // The original's page "GET Work Types for a Project": <workItemTypes><workType><name/><id/><url/>.
+    const created = await yt.req(
+      'POST',
+      '/admin/timetracking/worktype',
+      '<workType><name>Development</name><autoAttached>true</autoAttached></workType>',
+    );
+    expect(created.status).toBe(201);
+    const location = String(created.headers.get('location'));
+    expect(location).toMatch(/\/rest\/admin\/timetracking\/worktype\/\d+$/);
+    const list = await root(server, 'GET', `/rest/admin/project/${P}/timetracking/worktype`, {
+      accept: XML_ACCEPT,
+    });
+    expect(list.status).toBe(200);
+    expect(list.text).toMatch(
+      /<workItemTypes><workType><name>Development<\/name><id>\d+<\/id><url>http:\/\/[^<]+\/rest\/admin\/timetracking\/worktype\/\d+<\/url><autoAttached>true<\/autoAttached><\/workType><\/workItemTypes>$/,
+    );
+    // youtrack2youtrack: get_work_types(source project) then create_project_work_type on the target:
+    // the second creation is a 409, found by name in the global list, then attached by id.
+    const types = await yt.getWorkTypes(P);
+    expect(types.map((t) => t.name)).toEqual(['Development']);
+    expect(String(types[0]?.url)).toBe(location);
+    const attached = await yt.createProjectWorkType(P, types[0] ?? {});
+    expect(attached.status).toBe(200);
+    expect((await yt.getWorkTypes()).map((t) => [t.name, t.id])).toEqual([['Development', types[0]?.id]]);
+    // The attach route checks the type and the project.
+    expect((await root(server, 'PUT', `/rest/admin/project/${P}/timetracking/worktype/999999`)).status).toBe(
+      404,
+    );
+    expect(
+      (await root(server, 'PUT', `/rest/admin/project/NOPE/timetracking/worktype/Development`)).status,
+    ).toBe(404);
+    expect((await root(server, 'GET', `/rest/admin/project/NOPE/timetracking/worktype`)).status).toBe(404);
+    const dup = await root(server, 'POST', '/rest/admin/timetracking/worktype', {
+      body: '<workType><name>development</name></workType>',
+      contentType: 'application/xml',
+    });
+    expect(dup.status).toBe(409);
+    const empty = await root(server, 'POST', '/rest/admin/timetracking/worktype', {
+      body: '<workType><name></name></workType>',
+      contentType: 'application/xml',
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toMatch(/name/);
+  });
+});
