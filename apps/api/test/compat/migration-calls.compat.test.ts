@@ -165,3 +165,43 @@ describe('project work types (point 6)', () => {
     expect(empty.text).toMatch(/name/);
   });
 });
+
+describe('the import keeps updaterName (point 8)', () => {
+  it('"Login name of last issue updater": read back as updaterName / updaterFullName until a change is recorded', async () => {
+    expect(
+      (await yt.importUsers([{ login: 'upd_ann', fullName: 'Ann Updater', email: 'ann@example.com' }]))
+        .status,
+    ).toBe(200);
+    const fields = {
+      numberInProject: '20',
+      summary: 'updated by Ann',
+      created: '1300000000000',
+      updated: '1300000500000',
+      reporterName: 'root',
+      updaterName: 'upd_ann',
+    };
+    const answer = await yt.importIssues(P, '', [{ fields, tags: [] }]);
+    expect(answer.items.map((i) => i.imported)).toEqual(['true']);
+    const read = async () => (await yt.getIssue(`${P}-20`)).fields;
+    expect(await read()).toMatchObject({
+      updaterName: 'upd_ann',
+      updaterFullName: 'Ann Updater',
+      reporterName: 'root',
+    });
+    // Idempotent: the same import again changes nothing; another updater replaces it.
+    await yt.importIssues(P, '', [{ fields, tags: [] }]);
+    expect((await read()).updaterName).toBe('upd_ann');
+    await yt.importIssues(P, '', [{ fields: { ...fields, updaterName: 'root' }, tags: [] }]);
+    expect((await read()).updaterName).toBe('root');
+    await yt.importIssues(P, '', [{ fields, tags: [] }]);
+    // A later change is made by its author, who is then the last updater.
+    await mustExecute(server, `${P}-20`, 'Priority Major');
+    expect((await read()).updaterName).toBe('root');
+    // An updaterName that is not a login is reported for that issue, naming the field.
+    const bad = await yt.importIssues(P, '', [
+      { fields: { ...fields, numberInProject: '21', updaterName: 'not a login' }, tags: [] },
+    ]);
+    expect(bad.items.map((i) => i.imported)).toEqual(['false']);
+    expect(bad.text).toMatch(/fieldName="updaterName"/);
+  });
+});

@@ -107,6 +107,8 @@ type Plan = {
   updated: number;
   resolved: number | null;
   reporter: string;
+  /** `updaterName`: the issue's updater until a change is recorded; absent when not given. */
+  updater: string;
   voters: string[];
   watchers: string[];
   assignments: FieldAssignment[];
@@ -179,6 +181,7 @@ async function planIssue(
   };
   const reporter = login('reportername', 'reporterName');
   if (!reporter) problems.push({ message: 'reporterName is required', fieldName: 'reporterName' });
+  const updater = login('updatername', 'updaterName');
   const logins = (key: string, name: string) =>
     (builtIn.get(key) ?? [])
       .map((v) => v.trim())
@@ -238,6 +241,7 @@ async function planIssue(
     updated: updated ?? created,
     resolved,
     reporter,
+    updater,
     voters,
     watchers,
     assignments,
@@ -343,6 +347,7 @@ async function writeIssues(
   const logins = new Set<string>();
   for (const p of plans) {
     logins.add(p.reporter);
+    if (p.updater) logins.add(p.updater);
     for (const l of [...p.voters, ...p.watchers, ...p.assignments.flatMap((a) => a.logins)]) logins.add(l);
     for (const c of p.comments) logins.add(c.author);
   }
@@ -371,6 +376,7 @@ async function writeIssues(
         'summary',
         'description',
         'reporter_id',
+        'updater_id',
         'created_at',
         'updated_at',
         'resolved_at',
@@ -381,6 +387,7 @@ async function writeIssues(
         p.summary,
         p.description,
         userId(p.reporter),
+        p.updater ? userId(p.updater) : null,
         new Date(p.created),
         new Date(p.updated),
         resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
@@ -404,6 +411,7 @@ async function writeIssues(
         summary: p.summary,
         description: p.description,
         reporter: userId(p.reporter),
+        ...(p.updater ? { updater: userId(p.updater) } : {}),
         createdAt: new Date(p.created),
         updatedAt: new Date(p.updated),
         ...(resolved === undefined ? {} : { resolvedAt: resolved }),

@@ -224,9 +224,10 @@ async function loadViews(
       'or exists (select 1 from issue_links l where l.target_id = i.id)) as has_links ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
       'left join user_groups g on g.id = i.permitted_group_id ' +
-      // The author of the issue's latest recorded change (the legacy `updaterName`).
-      'left join users uu on uu.id = ' +
-      '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1) ' +
+      // The author of the issue's latest recorded change (the legacy `updaterName`), else the
+      // updater an import named.
+      'left join users uu on uu.id = coalesce(' +
+      '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1), i.updater_id) ' +
       `where ${where}`,
     [actor.userId, actor.userId, ...whereParams],
   );
