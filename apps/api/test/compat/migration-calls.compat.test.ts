@@ -205,3 +205,40 @@ describe('the import keeps updaterName (point 8)', () => {
     expect(bad.text).toMatch(/fieldName="updaterName"/);
   });
 });
+
+describe('links keep their direction (point 9)', () => {
+  it('an imported Relates A→B reads back A→B from both ends, whatever the issues’ ages; B→A is the same link', async () => {
+    const older = await createIssue(server, 'older', { project: P });
+    const newer = await createIssue(server, 'newer', { project: P });
+    const answer = await yt.importLinks([{ typeName: 'Relates', source: newer, target: older }]);
+    expect(xmlElements(answer.text, 'item').map((i) => i.imported)).toEqual(['true']);
+    for (const end of [newer, older])
+      expect(
+        (await yt.getLinks(end)).map((l) => [l.typeName, l.source, l.target]),
+        end,
+      ).toEqual([['Relates', newer, older]]);
+    // youtrack2youtrack collects getLinks(id, outwardOnly=True): the link is exported from its source only.
+    expect(await yt.getLinks(older, true)).toEqual([]);
+    expect((await yt.getLinks(newer, true)).map((l) => l.target)).toEqual([older]);
+    // The other direction, and a repeat, are the same undirected link: nothing added, both reported imported.
+    const again = await yt.importLinks([
+      { typeName: 'Relates', source: older, target: newer },
+      { typeName: 'Relates', source: newer, target: older },
+    ]);
+    expect(xmlElements(again.text, 'item').map((i) => i.imported)).toEqual(['true', 'true']);
+    expect(await yt.getLinks(newer)).toHaveLength(1);
+    // A command stores the link from the issue it ran on, as the original did.
+    const third = await createIssue(server, 'third', { project: P });
+    await mustExecute(server, third, `relates to ${older}`);
+    expect((await yt.getLinks(older)).map((l) => [l.source, l.target])).toEqual([
+      [newer, older],
+      [third, older],
+    ]);
+    await mustExecute(server, older, `relates to ${third}`);
+    expect(await yt.getLinks(third)).toHaveLength(1);
+    // Directed links keep the given direction as before.
+    await yt.importLinks([{ typeName: 'Depend', source: older, target: newer }]);
+    const depend = (await yt.getLinks(newer)).find((l) => l.typeName === 'Depend');
+    expect([depend?.source, depend?.target]).toEqual([older, newer]);
+  });
+});
