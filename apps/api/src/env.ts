@@ -61,6 +61,8 @@ const ZEnv = z.object({
   TRACKLINE_LIMITS_STORE: z.enum(['memory', 'postgres', 'redis']).optional(),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /** `POST /rest/user/login?login&password`: `off` refuses a password in the query string. */
+  TRACKLINE_LOGIN_QUERY_PASSWORD: onOff('on'),
   /**
    * The base of absolute URLs in answers (`url` attributes, `Location`), e.g. `https://tracker.example.com`;
    * when unset, `http://` and the request's Host header (a malformed Host is replaced by the listening address).
