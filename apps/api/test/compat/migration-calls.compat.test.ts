@@ -242,3 +242,101 @@ describe('links keep their direction (point 9)', () => {
     expect([depend?.source, depend?.target]).toEqual([older, newer]);
   });
 });
+
+describe('every attribute an importer reads, with the original name and format (point 11)', () => {
+  it('users: login fullName email jabber (UserImporter copies them into importUsers)', async () => {
+    await yt.importUsers([
+      { login: 'inv_user', fullName: 'Inv User', email: 'inv@example.com', jabber: 'inv@jabber.example.com' },
+    ]);
+    expect(await yt.getUser('inv_user')).toMatchObject({
+      login: 'inv_user',
+      fullName: 'Inv User',
+      email: 'inv@example.com',
+      jabber: 'inv@jabber.example.com',
+    });
+    // UserImporter sends `<no email>` for a user that has none: an account without an e-mail.
+    const noEmail = await yt.importUsers([
+      { login: 'inv_noemail', fullName: 'No Mail', email: '<no email>' },
+    ]);
+    expect(xmlElements(noEmail.text, 'item').map((i) => i.imported)).toEqual(['true']);
+    expect((await yt.getUser('inv_noemail')).email).toBe('');
+    const listed = await yt.getUsers({ q: 'inv_user' });
+    expect(listed.map((u) => u.login)).toEqual(['inv_user']);
+  });
+
+  it('versions: the bundle element’s released archived releaseDate, the project resource’s isReleased isArchived releaseDate', async () => {
+    const field = await yt.getProjectCustomField(P, 'Fix versions');
+    const bundle = String(field.bundle);
+    const add = await yt.put(
+      `/admin/customfield/versionBundle/${encodeURIComponent(bundle)}/3.1?released=true&archived=false&releaseDate=1400000000000&description=big`,
+    );
+    expect(add.status).toBe(201);
+    const b = await yt.getBundle('version[*]', bundle);
+    expect(b.values.find((v) => v.name === '3.1')).toMatchObject({
+      released: 'true',
+      archived: 'false',
+      releaseDate: '1400000000000',
+      description: 'big',
+    });
+    const version = await yt.get(`/admin/project/${P}/version/3.1`);
+    expect(version.attributes).toMatchObject({
+      name: '3.1',
+      isReleased: 'true',
+      isArchived: 'false',
+      releaseDate: '1400000000000',
+    });
+  });
+
+  it('work items: id date duration description worktype>name author login, as child elements', async () => {
+    const id = await createIssue(server, 'worked on', { project: P });
+    await yt.importWorkItems(id, [
+      {
+        date: '1400000000000',
+        duration: '90',
+        description: 'pairing',
+        worktype: 'Development',
+        authorLogin: 'inv_user',
+      },
+    ]);
+    const [item] = await yt.getWorkItems(id);
+    expect(item).toMatchObject({
+      date: '1400000000000',
+      duration: '90',
+      description: 'pairing',
+      worktype: 'Development',
+      authorLogin: 'inv_user',
+    });
+    expect(String(item?.id)).toMatch(/^\d+$/);
+  });
+
+  it('issues: updaterName updaterFullName reporterName reporterFullName and the built-ins the import takes back', async () => {
+    const issue = await yt.getIssue(`${P}-1`);
+    for (const name of [
+      'numberInProject',
+      'summary',
+      'created',
+      'updated',
+      'updaterName',
+      'updaterFullName',
+      'reporterName',
+      'reporterFullName',
+      'projectShortName',
+      'commentsCount',
+      'votes',
+    ])
+      expect(issue.fields[name], name).toBeDefined();
+  });
+
+  it('groups and roles: user groups by name, group roles as userRole name > projects > projectRef id', async () => {
+    expect((await yt.createGroup('Inv Group')).status).toBe(201);
+    expect(
+      (await yt.addUserRoleToGroup('Inv Group', { name: 'Developer', projects: [P] })).status,
+    ).toBeLessThan(300);
+    expect((await yt.setUserGroup('inv_user', 'Inv Group')).status).toBe(200);
+    expect((await yt.getUserGroups('inv_user')).map((g) => g.name)).toContain('Inv Group');
+    expect(await yt.getGroupRoles('Inv Group')).toEqual([{ name: 'Developer', projects: [P] }]);
+    const role = await yt.getRole('Developer');
+    expect(role.name).toBe('Developer');
+    expect((await yt.getRolePermissions('Developer')).map((p) => p.name)).toContain('READ_ISSUE');
+  });
+});
