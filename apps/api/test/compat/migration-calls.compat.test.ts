@@ -340,3 +340,21 @@ describe('every attribute an importer reads, with the original name and format (
     expect((await yt.getRolePermissions('Developer')).map((p) => p.name)).toContain('READ_ISSUE');
   });
 });
+
+describe('bundles as the python library copies them (point 1)', () => {
+  it('finds existing bundles by the listed names and keeps is_resolved, the name its StateField sends', async () => {
+    const names = await yt.getAllBundleNames('state[1]');
+    expect(names.length).toBeGreaterThan(0);
+    const states = await yt.getBundle('state[1]', names[0] as string);
+    expect(states.values.length).toBeGreaterThan(0);
+    // create_bundle_from_bundle on an empty target: PUT of Bundle.toXml(), then values added one by one.
+    const copy = { ...states, name: 'Copied states', values: states.values.slice(0, 1) };
+    expect((await yt.createBundle(copy)).status).toBe(201);
+    for (const v of states.values.slice(1)) expect((await yt.addValueToBundle(copy, v)).status).toBe(201);
+    const back = await yt.getBundle('state[1]', 'Copied states');
+    expect(back.values.map((v) => [v.name, v.isResolved])).toEqual(
+      states.values.map((v) => [v.name, v.isResolved]),
+    );
+    expect(await yt.getAllBundleNames('state[1]')).toContain('Copied states');
+  });
+});

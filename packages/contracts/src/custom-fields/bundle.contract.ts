@@ -151,6 +151,8 @@ export const ZBundleValueInput = z.object({
   bundle: ZBundleName,
   value: name(100),
   ...valueAttributes,
+  /** The python library's name for `isResolved` (its StateField keeps `is_resolved` and sends it back). */
+  is_resolved: QueryBool.optional(),
 });
 
 export const updateBundleValueMeta = {

@@ -37,7 +37,8 @@ function fromXml(
     name: v.$text ?? v.name ?? '',
     description: v.description,
     colorIndex: num(v.colorIndex),
-    isResolved: flag(v.isResolved),
+    // `is_resolved`: what the python library's StateField.toXml writes.
+    isResolved: flag(v.isResolved ?? v.is_resolved),
     released: flag(v.released),
     archived: flag(v.archived),
     releaseDate: num(v.releaseDate),
@@ -107,10 +108,11 @@ export const bundlesRouter = router({
     .input(c.ZBundleValueInput)
     .output(c.ZBundleValue)
     .mutation(async ({ ctx, input }) => {
-      const { bundleType, bundle, value, ...attributes } = input;
+      const { bundleType, bundle, value, is_resolved, ...attributes } = input;
       const added = await d.addBundleValue(ctx.em, ctx.actor, bundleType, bundle, {
         name: value,
         ...attributes,
+        isResolved: attributes.isResolved ?? is_resolved,
       });
       return created(ctx, `/admin/customfield/${bundleType}/${bundle}/${added.name}`, added);
     }),
