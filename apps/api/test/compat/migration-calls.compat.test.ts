@@ -358,3 +358,55 @@ describe('bundles as the python library copies them (point 1)', () => {
     expect(await yt.getAllBundleNames('state[1]')).toContain('Copied states');
   });
 });
+
+describe('voters and watchers travel with the issue (voterName, watcherName)', () => {
+  it('lists them as the import takes them, to those with VIEW_VOTERS / VIEW_WATCHERS', async () => {
+    const id = await createIssue(server, 'popular', { project: P });
+    for (const login of ['vw_a', 'vw_b'])
+      expect((await yt.importUsers([{ login, fullName: login, email: `${login}@example.com` }])).status).toBe(
+        200,
+      );
+    const number = id.split('-')[1] as string;
+    const base = {
+      numberInProject: number,
+      summary: 'popular',
+      created: '1300000000000',
+      reporterName: 'root',
+    };
+    await yt.importIssues(P, '', [
+      { fields: { ...base, voterName: ['vw_a', 'vw_b'], watcherName: 'vw_b' }, tags: [] },
+    ]);
+    const fields = (await yt.getIssue(id)).fields;
+    expect(fields.voterName).toEqual(['vw_a', 'vw_b']);
+    expect(fields.watcherName).toBe('vw_b');
+    expect(fields.votes).toBe('2');
+    // Someone who may read the issue but not see voters or watchers gets neither list.
+    const res = await server.request(
+      'PUT',
+      '/rest/admin/user/vw_reader?password=password-1&email=r%40example.com',
+      { user: 'root' },
+    );
+    expect(res.status).toBe(201);
+    await createRoleWith(['READ_PROJECT', 'READ_ISSUE'], 'Reader only', 'vw_reader');
+    const seen = await server.request('GET', `/rest/issue/${id}`, { user: 'vw_reader' });
+    expect(seen.status).toBe(200);
+    expect(seen.text).not.toContain('voterName');
+    expect(seen.text).not.toContain('watcherName');
+  });
+});
+
+async function createRoleWith(permissions: string[], role: string, login: string) {
+  expect((await yt.put(`/admin/role/${encodeURIComponent(role)}?description=`)).status).toBe(201);
+  for (const p of permissions) await yt.addPermissionToRole(role, p);
+  const grant = await server.request(
+    'POST',
+    `/rest/admin/user/${login}/role/${encodeURIComponent(role)}?project=${P}`,
+    { user: 'root' },
+  );
+  if (grant.status >= 300) {
+    // The group form the python library uses.
+    expect((await yt.createGroup(`${role} group`)).status).toBe(201);
+    await yt.addUserRoleToGroup(`${role} group`, { name: role, projects: [P] });
+    expect((await yt.setUserGroup(login, `${role} group`)).status).toBe(200);
+  }
+}

@@ -61,6 +61,10 @@ export type IssueView = {
   starredByMe: boolean;
   votes: number;
   votedByMe: boolean;
+  /** Logins of the voters (the legacy `voterName`), with VIEW_VOTERS in the project; else empty. */
+  voters?: string[];
+  /** Logins of the watchers (stars; the legacy `watcherName`), with VIEW_WATCHERS in the project; else empty. */
+  watchers?: string[];
   /** Empty without READ_COMMENT in the project. */
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
@@ -258,6 +262,30 @@ async function loadViews(
       )
     : [];
 
+  // Voters and watchers (stars) by login, for issues that have some and whose project lets the
+  // viewer see them (VIEW_VOTERS, VIEW_WATCHERS), in the order they were given.
+  const marks = async (
+    table: 'issue_votes' | 'issue_stars',
+    permission: 'VIEW_VOTERS' | 'VIEW_WATCHERS',
+    count: keyof IssueRow,
+  ) => {
+    const ids = issues
+      .filter((i) => Number(i[count]) > 0 && can(actor, permission, Number(i.project_id)))
+      .map((i) => Number(i.id));
+    if (!ids.length) return new Map<number, string[]>();
+    const rows = await readRows<{ issue_id: number; login: string }>(
+      em,
+      `select m.issue_id, u.login from ${table} m join users u on u.id = m.user_id ` +
+        `where m.issue_id in (${placeholders(ids)}) order by m.id`,
+      ids,
+    );
+    const by = new Map<number, string[]>();
+    for (const r of rows) by.set(Number(r.issue_id), [...(by.get(Number(r.issue_id)) ?? []), r.login]);
+    return by;
+  };
+  const votersBy = await marks('issue_votes', 'VIEW_VOTERS', 'votes');
+  const watchersBy = await marks('issue_stars', 'VIEW_WATCHERS', 'stars');
+
   const commented = new Set(having('has_comments'));
   const commentable = issues
     .filter((i) => commented.has(Number(i.id)) && can(actor, 'READ_COMMENT', Number(i.project_id)))
@@ -328,6 +356,8 @@ async function loadViews(
         starredByMe: Number(row.my_stars) > 0,
         votes: Number(row.votes),
         votedByMe: Number(row.my_votes) > 0,
+        voters: votersBy.get(id) ?? [],
+        watchers: watchersBy.get(id) ?? [],
         comments: (commentsBy.get(id) ?? []).map((c) => ({
           id: Number(c.id),
           author: { login: c.login, fullName: c.full_name },

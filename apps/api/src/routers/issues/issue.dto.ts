@@ -50,6 +50,14 @@ export function toIssueDto(issue: IssueView): IssueDto {
     ['permittedGroup', issue.permittedGroup ?? undefined],
   ];
   const field: Field[] = builtIn.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
+  // The original's `voterName` / `watcherName` (user[*] built-ins the import takes back): one value per
+  // user, a single one written as a plain field, several as a list, as its serializer did.
+  for (const [name, logins] of [
+    ['voterName', issue.voters ?? []],
+    ['watcherName', issue.watchers ?? []],
+  ] as const)
+    if (logins.length === 1) field.push({ name, value: logins[0] as string });
+    else if (logins.length > 1) field.push({ name, value: [...logins] });
   for (const f of issue.fields) if (f.values.length > 0) field.push(customField(f));
   if (issue.links.length > 0) {
     field.push({
