@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { list, type RouteMeta } from '../common/route-meta.js';
+import type { RouteMeta } from '../common/route-meta.js';
 import { ZCount, ZEmpty } from '../common/small-bodies.js';
 import { name, optionalText } from '../common/text-fields.js';
 import { MAX_TIMESTAMP_MS } from '../common/timestamps.js';
@@ -14,7 +14,6 @@ import { executeCommandMeta, ZCreateIssueInput, ZIssue, ZIssueId } from './issue
  */
 
 const TAGS = ['Issues'];
-const issueXml = { kind: 'custom', renderer: 'issue' } as const;
 
 /** The legacy `filter` search text (same limits as `GET /issue`). */
 const ZFilter = z.string().max(2000, 'must be at most 2000 characters').optional();

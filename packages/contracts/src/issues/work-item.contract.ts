@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QueryBool } from '../common/query-bool.js';
-import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { element, type RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
 import { MAX_TIMESTAMP_MS } from '../common/timestamps.js';
 import { ZImportResults } from '../import/import.contract.js';

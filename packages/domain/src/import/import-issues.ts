@@ -1,6 +1,5 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
-import { DomainError } from '../errors.js';
 import { GroupMember } from '../groups/group.entity.js';
 import { findGroupByName } from '../groups/group-names.js';
 import { importAssigneeGroup } from '../groups/groups.js';
