@@ -160,6 +160,13 @@ async function populate(s: TestServer) {
   await create('b1', 'BETA', 'carol', 'Typo in docs', 'See page 3');
   await create('a3', 'ALPHA', 'root', 'Button colour', 'Make it blue');
   await create('b2', 'BETA', 'bob', 'Broken link', 'Links page');
+  // An issue visible to one group only (the python library's createIssue `permittedGroup`).
+  await as(
+    s,
+    'root',
+    'PUT',
+    `/rest/issue${q({ project: 'BETA', summary: 'Private to QA', permittedGroup: 'QA' })}`,
+  );
   const A1 = ids.a1 as string;
   const A2 = ids.a2 as string;
   const A3 = ids.a3 as string;
@@ -426,6 +433,10 @@ describe('youtrack2youtrack from one Trackline into an empty one', () => {
     expect(a1.attachments).toHaveLength(2);
     expect(a1.workItems).toHaveLength(2);
     expect((a1.links as unknown[]).length).toBe(2);
+    const hidden = Object.values(
+      (after.projects.BETA as { issues: Record<string, Record<string, unknown>> }).issues,
+    ).find((i) => (i.fields as PyObject).summary === 'Private to QA') as Record<string, unknown>;
+    expect((hidden.fields as PyObject).permittedGroup).toBe('QA');
   });
 
   it('a second run changes nothing', async () => {

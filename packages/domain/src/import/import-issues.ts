@@ -1,7 +1,7 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { GroupMember } from '../groups/group.entity.js';
-import { findGroupByName } from '../groups/group-names.js';
+import { findGroupByName, groupNameKey } from '../groups/group-names.js';
 import { importAssigneeGroup } from '../groups/groups.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';
@@ -108,6 +108,8 @@ type Plan = {
   reporter: string;
   /** `updaterName`: the issue's updater until a change is recorded; absent when not given. */
   updater: string;
+  /** The group the issue is visible to (`permittedGroup`); null: every reader of the project. */
+  permittedGroupId: number | null;
   voters: string[];
   watchers: string[];
   assignments: FieldAssignment[];
@@ -122,6 +124,7 @@ async function planIssue(
   issue: ImportedIssue,
   index: number,
   catalogue: FieldCatalogue,
+  groupIds: Map<string, number>,
 ): Promise<Plan | ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const builtIn = new Map<string, string[]>();
@@ -194,10 +197,14 @@ async function planIssue(
   for (const a of assignments)
     for (const l of a.logins)
       if (!isReferenceLogin(l)) problems.push({ message: 'a user field value must be a login', value: l });
+  // Visible to a group (the importer scripts create the groups of the users they import first);
+  // an unknown group is refused: importing the issue would show it to every reader.
   const group = text('permittedgroup');
-  if (group && !EVERYONE.has(group.toLowerCase()))
+  const permittedGroupId =
+    group && !EVERYONE.has(group.toLowerCase()) ? (groupIds.get(groupNameKey(group)) ?? null) : null;
+  if (group && !EVERYONE.has(group.toLowerCase()) && permittedGroupId === null)
     problems.push({
-      message: `permittedGroup [ ${group} ]: visibility groups are not supported yet, and importing would show the issue to everyone`,
+      message: `permittedGroup [ ${group} ]: no such group (importing would show the issue to every reader)`,
       fieldName: 'permittedGroup',
       value: group,
     });
@@ -241,6 +248,7 @@ async function planIssue(
     resolved,
     reporter,
     updater,
+    permittedGroupId,
     voters,
     watchers,
     assignments,
@@ -274,8 +282,20 @@ export async function importIssues(
   const results: ImportItemResult[] = [];
   const plans: Plan[] = [];
   const numbers = new Set<number>();
+  // The groups issues are visible to, looked up once per request.
+  const groupIds = new Map<string, number>();
+  const groupNames = new Set(
+    input.issues.flatMap((i) =>
+      i.fields.filter((f) => f.name.trim().toLowerCase() === 'permittedgroup').map((f) => first(f.values)),
+    ),
+  );
+  for (const name of groupNames) {
+    if (!name || EVERYONE.has(name.toLowerCase())) continue;
+    const found = await findGroupByName(em, name);
+    if (found) groupIds.set(groupNameKey(name), found.id);
+  }
   for (const [index, issue] of input.issues.entries()) {
-    const planned = await planIssue(issue, index, catalogue);
+    const planned = await planIssue(issue, index, catalogue, groupIds);
     const id = first(
       issue.fields.find((f) => f.name.trim().toLowerCase() === 'numberinproject')?.values ?? [],
     );
@@ -376,6 +396,7 @@ async function writeIssues(
         'description',
         'reporter_id',
         'updater_id',
+        'permitted_group_id',
         'created_at',
         'updated_at',
         'resolved_at',
@@ -387,6 +408,7 @@ async function writeIssues(
         p.description,
         userId(p.reporter),
         p.updater ? userId(p.updater) : null,
+        p.permittedGroupId,
         new Date(p.created),
         new Date(p.updated),
         resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
@@ -411,6 +433,7 @@ async function writeIssues(
         description: p.description,
         reporter: userId(p.reporter),
         ...(p.updater ? { updater: userId(p.updater) } : {}),
+        permittedGroup: p.permittedGroupId,
         createdAt: new Date(p.created),
         updatedAt: new Date(p.updated),
         ...(resolved === undefined ? {} : { resolvedAt: resolved }),

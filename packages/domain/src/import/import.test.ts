@@ -192,6 +192,35 @@ describe('import', () => {
     await expect(getIssue(fork(orm), root, 'IMP-31')).rejects.toThrow(/not found/);
   });
 
+  it('keeps permittedGroup: the issue is visible to that group (and the reporter) only', async () => {
+    await createGroup(fork(orm), root, 'Secret Team');
+    const results = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      issues: [
+        issue({
+          numberInProject: '50',
+          summary: 'hidden',
+          created: String(T0),
+          reporterName: 'alice',
+          permittedGroup: 'secret team',
+        }),
+        issue({
+          numberInProject: '51',
+          summary: 'open',
+          created: String(T0),
+          reporterName: 'alice',
+          permittedGroup: 'All Users',
+        }),
+      ],
+    });
+    expect(results.map((r) => r.imported)).toEqual([true, true]);
+    expect((await getIssue(fork(orm), root, 'IMP-50')).permittedGroup).toBe('Secret Team');
+    expect((await getIssue(fork(orm), root, 'IMP-51')).permittedGroup).toBeNull();
+    const outsider = await userWithRole(orm, 'imp_reader', 'Developer', 'IMP');
+    await expect(getIssue(fork(orm), outsider, 'IMP-50')).rejects.toThrow(/not found/);
+    expect((await getIssue(fork(orm), outsider, 'IMP-51')).summary).toBe('open');
+  });
+
   it('adds the users of user fields to assigneeGroup', async () => {
     await createGroup(fork(orm), root, 'imported-devs');
     await importIssues(fork(orm), root, {
