@@ -43,6 +43,7 @@ const ZEnv = z.object({
   TRACKLINE_RATE_LIMIT: onOff('on'),
   TRACKLINE_RATE_LIMIT_PER_SECOND: positive(DEFAULT_LIMITS.requests.perSecond),
   TRACKLINE_RATE_LIMIT_BURST: positive(DEFAULT_LIMITS.requests.burst),
+  TRACKLINE_RATE_LIMIT_SEQUENTIAL: z.enum(['free', 'charged']).default(DEFAULT_LIMITS.requests.sequential),
   /** Failed-login throttling (login form and HTTP Basic), per login and per client IP. */
   TRACKLINE_LOGIN_THROTTLE: onOff('on'),
   TRACKLINE_LOGIN_MAX_FAILURES: positive(DEFAULT_LIMITS.logins.perLogin),
@@ -60,6 +61,8 @@ const ZEnv = z.object({
   TRACKLINE_LIMITS_STORE: z.enum(['memory', 'postgres', 'redis']).optional(),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /** `POST /rest/user/login?login&password`: `off` refuses a password in the query string. */
+  TRACKLINE_LOGIN_QUERY_PASSWORD: onOff('on'),
   /**
    * The base of absolute URLs in answers (`url` attributes, `Location`), e.g. `https://tracker.example.com`;
    * when unset, `http://` and the request's Host header (a malformed Host is replaced by the listening address).
@@ -182,7 +185,11 @@ export function limitsFromEnv(env: Env): LimitsOptions {
   return {
     requests:
       env.TRACKLINE_RATE_LIMIT === 'on'
-        ? { perSecond: env.TRACKLINE_RATE_LIMIT_PER_SECOND, burst: env.TRACKLINE_RATE_LIMIT_BURST }
+        ? {
+            perSecond: env.TRACKLINE_RATE_LIMIT_PER_SECOND,
+            burst: env.TRACKLINE_RATE_LIMIT_BURST,
+            sequential: env.TRACKLINE_RATE_LIMIT_SEQUENTIAL,
+          }
         : undefined,
     logins:
       env.TRACKLINE_LOGIN_THROTTLE === 'on'

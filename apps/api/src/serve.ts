@@ -128,6 +128,7 @@ export async function serve(env: Env): Promise<void> {
     resourceLimits: resourceLimitsFromEnv(env),
     trashDays: env.TRACKLINE_TRASH_DAYS,
     consoleDir: consoleDirFromEnv(env),
+    loginQueryPassword: env.TRACKLINE_LOGIN_QUERY_PASSWORD === 'on',
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
   });
   server.on('request', (_req, res) => {

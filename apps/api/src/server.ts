@@ -61,6 +61,11 @@ export type ServerOptions = {
   logger?: Logger;
   /** The built web console (`apps/web/dist`), served at `/`; none when absent or not built. */
   consoleDir?: string | undefined;
+  /**
+   * `POST /rest/user/login?login&password`: the password in the query string, as the original
+   * accepted it (default true); false refuses it with 400 (TRACKLINE_LOGIN_QUERY_PASSWORD=off).
+   */
+  loginQueryPassword?: boolean | undefined;
 };
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
@@ -76,6 +81,7 @@ export function createRequestHandler({
   attachments,
   logger = silentLogger(),
   consoleDir,
+  loginQueryPassword = true,
 }: ServerOptions) {
   const consoleFiles = consoleDir ? loadConsoleFiles(consoleDir) : null;
   // Errors go to the structured log with their request's context (a caller may add its own sink).
@@ -194,7 +200,7 @@ export function createRequestHandler({
       }
       if (url.pathname === '/rest/user/login' && req.method === 'POST') {
         routeIs('/rest/user/login');
-        return await handleLogin(orm, req, res, url, guard);
+        return await handleLogin(orm, req, res, url, guard, { queryPassword: loginQueryPassword });
       }
       const hookHost = vcsHookHost(url.pathname);
       if (hookHost !== null) {
@@ -203,10 +209,12 @@ export function createRequestHandler({
         if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
         return await handleVcsHook(orm, req, res, url, hookHost, () => onVcsDelivery?.());
       }
-      const attachment = attachmentRoute(req.method, url.pathname);
+      const attachment = attachmentRoute(req.method, url.pathname, url.searchParams);
       if (attachment) {
         routeIs(
-          `/rest/${attachment.kind === 'upload' ? `${attachment.mode}/{issue}/attachment` : 'issue/{issue}/attachment/{id}'}`,
+          url.pathname.startsWith('/_persistent/')
+            ? '/_persistent/{name}'
+            : `/rest/${attachment.kind === 'upload' ? `${attachment.mode}/{issue}/attachment` : 'issue/{issue}/attachment/{id}'}`,
         );
         // The caller first: without one, the upload is refused before its body is read.
         const ctx = await createContext(req, res, 'rest');

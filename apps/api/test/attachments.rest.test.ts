@@ -43,7 +43,9 @@ const upload = (path: string, login: string, body: FormData | string, headers: R
     body,
   });
 const get = (url: string, login: string) =>
-  fetch(url, { headers: { authorization: basic(login, login === 'root' ? ROOT_PASSWORD : USER_PASSWORD) } });
+  fetch(url.startsWith('/') ? `${server.url}${url}` : url, {
+    headers: { authorization: basic(login, login === 'root' ? ROOT_PASSWORD : USER_PASSWORD) },
+  });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'trackline-att-rest-'));

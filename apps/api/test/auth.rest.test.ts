@@ -263,14 +263,19 @@ describe('POST /rest/user/login and the session cookie', () => {
     expect(res.headers.getSetCookie()).toHaveLength(1);
   });
 
-  it('accepts the login as a query parameter, the password only in the body (see security/06)', async () => {
+  it('accepts the login and password as query parameters, as the original documented (see security/06)', async () => {
     const res = await server.request('POST', '/rest/user/login?login=dev', {
       contentType: 'application/x-www-form-urlencoded',
       body: 'password=password-1',
     });
     expect(res.status).toBe(200);
     expect(res.text).toBe('<login>ok</login>');
-    expect((await server.request('POST', '/rest/user/login?login=dev&password=password-1')).status).toBe(400);
+    // The original's page "Log in to YouTrack": POST /rest/user/login?login=…&password=… with no body.
+    const query = await server.request('POST', '/rest/user/login?login=dev&password=password-1');
+    expect(query.status).toBe(200);
+    expect(query.text).toBe('<login>ok</login>');
+    expect(query.headers.getSetCookie()).toHaveLength(1);
+    expect((await server.request('POST', '/rest/user/login?login=dev&password=wrong')).status).toBe(401);
   });
 
   it('authenticates with the plain cookie', async () => {

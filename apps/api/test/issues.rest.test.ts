@@ -326,7 +326,11 @@ describe('GET /rest/issue?filter= searches', () => {
   it('answers XML by default: <issueCompacts> of <issue> in the same order', async () => {
     const res = await root(server, 'GET', `/rest/issue${q({ filter: `project: ${S}` })}`);
     expectXml(res, 200);
-    expect(res.text.startsWith(`${XML_DECLARATION}<issueCompacts><issue id="${d}"`)).toBe(true);
+    expect(
+      res.text.startsWith(
+        `${XML_DECLARATION}<issueCompacts xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><issue id="${d}"`,
+      ),
+    ).toBe(true);
     expect(xmlElements(res.text, 'issue').map((i) => i.id)).toEqual([d, c, b, a]);
   });
 

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Orm } from '@trackline/domain';
+import { addRolePermission, createRole } from '@trackline/domain';
+import { actorFor, fork } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS, type LimitsOptions } from '../src/auth/limits.js';
 import { limitsFromEnv, limitsStoreFromEnv, readEnv } from '../src/env.js';
@@ -257,10 +259,68 @@ describe('per-user request limit (5 per 3 s window here)', () => {
   });
 });
 
+describe('the default: sequential clients and importers are not limited (issue 22)', () => {
+  let s: LimitedServer;
+  beforeAll(async () => {
+    s = await startLimitedServer({ requests: { perSecond: 2, burst: 5, sequential: 'free' } });
+    await userWithRole(s.orm, 'fay');
+    const root = await actorFor(s.orm, 'root');
+    await createRole(fork(s.orm), root, 'Migrator');
+    await addRolePermission(fork(s.orm), root, 'Migrator', 'IMPORT_DATA');
+    await userWithRole(s.orm, 'mover', 'Migrator');
+    s.clock.now += 10_000;
+  });
+  afterAll(() => s.close());
+  const asFay = () => s.send('GET', '/rest/admin/user/fay', { authorization: basic('fay', USER_PASSWORD) });
+
+  it('never stops a client that waits for each answer, however many requests it sends', async () => {
+    // The python library's scripts send one request at a time and abort on a 429.
+    for (let i = 0; i < 60; i++) expect((await asFay()).status).toBe(200);
+  });
+
+  it('charges requests sent while another of the same user is in flight', async () => {
+    // One request held open: its body never ends until released.
+    let release = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('fullName='));
+        release = () => controller.close();
+      },
+    });
+    const held = fetch(`${s.url}/rest/admin/user/fay`, {
+      method: 'POST',
+      headers: {
+        authorization: basic('fay', USER_PASSWORD),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    // Wait until the held request is authenticated (it is then in flight).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await asFay()).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    release();
+    await (await held).text();
+    s.clock.now += 10_000;
+    expect((await asFay()).status).toBe(200);
+  });
+
+  it('does not limit holders of IMPORT_DATA, even in parallel', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        s.send('GET', '/rest/admin/user/mover', { authorization: basic('mover', USER_PASSWORD) }),
+      ),
+    );
+    expect(new Set(statuses.map((r) => r.status))).toEqual(new Set([200]));
+  });
+});
+
 describe('configuration', () => {
-  it('is on by default (50 req/s, burst 200; 10 failures per login, 50 per IP, in 5 minutes)', () => {
+  it('is on by default (50 req/s, burst 200 on concurrent requests; 10 failures per login, 50 per IP, in 5 minutes)', () => {
     expect(limitsFromEnv(readEnv({}))).toEqual({
-      requests: { perSecond: 50, burst: 200 },
+      requests: { perSecond: 50, burst: 200, sequential: 'free' },
       logins: { perLogin: 10, perIp: 50, windowSeconds: 300 },
       trustProxy: false,
     });
@@ -281,13 +341,14 @@ describe('configuration', () => {
         readEnv({
           TRACKLINE_RATE_LIMIT_PER_SECOND: '5',
           TRACKLINE_RATE_LIMIT_BURST: '10',
+          TRACKLINE_RATE_LIMIT_SEQUENTIAL: 'charged',
           TRACKLINE_LOGIN_MAX_FAILURES: '3',
           TRACKLINE_LOGIN_MAX_FAILURES_PER_IP: '20',
           TRACKLINE_LOGIN_WINDOW_SECONDS: '60',
         }),
       ),
     ).toEqual({
-      requests: { perSecond: 5, burst: 10 },
+      requests: { perSecond: 5, burst: 10, sequential: 'charged' },
       logins: { perLogin: 3, perIp: 20, windowSeconds: 60 },
       trustProxy: false,
     });

@@ -20,7 +20,9 @@ import { negotiate } from '../rest/negotiate.js';
  * hook receiver) because their bodies are multipart streams and their answers raw files:
  *   - POST /rest/issue/{issue}/attachment (CREATE_ATTACHMENT_ISSUE),
  *   - POST /rest/import/{issue}/attachment?authorLogin&group&created (IMPORT_DATA),
- *   - GET  /rest/issue/{issue}/attachment/{id} (the download URL; readers of the issue only).
+ *   - GET  /rest/issue/{issue}/attachment/{id} (the download URL; readers of the issue only),
+ *   - GET  /_persistent/{name}?file={id}&issue={issue} (the same download under the original's path
+ *     shape: the root-relative `fileUrl url` the python library prefixes with its base URL).
  * Listing and deleting are procedures (`attachments.router.ts`). Every file part of the form is
  * an attachment, whatever its field name (clients name it `files`, after the file, or one field
  * per file). The caller is resolved before a byte of the body is read.
@@ -36,6 +38,7 @@ export const DEFAULT_MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 
 const UPLOAD = /^\/rest\/(issue|import)\/([^/]+)\/attachment\/?$/;
 const DOWNLOAD = /^\/rest\/issue\/([^/]+)\/attachment\/([^/]+)\/?$/;
+const PERSISTENT = /^\/_persistent\/[^/]+$/;
 /** At most this many files in one upload. */
 const MAX_FILES = 20;
 
@@ -52,8 +55,17 @@ function segment(raw: string): string {
   }
 }
 
+/** An attachment id of a URL (any other text names no attachment: 0, answered 404 like a missing one). */
+const attachmentId = (id: string | null) => (id !== null && /^\d{1,10}$/.test(id) ? Number(id) : 0);
+
 /** The attachment route `method path` addresses, or null (the other methods go to the procedures). */
-export function attachmentRoute(method: string | undefined, pathname: string): AttachmentRoute | null {
+export function attachmentRoute(
+  method: string | undefined,
+  pathname: string,
+  search: URLSearchParams = new URLSearchParams(),
+): AttachmentRoute | null {
+  if (method === 'GET' && PERSISTENT.test(pathname))
+    return { kind: 'download', issue: search.get('issue') ?? '', id: attachmentId(search.get('file')) };
   if (method === 'POST') {
     const upload = UPLOAD.exec(pathname);
     if (upload)
@@ -66,12 +78,10 @@ export function attachmentRoute(method: string | undefined, pathname: string): A
   if (method === 'GET') {
     const download = DOWNLOAD.exec(pathname);
     if (download) {
-      // Any other id names no attachment: 0, answered 404 (after authentication) like a missing one.
-      const id = download[2] as string;
       return {
         kind: 'download',
         issue: segment(download[1] as string),
-        id: /^\d{1,10}$/.test(id) ? Number(id) : 0,
+        id: attachmentId(download[2] as string),
       };
     }
   }
@@ -145,9 +155,17 @@ export async function handleAttachment(
   }
 }
 
+/**
+ * The original's `fileUrl url`: root-relative, `/_persistent/{name}?file=…&v=0&c=false` (its page
+ * "Get Attachments of an Issue"). The python library cuts every url to start at `/_persistent`
+ * and prefixes its own base URL; a server under a path prefix is reached the same way.
+ */
+export const persistentUrl = (a: Pick<AttachmentView, 'issueId' | 'id' | 'name'>) =>
+  `/_persistent/${encodeURIComponent(a.name)}?file=${a.id}&issue=${encodeURIComponent(a.issueId)}&v=0&c=false`;
+
 /** The legacy `fileUrl` attributes of one attachment. */
-export const toFileUrl = (baseUrl: string, a: AttachmentView) => ({
-  url: attachmentUrl(baseUrl, a),
+export const toFileUrl = (_baseUrl: string, a: AttachmentView) => ({
+  url: persistentUrl(a),
   name: a.name,
   authorLogin: a.authorLogin,
   ...(a.group ? { group: a.group } : {}),

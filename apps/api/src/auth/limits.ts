@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { DomainError, type Em, sha256Hex } from '@trackline/domain';
+import { type Actor, can, DomainError, type Em, sha256Hex } from '@trackline/domain';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { silentLogger } from '../log/logger.js';
 import { createSecurityLog, type SecurityLog } from '../log/security-log.js';
@@ -22,7 +22,19 @@ export type LimitsOptions = {
    * Requests per authenticated user: `burst` per window of `burst / perSecond` seconds (rounded,
    * at least 1), so `perSecond` on average with bursts up to `burst`. Absent: no limit.
    */
-  requests?: { perSecond: number; burst: number } | undefined;
+  requests?:
+    | {
+        perSecond: number;
+        burst: number;
+        /**
+         * `free`: a request that arrives while none of the same user's requests is in flight in
+         * this process is not charged, so a client that waits for each answer (every importer
+         * script of the original: one request at a time, and a 429 aborts it) is never limited;
+         * concurrent requests are. `charged` (the default here): every request takes a point.
+         */
+        sequential?: 'free' | 'charged' | undefined;
+      }
+    | undefined;
   /**
    * Password checks (`POST /rest/user/login` and HTTP Basic), counted per login and per client IP.
    * Each check reserves an attempt BEFORE the password is verified, so parallel guesses cannot
@@ -39,7 +51,7 @@ export type LimitsOptions = {
 
 /** Generous enough for IDE plugins typing commands and import scripts; see README. */
 export const DEFAULT_LIMITS = {
-  requests: { perSecond: 50, burst: 200 },
+  requests: { perSecond: 50, burst: 200, sequential: 'free' },
   logins: { perLogin: 10, perIp: 50, windowSeconds: 300 },
   trustProxy: false,
 } as const satisfies LimitsOptions;
@@ -155,6 +167,24 @@ export function createGuard(
       })
     : null;
   const trustProxy = options.trustProxy ?? false;
+  const sequentialFree = options.requests?.sequential === 'free';
+  /** Requests of each user in flight in this process (from authentication to the answer's end). */
+  const inFlight = new Map<number, number>();
+  function track(userId: number, res: ServerResponse): boolean {
+    const busy = (inFlight.get(userId) ?? 0) > 0;
+    inFlight.set(userId, (inFlight.get(userId) ?? 0) + 1);
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      const left = (inFlight.get(userId) ?? 1) - 1;
+      if (left > 0) inFlight.set(userId, left);
+      else inFlight.delete(userId);
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    return busy;
+  }
 
   function clientIp(req: IncomingMessage): string {
     if (trustProxy) {
@@ -241,13 +271,25 @@ export function createGuard(
       }
       if (!resolved.actor && credentials.kind !== 'none')
         security.loginFailed(credentials.kind, basicLogin(credentials));
-      if (resolved.actor) {
-        await charge(resolved.actor.userId, res, transport, transport === 'trpc' ? batchSize(req.url) : 1);
+      if (resolved.actor && requests) {
+        const busy = track(resolved.actor.userId, res);
+        if (!unlimited(resolved.actor)) {
+          const cost = transport === 'trpc' ? batchSize(req.url) : 1;
+          // A sequential client's request is free; its batch's other calls are not.
+          const points = sequentialFree && !busy ? cost - 1 : cost;
+          if (points > 0) await charge(resolved.actor.userId, res, transport, points);
+        }
       }
       return resolved;
     },
   };
 }
+
+/**
+ * Migrations and administration are not limited per request: holders of IMPORT_DATA or
+ * LOW_LEVEL_ADMIN (granted globally) run the importer scripts, which abort on a 429.
+ */
+const unlimited = (actor: Actor) => can(actor, 'IMPORT_DATA') || can(actor, 'LOW_LEVEL_ADMIN');
 
 /** Calls in a `/trpc/a,b,c?batch=1` request: one more than the commas of its path. */
 function batchSize(url: string | undefined): number {

@@ -7,8 +7,11 @@ import { type RequestGuard, tooManyFailures } from './limits.js';
 import { checkPasswordOnce } from './password-check.js';
 
 /**
- * `POST /rest/user/login` with `login` (body or query) and `password` (body only: a query string
- * ends up in logs and browser history). Answers the legacy `<login>ok</login>` and sets ONE
+ * `POST /rest/user/login` with `login` and `password` in the body or, as the original documented
+ * and public clients send them (the python library's older versions, a PHP client, a Ruby push
+ * hook, a C# service), in the query string. `queryPassword: false` (TRACKLINE_LOGIN_QUERY_PASSWORD=off)
+ * refuses a password in the query with 400. This server never logs a query string (the request and
+ * error logs name the route pattern only). Answers the legacy `<login>ok</login>` and sets ONE
  * cookie without Expires (see `sessionCookie`), `Secure` when the request came over HTTPS.
  */
 export async function handleLogin(
@@ -17,9 +20,13 @@ export async function handleLogin(
   res: ServerResponse,
   url: URL,
   guard?: Pick<RequestGuard, 'logins' | 'clientIp' | 'isSecure' | 'security'>,
+  options: { queryPassword?: boolean } = {},
 ) {
-  if (url.searchParams.has('password'))
-    throw DomainError.invalid('password', 'must be sent in the request body, not in the query string');
+  if (url.searchParams.has('password') && options.queryPassword === false)
+    throw DomainError.invalid(
+      'password',
+      'must be sent in the request body, not in the query string (this server refuses it there)',
+    );
   const fields = await readRequestInput(req, url.searchParams, DEFAULT_INPUT_LIMITS, 64 * 1024);
   const login = typeof fields.login === 'string' ? fields.login : '';
   const password = typeof fields.password === 'string' ? fields.password : '';

@@ -100,6 +100,12 @@ const workItem: XmlBodyReader = (text) => {
   } as Record<string, string | undefined>);
 };
 
+/** `<workType><name/><autoAttached/></workType>` (the python library's `WorkType.toXml`; an `id` is ignored). */
+const workType: XmlBodyReader = (text) => {
+  const type = readImportDocument(text, ['workType']);
+  return defined({ name: textOf(type, 'name') ?? '', autoAttached: textOf(type, 'autoAttached') });
+};
+
 /** `<workItems><workItem>…<author login/></workItem></workItems>` */
 const importWorkItems: XmlBodyReader = (text) => ({
   workItems: childrenNamed(readImportDocument(text, ['workItems']), 'workItem').map((w) => {
@@ -120,5 +126,6 @@ export const XML_BODY_READERS: Record<XmlBodyReaderName, XmlBodyReader> = {
   importIssues,
   importLinks,
   workItem,
+  workType,
   importWorkItems,
 };

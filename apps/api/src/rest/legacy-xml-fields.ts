@@ -50,12 +50,12 @@ function renderProjectField(data: unknown): string {
 const typeOfUrl = (url: string | undefined): BundleTypeName | undefined =>
   BUNDLE_TYPE_NAMES.find((t) => url?.includes(`/admin/customfield/${t}/`));
 
-/** `<enumFieldBundles><enumFieldBundle name url/>…` (element names of the listed type). */
+/** `<enumFieldBundleRefs><enumFieldBundle name url/>…`, `<stateBundleRefs><stateBundle …/>` (names of the listed type). */
 function renderBundleRefs(data: unknown): string {
   const refs = (Array.isArray(data) ? data : []) as { name: string; url: string }[];
   const type = typeOfUrl(refs[0]?.url) ?? 'bundle';
   const ref = BUNDLE_XML[type].ref;
-  return `<${ref}s>${refs.map((r) => `<${ref}${attrs({ name: r.name, url: r.url })}/>`).join('')}</${ref}s>`;
+  return `<${ref}Refs>${refs.map((r) => `<${ref}${attrs({ name: r.name, url: r.url })}/>`).join('')}</${ref}Refs>`;
 }
 
 const valueXml = (tag: string, v: BundleValueDto) => {

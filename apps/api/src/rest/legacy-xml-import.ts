@@ -1,4 +1,4 @@
-import type { WorkItemDto, XmlRendererName, ZImportResults } from '@trackline/contracts';
+import type { WorkItemDto, WorkTypeDto, XmlRendererName, ZImportResults } from '@trackline/contracts';
 import type { z } from 'zod';
 import { escapeXml as attr, type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
@@ -39,9 +39,20 @@ function renderWorkItems(data: unknown): string {
   return `<workItems>${items}</workItems>`;
 }
 
+/** `<workType><name/><id/><url/><autoAttached/></workType>`: child elements (the python library reads them by tag). */
+const renderWorkType = (t: WorkTypeDto) =>
+  `<workType>${el('name', t.name)}${el('id', t.id)}${el('url', t.url)}${el('autoAttached', String(t.autoAttached))}</workType>`;
+
+/** The original's page "GET Work Types for a Project": `<workItemTypes><workType>…</workType>…</workItemTypes>`. */
+function renderWorkTypes(data: unknown): string {
+  return `<workItemTypes>${(data as WorkTypeDto[]).map(renderWorkType).join('')}</workItemTypes>`;
+}
+
 /** Users, links and work items answer the documented `importReport`; issues the `importResult` the scripts read. */
 export const IMPORT_XML = {
   importReport: renderItems('importReport'),
   importResult: renderItems('importResult'),
   workItems: renderWorkItems,
+  workTypes: renderWorkTypes,
+  workType: (data: unknown) => renderWorkType(data as WorkTypeDto),
 } satisfies Partial<Record<XmlRendererName, CustomRenderer>>;

@@ -50,23 +50,39 @@ function renderComment(c: IssueDto['comment'][number]): string {
   );
 }
 
-/**
- * `<issue id entityId><field xsi:type name>…</field>…<comment …/>…<tag cssClass>name</tag></issue>`.
- * Links are the `links` field (the `link` list of the JSON is its duplicate in the link-list shape).
- */
-export function renderIssue(data: unknown): string {
-  const issue = data as IssueDto;
+/** `<issue id entityId>…</issue>` with no namespace declaration (its root declares `xsi`). */
+function renderIssueElement(issue: IssueDto, namespace = ''): string {
   const fields = issue.field.map(renderField).join('');
   const comments = issue.comment.map(renderComment).join('');
   const tags = issue.tag.map((t) => `<tag cssClass="${attr(t.cssClass)}">${text(t.value)}</tag>`).join('');
   return (
-    `<issue id="${attr(issue.id)}" entityId="${attr(issue.entityId)}" xmlns:xsi="${XSI}">` +
+    `<issue id="${attr(issue.id)}" entityId="${attr(issue.entityId)}"${namespace}>` +
     `${fields}${comments}${tags}</issue>`
   );
 }
 
-/** The search answer `{issue: […]}` as `<issueCompacts><issue…/>…</issueCompacts>`. */
+const XSI_DECLARATION = ` xmlns:xsi="${XSI}"`;
+
+/**
+ * One issue: `<issue id entityId xmlns:xsi><field xsi:type name>…</field>…<comment …/>…<tag cssClass>name</tag></issue>`.
+ * Links are the `links` field (the `link` list of the JSON is its duplicate in the link-list shape).
+ */
+export function renderIssue(data: unknown): string {
+  return renderIssueElement(data as IssueDto, XSI_DECLARATION);
+}
+
+/**
+ * `GET /rest/issue/byproject/{p}`: `<issues xmlns:xsi><issue …/>…</issues>`. The namespace is declared
+ * once, on the root, as the original did: the python library copies every attribute of each
+ * `<issue>` into the issue it imports, so a declaration there became a field named `xmlns:xsi`.
+ */
+export function renderIssues(data: unknown): string {
+  const issues = (Array.isArray(data) ? data : []) as IssueDto[];
+  return `<issues${XSI_DECLARATION}>${issues.map((i) => renderIssueElement(i)).join('')}</issues>`;
+}
+
+/** The search answer `{issue: […]}` as `<issueCompacts xmlns:xsi><issue…/>…</issueCompacts>`. */
 export function renderIssueCompacts(data: unknown): string {
   const issues = (data as { issue?: IssueDto[] }).issue ?? [];
-  return `<issueCompacts>${issues.map(renderIssue).join('')}</issueCompacts>`;
+  return `<issueCompacts${XSI_DECLARATION}>${issues.map((i) => renderIssueElement(i)).join('')}</issueCompacts>`;
 }

@@ -2,7 +2,7 @@ import type { CommandAssistDto, XmlRendererName } from '@trackline/contracts';
 import { renderIssueChanges } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { IMPORT_XML } from './legacy-xml-import.js';
-import { renderIssue, renderIssueCompacts } from './legacy-xml-issue.js';
+import { renderIssue, renderIssueCompacts, renderIssues } from './legacy-xml-issue.js';
 import { renderProjectsAll } from './legacy-xml-projects.js';
 import { type CustomRenderer, escapeTextOneLine as text } from './xml.js';
 
@@ -35,6 +35,7 @@ function renderIntellisense(data: unknown): string {
 
 export const LEGACY_XML: Record<XmlRendererName, CustomRenderer> = {
   issue: renderIssue,
+  issues: renderIssues,
   issueCompacts: renderIssueCompacts,
   intellisense: renderIntellisense,
   commandAssist: renderIntellisense,

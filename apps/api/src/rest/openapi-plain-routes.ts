@@ -74,6 +74,9 @@ export const ATTACHMENT_PATHS: Record<string, Json> = {
   '/issue/{issue}/attachment/{attachment}': {
     get: {
       summary: 'Download an attachment (readers of the issue only)',
+      description:
+        "Also served, outside `/rest`, under the original's path shape: `GET /_persistent/{name}?file={attachment}&issue={issue}`, " +
+        "the root-relative `url` that attachment lists and the issue's `attachments` field give (clients prefix their base URL).",
       security: [{ Authorization: [] }, { Basic: [] }],
       parameters: [
         issueParameter,
@@ -99,11 +102,14 @@ export const PLAIN_PATHS: Record<string, Json> = {
       operationId: 'user-login',
       summary: 'Log in: sets the session cookie',
       description:
-        'Form (or multipart, or JSON) body `login`, `password`; `login` may also be a query parameter, ' +
-        '`password` never. Answers exactly `<login>ok</login>` whatever the Accept header (clients compare the body), ' +
+        "Form (or multipart, or JSON) body `login`, `password`, or both as query parameters (the original's documented " +
+        'form; `TRACKLINE_LOGIN_QUERY_PASSWORD=off` refuses a password there with 400; query strings are never logged). Answers exactly `<login>ok</login>` whatever the Accept header (clients compare the body), ' +
         'with one `Set-Cookie: JSESSIONID=…` without Expires.',
       security: PUBLIC,
-      parameters: [{ name: 'login', in: 'query', required: false, schema: { type: 'string' } }],
+      parameters: [
+        { name: 'login', in: 'query', required: false, schema: { type: 'string' } },
+        { name: 'password', in: 'query', required: false, schema: { type: 'string' } },
+      ],
       requestBody: {
         required: false,
         content: {

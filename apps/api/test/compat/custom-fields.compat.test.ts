@@ -29,8 +29,8 @@ import { createProjectOverHttp, q, root } from '../issue-fixtures.js';
  *     `versions`/`version` (released, archived, releaseDate), `buildBundle`/`build` (assembleDate),
  *     `ownedFieldBundle`/`ownedField` (owner), `userBundle` > `user login url`; created by PUT of
  *     that XML to `/rest/admin/customfield/{type}` (409 when it exists); values by
- *     PUT `…/{type}/{bundle}/{value}?attributes`; listing names items `enumFieldBundle`,
- *     `userFieldBundle`….
+ *     PUT `…/{type}/{bundle}/{value}?attributes`; listing: `enumFieldBundleRefs` > `enumFieldBundle`,
+ *     `stateBundleRefs` > `stateBundle name url` (and so for version, build, owned-field bundles).
  */
 
 let server: TestServer;
@@ -226,12 +226,60 @@ describe('bundles', () => {
     expectXmlError(unknown, 400, /^userGroup: /);
   });
 
-  it('lists bundles of a type with the original item names', async () => {
-    const enums = await root(server, 'GET', '/rest/admin/customfield/bundle', { accept: XML_ACCEPT });
-    expectXml(enums, 200);
-    expect(xmlElements(enums.text, 'enumFieldBundle').map((b) => b.name)).toContain('Severities');
-    const users = await root(server, 'GET', '/rest/admin/customfield/userBundle', { accept: XML_ACCEPT });
-    expect(xmlElements(users.text, 'userFieldBundle').map((b) => b.name)).toContain('Crew');
+  it('writes owner="<no user>" for an owned-field value without an owner, and reads it back as none', async () => {
+    // The python library's OwnedField maps `<no user>` to no owner; youtrack2youtrack asks the source
+    // for every other owner by login (an empty one would be GET /rest/admin/user/).
+    const made = await root(server, 'PUT', '/rest/admin/customfield/ownedFieldBundle/Parts/Loose');
+    expect(made.status, made.text).toBe(201);
+    const echoed = await root(
+      server,
+      'PUT',
+      '/rest/admin/customfield/ownedFieldBundle',
+      xmlBody(
+        '<ownedFieldBundle name="Parts copy"><ownedField owner="&lt;no user&gt;">Loose</ownedField></ownedFieldBundle>',
+      ),
+    );
+    expect(echoed.status, echoed.text).toBe(201);
+    const copy = await root(server, 'GET', '/rest/admin/customfield/ownedFieldBundle/Parts%20copy', {
+      accept: XML_ACCEPT,
+    });
+    expect(copy.text).toMatch(
+      /<ownedFieldBundle name="Parts copy"><ownedField [^>]*owner="&lt;no user&gt;"[^>]*>Loose<\/ownedField><\/ownedFieldBundle>$/,
+    );
+    const owned = xmlElements(
+      (await root(server, 'GET', '/rest/admin/customfield/ownedFieldBundle/Parts', { accept: XML_ACCEPT }))
+        .text,
+      'ownedField',
+    );
+    expect(owned.map((v) => v.owner)).toEqual(['root', '<no user>']);
+  });
+
+  it('lists bundles of a type with the original root and item names', async () => {
+    // The original's pages "GET Enumerations" (`<enumFieldBundleRefs><enumFieldBundle name url/>`) and
+    // "Get All State Bundles" (`<stateBundleRefs><stateBundle name url/>`); the python library's
+    // getAllBundles reads `enumFieldBundle`, `userFieldBundle`, else the type's own path name.
+    const expected: [string, string, string][] = [
+      ['bundle', 'enumFieldBundle', 'Severities'],
+      ['stateBundle', 'stateBundle', 'Flow'],
+      ['versionBundle', 'versionBundle', 'FLD versions'],
+      ['buildBundle', 'buildBundle', 'Builds'],
+      ['ownedFieldBundle', 'ownedFieldBundle', 'Parts'],
+      ['userBundle', 'userFieldBundle', 'Crew'],
+    ];
+    for (const [type, item, name] of expected) {
+      const list = await root(server, 'GET', `/rest/admin/customfield/${type}`, { accept: XML_ACCEPT });
+      expectXml(list, 200);
+      expect(list.text, type).toMatch(new RegExp(`<${item}Refs><${item} name=`));
+      expect(list.text, type).toMatch(new RegExp(`</${item}Refs>$`));
+      const items = xmlElements(list.text, item);
+      expect(
+        items.map((b) => b.name),
+        type,
+      ).toContain(name);
+      expect(items.find((b) => b.name === name)?.url).toMatch(
+        new RegExp(`/rest/admin/customfield/${type}/${encodeURIComponent(name)}$`),
+      );
+    }
     const json = expectJson(
       await root(server, 'GET', '/rest/admin/customfield/stateBundle', { accept: JSON_ACCEPT }),
       200,

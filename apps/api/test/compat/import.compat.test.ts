@@ -298,7 +298,9 @@ describe('a migration through the import API', () => {
       group: 'All Users',
       created: String(created),
     });
-    const download = await fetch(file?.url as string, {
+    // Root-relative (`/_persistent/…`), as the original's: the client prefixes its base URL.
+    expect(file?.url).toMatch(/^\/_persistent\/screenshot\.png\?file=\d+&/);
+    const download = await fetch(`${server.url}${file?.url}`, {
       headers: { authorization: basic('root', ROOT_PASSWORD) },
     });
     expect([download.status, download.headers.get('content-type'), await download.text()]).toEqual([

@@ -57,8 +57,19 @@ describe('subsystems', () => {
     expectXml(list, 200);
     expect(xmlElements(list.text, 'subsystem').map((s) => [s.name, s.isDefault, s.defaultAssignee])).toEqual([
       ['UI', 'true', 'root'],
-      ['Core', 'false', ''],
+      // The original's "no default assignee" (the python library's createSubsystem sends '' for it).
+      ['Core', 'false', '<no user>'],
     ]);
+    // Sent back as the original wrote it, it means no default assignee.
+    const back = await root(
+      server,
+      'PUT',
+      `/rest/admin/project/${P}/subsystem/Docs${q({ isDefault: 'false', defaultAssignee: '<no user>' })}`,
+    );
+    expect(back.status, back.text).toBe(201);
+    const docs = await root(server, 'GET', `/rest/admin/project/${P}/subsystem/Docs`, { accept: XML_ACCEPT });
+    expect(xmlElements(docs.text, 'subsystem')[0]?.defaultAssignee).toBe('<no user>');
+    expect((await root(server, 'DELETE', `/rest/admin/project/${P}/subsystem/Docs`)).status).toBe(200);
     const one = await root(server, 'GET', `/rest/admin/project/${P}/subsystem/UI`, { accept: XML_ACCEPT });
     expectXml(one, 200);
     expect(xmlElements(one.text, 'subsystem')[0]).toMatchObject({

@@ -221,11 +221,14 @@ describe('the issue representation', () => {
     expect(attachments?.['@xsi:type']).toBe('AttachmentField');
     expect(attachments?.value).toEqual({
       '#text': 'notes.txt',
-      '@url': expect.stringMatching(/\/attachment\/\d+$/),
+      // Root-relative under the original's path shape (its page "Get Attachments of an Issue").
+      '@url': expect.stringMatching(/^\/_persistent\/notes\.txt\?file=\d+&issue=[^&]+&v=0&c=false$/),
     });
     const json = expectJson(await root(server, 'GET', `/rest/issue/${id}`, { accept: JSON_ACCEPT }), 200);
     const field = json.field.find((f: { name: string }) => f.name === 'attachments');
-    expect(field.value).toEqual([{ value: 'notes.txt', url: expect.stringMatching(/\/attachment\/\d+$/) }]);
+    expect(field.value).toEqual([
+      { value: 'notes.txt', url: expect.stringMatching(/^\/_persistent\/notes\.txt\?/) },
+    ]);
     const download = await root(server, 'GET', field.value[0].url);
     expect(download.status).toBe(200);
     expect(download.text).toBe('hello');

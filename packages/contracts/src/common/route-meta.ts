@@ -17,6 +17,7 @@
  */
 export type XmlRendererName =
   | 'issue'
+  | 'issues'
   | 'issueCompacts'
   | 'intellisense'
   | 'commandAssist'
@@ -28,6 +29,8 @@ export type XmlRendererName =
   | 'importReport'
   | 'importResult'
   | 'workItems'
+  | 'workTypes'
+  | 'workType'
   | 'issueChanges';
 
 /** The readers of whole XML request bodies the API registers, by name (see `xmlBody`). */
@@ -36,6 +39,7 @@ export type XmlBodyReaderName =
   | 'importIssues'
   | 'importLinks'
   | 'workItem'
+  | 'workType'
   | 'importWorkItems';
 
 export type XmlShape =

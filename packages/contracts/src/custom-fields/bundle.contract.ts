@@ -21,14 +21,17 @@ export type BundleTypeName = z.infer<typeof ZBundleType>;
 
 /**
  * The original's element names per bundle type: the bundle's root, its value elements, and
- * the element naming it in a list (`enumFieldBundle`...).
+ * the element naming it in a list, whose root is that name + `Refs` (its pages "GET Enumerations":
+ * `<enumFieldBundleRefs><enumFieldBundle name url/>`, "Get All State Bundles":
+ * `<stateBundleRefs><stateBundle name url/>`; the python library's `getAllBundles` reads the items by
+ * these names: `enumFieldBundle`, `userFieldBundle`, else the type's path).
  */
 export const BUNDLE_XML: Record<BundleTypeName, { root: string; value: string; ref: string }> = {
   bundle: { root: 'enumeration', value: 'value', ref: 'enumFieldBundle' },
-  stateBundle: { root: 'stateBundle', value: 'state', ref: 'stateFieldBundle' },
-  versionBundle: { root: 'versions', value: 'version', ref: 'versionFieldBundle' },
-  buildBundle: { root: 'buildBundle', value: 'build', ref: 'buildFieldBundle' },
-  ownedFieldBundle: { root: 'ownedFieldBundle', value: 'ownedField', ref: 'ownedFieldFieldBundle' },
+  stateBundle: { root: 'stateBundle', value: 'state', ref: 'stateBundle' },
+  versionBundle: { root: 'versions', value: 'version', ref: 'versionBundle' },
+  buildBundle: { root: 'buildBundle', value: 'build', ref: 'buildBundle' },
+  ownedFieldBundle: { root: 'ownedFieldBundle', value: 'ownedField', ref: 'ownedFieldBundle' },
   userBundle: { root: 'userBundle', value: 'user', ref: 'userFieldBundle' },
 };
 
@@ -148,6 +151,8 @@ export const ZBundleValueInput = z.object({
   bundle: ZBundleName,
   value: name(100),
   ...valueAttributes,
+  /** The python library's name for `isResolved` (its StateField keeps `is_resolved` and sends it back). */
+  is_resolved: QueryBool.optional(),
 });
 
 export const updateBundleValueMeta = {

@@ -21,7 +21,6 @@ import { executeCommandMeta, ZCreateIssueInput, ZIssue, ZIssueId } from './issue
  */
 
 const TAGS = ['Issues'];
-const issueXml = { kind: 'custom', renderer: 'issue' } as const;
 
 /** The legacy `filter` search text (same limits as `GET /issue`). */
 const ZFilter = z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional();
@@ -82,7 +81,8 @@ export const listProjectIssuesMeta = {
     tags: TAGS,
     errorResponses: [400, 401, 404],
   },
-  xml: list('issues', issueXml),
+  // `<issues xmlns:xsi>`: the namespace declared once, on the root, as the original did.
+  xml: { kind: 'custom', renderer: 'issues' },
 } satisfies RouteMeta;
 export const ZListProjectIssuesInput = z.object({
   project: ZProjectShortName,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_ROW_ID, MAX_TEXT_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
-import { element, list, type RouteMeta } from '../common/route-meta.js';
+import { element, type RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
 import { MAX_TIMESTAMP_MS } from '../common/timestamps.js';
 import { ZImportResults } from '../import/import.contract.js';
@@ -147,7 +147,16 @@ export const ZImportWorkItemsInput = z.object({
 });
 export const ZImportWorkItemsOutput = ZImportResults;
 
-export const ZWorkType = z.object({ id: z.string(), name: z.string() });
+/** A work type: `<workType><name/><id/><url/><autoAttached/></workType>` (child elements, as the original). */
+export const ZWorkType = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  autoAttached: z.boolean(),
+});
+export type WorkTypeDto = z.infer<typeof ZWorkType>;
+/** The original's page "GET Work Types for a Project": `<workItemTypes><workType><name/><id/><url/></workType>…`. */
+const workTypesXml = { kind: 'custom', renderer: 'workTypes' } as const;
 export const listWorkTypesMeta = {
   openapi: {
     method: 'GET',
@@ -156,10 +165,66 @@ export const listWorkTypesMeta = {
     tags: TAGS,
     errorResponses: [401],
   },
-  xml: list('workTypes', element('workType')),
+  xml: workTypesXml,
 } satisfies RouteMeta;
 export const ZListWorkTypesInput = z.object({});
 export const ZListWorkTypesOutput = z.array(ZWorkType);
+
+export const listProjectWorkTypesMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/project/{project}/timetracking/worktype',
+    summary: "A project's work types (every work type is available in every project)",
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: workTypesXml,
+} satisfies RouteMeta;
+export const ZListProjectWorkTypesInput = z.object({ project: ZProjectShortName });
+
+const ZWorkTypeRef = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+export const attachProjectWorkTypeMeta = {
+  openapi: {
+    method: 'PUT',
+    path: '/admin/project/{project}/timetracking/worktype/{workType}',
+    summary: 'Use a work type in a project (UPDATE_PROJECT); by id or name',
+    description:
+      'Every work type is available in every project: this checks the type and the right, and changes nothing.',
+    tags: TAGS,
+    errorResponses: [401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZAttachProjectWorkTypeInput = z.object({ project: ZProjectShortName, workType: ZWorkTypeRef });
+
+export const getWorkTypeMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/admin/timetracking/worktype/{name}',
+    summary: 'One work type, by id or name',
+    tags: TAGS,
+    errorResponses: [401, 404],
+  },
+  xml: { kind: 'custom', renderer: 'workType' },
+} satisfies RouteMeta;
+
+export const createWorkTypeByPostMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/admin/timetracking/worktype',
+    summary:
+      'Create a work type from `<workType><name/></workType>` (UPDATE_PROJECT globally); 201 with its URL',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 409],
+    contentTypes: ['application/json', 'application/xml', 'application/x-www-form-urlencoded'],
+  },
+  xml: { kind: 'empty' },
+  xmlBody: 'workType',
+} satisfies RouteMeta;
+export const ZCreateWorkTypeInput = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  autoAttached: QueryBool.optional(),
+});
 
 export const createWorkTypeMeta = {
   openapi: {

@@ -115,6 +115,32 @@ export async function requireHoldsGroupRoles(
   }
 }
 
+/**
+ * The group an import adds its assignees to (`PUT /rest/import/{p}/issues?assigneeGroup=`): every
+ * importer of the original passes `"<project> Assignees"` without creating it, and the original
+ * created it. Missing: created without roles (not auto-join), so joining it hands out nothing.
+ * Existing: the importer must hold its roles, as for any other way of adding members.
+ */
+export async function importAssigneeGroup(em: Em, actor: Actor, name: string): Promise<IGroup> {
+  name = storableGroupName(name, 'assigneeGroup');
+  const existing = await findGroupByName(em, name);
+  if (existing) {
+    await requireHoldsGroupRoles(em, actor, existing, 'add imported assignees to group');
+    return existing;
+  }
+  // Inserted beside the unit of work (a concurrent import may create it first: the same group).
+  const inserted = await em
+    .createQueryBuilder(Group)
+    .insert({ name, nameKey: groupNameKey(name), description: '', autoJoin: false, createdAt: new Date() })
+    .onConflict('nameKey')
+    .ignore()
+    .execute();
+  const group = (await findGroupByName(em, name)) as IGroup;
+  if (inserted.affectedRows)
+    emitSecurityEvent(em, actor, { event: 'group.created', group: name, changes: [] });
+  return group;
+}
+
 /** Creating an account joins it to every auto-join group: the creator must hold their roles. */
 export async function requireHoldsAutoJoinRoles(em: Em, actor: Actor): Promise<void> {
   for (const group of await em.find(Group, { autoJoin: true }))

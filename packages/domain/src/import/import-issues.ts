@@ -1,7 +1,8 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER, MAX_TEXT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
-import { findGroupByName } from '../groups/group-names.js';
+import { findGroupByName, groupNameKey } from '../groups/group-names.js';
+import { importAssigneeGroup } from '../groups/groups.js';
 import {
   type ImportItemResult,
   type ImportProblem,
@@ -67,18 +68,32 @@ const BUILT_IN = new Set([
   'watchername',
   'permittedgroup',
 ]);
-/** What exports of the original carry but an import cannot set (derived or read-only): skipped. */
+/**
+ * What exports of the original carry but an import cannot set (derived or read-only): skipped, as
+ * the original skipped them (the python library's importIssues drops the same names itself:
+ * id, projectShortName, votes, commentsCount, historyUpdated, updatedByFullName, updaterFullName,
+ * reporterFullName, links, attachments, jiraId, entityId, tags, sprint, wikified).
+ */
 const READ_ONLY = new Set([
   'projectshortname',
   'reporterfullname',
   'updaterfullname',
+  'updatedbyfullname',
+  'historyupdated',
   'commentscount',
   'votes',
   'links',
   'attachments',
+  'tags',
+  'sprint',
+  'jiraid',
+  'wikified',
+  'markdown',
   'id',
   'entityid',
 ]);
+/** A namespace declaration copied from an export's attributes (`xmlns`, `xmlns:xsi`): not a field. */
+const isNamespaceDeclaration = (key: string) => key === 'xmlns' || key.startsWith('xmlns:');
 /** The group every user belongs to in the original: the only visibility an import may keep. */
 const EVERYONE = new Set(['all users', 'registered users']);
 
@@ -91,6 +106,10 @@ type Plan = {
   updated: number;
   resolved: number | null;
   reporter: string;
+  /** `updaterName`: the issue's updater until a change is recorded; absent when not given. */
+  updater: string;
+  /** The group the issue is visible to (`permittedGroup`); null: every reader of the project. */
+  permittedGroupId: number | null;
   voters: string[];
   watchers: string[];
   assignments: FieldAssignment[];
@@ -105,6 +124,7 @@ async function planIssue(
   issue: ImportedIssue,
   index: number,
   catalogue: FieldCatalogue,
+  groupIds: Map<string, number>,
 ): Promise<Plan | ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const builtIn = new Map<string, string[]>();
@@ -113,7 +133,7 @@ async function planIssue(
   for (const field of issue.fields) {
     const key = field.name.trim().toLowerCase();
     if (BUILT_IN.has(key)) builtIn.set(key, [...(builtIn.get(key) ?? []), ...field.values]);
-    else if (!READ_ONLY.has(key)) {
+    else if (!READ_ONLY.has(key) && !isNamespaceDeclaration(key)) {
       const resolved = await resolveField(catalogue, field.name, field.values);
       if ('message' in resolved) problems.push(resolved);
       else if (!named.has(resolved.fieldId)) {
@@ -163,6 +183,7 @@ async function planIssue(
   };
   const reporter = login('reportername', 'reporterName');
   if (!reporter) problems.push({ message: 'reporterName is required', fieldName: 'reporterName' });
+  const updater = login('updatername', 'updaterName');
   const logins = (key: string, name: string) =>
     (builtIn.get(key) ?? [])
       .map((v) => v.trim())
@@ -176,10 +197,14 @@ async function planIssue(
   for (const a of assignments)
     for (const l of a.logins)
       if (!isReferenceLogin(l)) problems.push({ message: 'a user field value must be a login', value: l });
+  // Visible to a group (the importer scripts create the groups of the users they import first);
+  // an unknown group is refused: importing the issue would show it to every reader.
   const group = text('permittedgroup');
-  if (group && !EVERYONE.has(group.toLowerCase()))
+  const permittedGroupId =
+    group && !EVERYONE.has(group.toLowerCase()) ? (groupIds.get(groupNameKey(group)) ?? null) : null;
+  if (group && !EVERYONE.has(group.toLowerCase()) && permittedGroupId === null)
     problems.push({
-      message: `permittedGroup [ ${group} ]: visibility groups are not supported yet, and importing would show the issue to everyone`,
+      message: `permittedGroup [ ${group} ]: no such group (importing would show the issue to every reader)`,
       fieldName: 'permittedGroup',
       value: group,
     });
@@ -222,6 +247,8 @@ async function planIssue(
     updated: updated ?? created,
     resolved,
     reporter,
+    updater,
+    permittedGroupId,
     voters,
     watchers,
     assignments,
@@ -248,14 +275,27 @@ export async function importIssues(
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   const catalogue = await loadFieldCatalogue(em, project.id);
   const groupName = input.assigneeGroup?.trim();
-  const group = groupName ? await findGroupByName(em, groupName) : null;
-  if (groupName && !group) throw DomainError.notFound('Group', groupName);
-  const groupId = group?.id ?? null;
+  // Checked before anything is stored (an existing group's roles must be held); created when missing
+  // only once there is something to store.
+  const existingGroup = groupName ? await findGroupByName(em, groupName) : null;
+  if (existingGroup) await importAssigneeGroup(em, actor, existingGroup.name);
   const results: ImportItemResult[] = [];
   const plans: Plan[] = [];
   const numbers = new Set<number>();
+  // The groups issues are visible to, looked up once per request.
+  const groupIds = new Map<string, number>();
+  const groupNames = new Set(
+    input.issues.flatMap((i) =>
+      i.fields.filter((f) => f.name.trim().toLowerCase() === 'permittedgroup').map((f) => first(f.values)),
+    ),
+  );
+  for (const name of groupNames) {
+    if (!name || EVERYONE.has(name.toLowerCase())) continue;
+    const found = await findGroupByName(em, name);
+    if (found) groupIds.set(groupNameKey(name), found.id);
+  }
   for (const [index, issue] of input.issues.entries()) {
-    const planned = await planIssue(issue, index, catalogue);
+    const planned = await planIssue(issue, index, catalogue, groupIds);
     const id = first(
       issue.fields.find((f) => f.name.trim().toLowerCase() === 'numberinproject')?.values ?? [],
     );
@@ -275,6 +315,7 @@ export async function importIssues(
     }
   }
   if (plans.length === 0 || input.test) return results;
+  const groupId = groupName ? (existingGroup ?? (await importAssigneeGroup(em, actor, groupName))).id : null;
   try {
     await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId));
   } catch {
@@ -325,6 +366,7 @@ async function writeIssues(
   const logins = new Set<string>();
   for (const p of plans) {
     logins.add(p.reporter);
+    if (p.updater) logins.add(p.updater);
     for (const l of [...p.voters, ...p.watchers, ...p.assignments.flatMap((a) => a.logins)]) logins.add(l);
     for (const c of p.comments) logins.add(c.author);
   }
@@ -353,6 +395,8 @@ async function writeIssues(
         'summary',
         'description',
         'reporter_id',
+        'updater_id',
+        'permitted_group_id',
         'created_at',
         'updated_at',
         'resolved_at',
@@ -363,6 +407,8 @@ async function writeIssues(
         p.summary,
         p.description,
         userId(p.reporter),
+        p.updater ? userId(p.updater) : null,
+        p.permittedGroupId,
         new Date(p.created),
         new Date(p.updated),
         resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
@@ -386,6 +432,8 @@ async function writeIssues(
         summary: p.summary,
         description: p.description,
         reporter: userId(p.reporter),
+        ...(p.updater ? { updater: userId(p.updater) } : {}),
+        permittedGroup: p.permittedGroupId,
         createdAt: new Date(p.created),
         updatedAt: new Date(p.updated),
         ...(resolved === undefined ? {} : { resolvedAt: resolved }),

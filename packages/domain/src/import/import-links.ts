@@ -66,7 +66,7 @@ export async function importLinks(
     const parsed = parseIssueId(end.trim());
     return parsed ? issueIds.get(`${parsed.shortNameKey}-${parsed.number}`) : undefined;
   };
-  const rows = new Map<string, { type: number; source: number; target: number }>();
+  const rows = new Map<string, { type: number; source: number; target: number; undirected: boolean }>();
   links.forEach((link, index) => {
     const id = `${link.source}->${link.target}`;
     const problems: ImportProblem[] = [];
@@ -77,8 +77,8 @@ export async function importLinks(
         fieldName: 'typeName',
         value: link.typeName,
       });
-    let source = idOf(link.source);
-    let target = idOf(link.target);
+    const source = idOf(link.source);
+    const target = idOf(link.target);
     if (source === undefined)
       problems.push({ message: `unknown issue [ ${link.source} ]`, fieldName: 'source', value: link.source });
     if (target === undefined)
@@ -93,16 +93,33 @@ export async function importLinks(
       results[index] = refused(id, problems);
       return;
     }
-    // Undirected links are stored once, lower id first (as commands store them).
-    if (!toBool(type.directed) && source > target) [source, target] = [target, source];
-    rows.set(`${type.id}:${source}:${target}`, { type: Number(type.id), source, target });
+    // Undirected links keep the direction given (an exported `Relates` A→B comes back A→B) and are
+    // stored once: B→A given after A→B (or stored already) is the same link.
+    const undirected = !toBool(type.directed);
+    if (!(undirected && rows.has(`${type.id}:${target}:${source}`)))
+      rows.set(`${type.id}:${source}:${target}`, { type: Number(type.id), source, target, undirected });
     results[index] = imported(id);
   });
+  // An undirected link stored the other way round already is that link: not added again.
+  const reversed = [...rows.values()].filter((r) => r.undirected);
+  if (reversed.length) {
+    // Chunks: a long OR of triples would hit SQLite's expression depth limit.
+    for (let i = 0; i < reversed.length; i += 200) {
+      const chunk = reversed.slice(i, i + 200);
+      const existing = await em.execute<{ type_id: number; source_id: number; target_id: number }[]>(
+        `select type_id, source_id, target_id from issue_links where ${chunk.map(() => '(type_id = ? and source_id = ? and target_id = ?)').join(' or ')}`,
+        chunk.flatMap((r) => [r.type, r.target, r.source]),
+      );
+      for (const e of existing) rows.delete(`${e.type_id}:${e.target_id}:${e.source_id}`);
+    }
+  }
   if (rows.size && !options.test) {
     const now = new Date();
     await em
       .createQueryBuilder(IssueLink)
-      .insert([...rows.values()].map((r) => ({ ...r, createdAt: now })))
+      .insert(
+        [...rows.values()].map((r) => ({ type: r.type, source: r.source, target: r.target, createdAt: now })),
+      )
       .onConflict(['type', 'source', 'target'])
       .ignore()
       .execute();

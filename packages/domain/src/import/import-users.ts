@@ -18,6 +18,9 @@ export type ImportedUser = {
 const LOGIN = /^[^\s/\\?#%&<>"']{1,100}$/u;
 const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,100}$/u;
 
+/** What the original's UserImporter sends for a user without an e-mail. */
+const NO_EMAIL = '<no email>';
+
 type ExistingUser = { id: number; login: string; login_key: string; type: string; email: string | null };
 
 const coversAccount = async (em: Em, actor: Actor, row: ExistingUser) =>
@@ -51,12 +54,16 @@ export async function importUsers(
         fieldName: 'login',
         value: login,
       });
-    const email = user.email?.trim();
+    // youtrack2youtrack's UserImporter sends `<no email>` for a user without one: no e-mail.
+    const email = user.email?.trim() === NO_EMAIL ? undefined : user.email?.trim();
     if (email && !EMAIL.test(email))
       problems.push({ message: 'email is not an e-mail address', fieldName: 'email', value: email });
     const fullName = oneLine(user.fullName ?? '').trim();
     if (fullName.length > 200)
       problems.push({ message: 'fullName must be at most 200 characters', fieldName: 'fullName' });
+    const jabber = oneLine(user.jabber ?? '').trim();
+    if (jabber.length > 200)
+      problems.push({ message: 'jabber must be at most 200 characters', fieldName: 'jabber' });
     const key = login.toLowerCase();
     if (problems.length === 0 && valid.has(key))
       problems.push({
@@ -66,7 +73,15 @@ export async function importUsers(
       });
     if (problems.length) results[index] = refused(login, problems);
     else {
-      valid.set(key, { user: { login, fullName: fullName || undefined, email: email || undefined }, index });
+      valid.set(key, {
+        user: {
+          login,
+          fullName: fullName || undefined,
+          email: email || undefined,
+          jabber: jabber || undefined,
+        },
+        index,
+      });
       results[index] = imported(login);
     }
   });
@@ -91,6 +106,7 @@ export async function importUsers(
           email: user.email ?? null,
           emailKey: user.email?.toLowerCase() ?? null,
           emailSetBy: user.email ? actor.userId : null,
+          jabber: user.jabber ?? null,
           passwordHash: null,
           type: 'user' as const,
           contextFolder: null,
@@ -116,6 +132,7 @@ export async function importUsers(
           { id: row.id },
           {
             ...(user.fullName ? { fullName: user.fullName } : {}),
+            ...(user.jabber ? { jabber: user.jabber } : {}),
             ...(newEmail
               ? { email: newEmail, emailKey: newEmail.toLowerCase(), emailSetBy: actor.userId }
               : {}),

@@ -1,11 +1,13 @@
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
-import { createGroup, listUserGroups } from '../groups/groups.js';
+import { createGroup, grantGroupRole, listUserGroups } from '../groups/groups.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
+import { Group, GroupRoleGrant } from '../model/group.entity.js';
 import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
+import { addRolePermission, createRole } from '../roles/roles.js';
 import { listSystemUsers } from '../users/users.js';
 import { type ImportedIssue, importIssues } from './import-issues.js';
 import { importLinks } from './import-links.js';
@@ -190,7 +192,36 @@ describe('import', () => {
     await expect(getIssue(fork(orm), root, 'IMP-31')).rejects.toThrow(/not found/);
   });
 
-  it('adds the users of user fields to assigneeGroup; an unknown group refuses the request', async () => {
+  it('keeps permittedGroup: the issue is visible to that group (and the reporter) only', async () => {
+    await createGroup(fork(orm), root, 'Secret Team');
+    const results = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      issues: [
+        issue({
+          numberInProject: '50',
+          summary: 'hidden',
+          created: String(T0),
+          reporterName: 'alice',
+          permittedGroup: 'secret team',
+        }),
+        issue({
+          numberInProject: '51',
+          summary: 'open',
+          created: String(T0),
+          reporterName: 'alice',
+          permittedGroup: 'All Users',
+        }),
+      ],
+    });
+    expect(results.map((r) => r.imported)).toEqual([true, true]);
+    expect((await getIssue(fork(orm), root, 'IMP-50')).permittedGroup).toBe('Secret Team');
+    expect((await getIssue(fork(orm), root, 'IMP-51')).permittedGroup).toBeNull();
+    const outsider = await userWithRole(orm, 'imp_reader', 'Developer', 'IMP');
+    await expect(getIssue(fork(orm), outsider, 'IMP-50')).rejects.toThrow(/not found/);
+    expect((await getIssue(fork(orm), outsider, 'IMP-51')).summary).toBe('open');
+  });
+
+  it('adds the users of user fields to assigneeGroup', async () => {
     await createGroup(fork(orm), root, 'imported-devs');
     await importIssues(fork(orm), root, {
       project: 'IMP',
@@ -208,9 +239,94 @@ describe('import', () => {
     expect((await listUserGroups(fork(orm), root, 'group_dev')).map((g) => g.name)).toEqual([
       'imported-devs',
     ]);
+  });
+
+  it('creates a missing assigneeGroup without roles (every importer passes "<project> Assignees")', async () => {
+    const dry = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      assigneeGroup: 'Imported Assignees',
+      test: true,
+      issues: [issue({ numberInProject: '41', summary: 'g', created: String(T0), reporterName: 'alice' })],
+    });
+    expect(dry.map((r) => r.imported)).toEqual([true]);
+    expect(await fork(orm).findOne(Group, { nameKey: 'imported assignees' })).toBeNull();
+    const results = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      assigneeGroup: 'Imported Assignees',
+      issues: [
+        issue({
+          numberInProject: '41',
+          summary: 'g',
+          created: String(T0),
+          reporterName: 'alice',
+          Assignee: 'group_new',
+        }),
+      ],
+    });
+    expect(results.map((r) => r.imported)).toEqual([true]);
+    const group = await fork(orm).findOneOrFail(Group, { nameKey: 'imported assignees' });
+    expect([group.name, group.autoJoin]).toEqual(['Imported Assignees', false]);
+    expect(await fork(orm).count(GroupRoleGrant, { group: group.id })).toBe(0);
+    expect((await listUserGroups(fork(orm), root, 'group_new')).map((g) => g.name)).toEqual([
+      'Imported Assignees',
+    ]);
+    // A second run finds it: still one group, nothing else changes.
+    await importIssues(fork(orm), root, {
+      project: 'IMP',
+      assigneeGroup: 'imported assignees',
+      issues: [
+        issue({
+          numberInProject: '41',
+          summary: 'g',
+          created: String(T0),
+          reporterName: 'alice',
+          Assignee: 'group_new',
+        }),
+      ],
+    });
+    expect(await fork(orm).count(Group, { nameKey: 'imported assignees' })).toBe(1);
+  });
+
+  it('refuses an existing assigneeGroup whose roles the importer does not hold, storing nothing', async () => {
+    // An importer holding IMPORT_DATA (and reading the project) but not the Admin role's permissions.
+    await createRole(fork(orm), root, 'Importer');
+    for (const key of ['IMPORT_DATA', 'READ_PROJECT'])
+      await addRolePermission(fork(orm), root, 'Importer', key);
+    const importer = await userWithRole(orm, 'imp_only', 'Importer');
+    await createGroup(fork(orm), root, 'Powerful');
+    await grantGroupRole(fork(orm), root, 'Powerful', 'Admin', ['IMP']);
     await expect(
-      importIssues(fork(orm), root, { project: 'IMP', assigneeGroup: 'nope', issues: [] }),
-    ).rejects.toThrow(/Group \[ nope \] not found/);
+      importIssues(fork(orm), importer, {
+        project: 'IMP',
+        assigneeGroup: 'Powerful',
+        issues: [
+          issue({
+            numberInProject: '42',
+            summary: 'g',
+            created: String(T0),
+            reporterName: 'alice',
+            Assignee: 'group_dev',
+          }),
+        ],
+      }),
+    ).rejects.toThrow(/add imported assignees to group \[ Powerful \]: its role \[ Admin \]/);
+    await expect(getIssue(fork(orm), root, 'IMP-42')).rejects.toThrow(/not found/);
+    // The same importer may create (and fill) a group that carries no roles.
+    const ok = await importIssues(fork(orm), importer, {
+      project: 'IMP',
+      assigneeGroup: 'Plain',
+      issues: [
+        issue({
+          numberInProject: '42',
+          summary: 'g',
+          created: String(T0),
+          reporterName: 'alice',
+          Assignee: 'group_dev',
+        }),
+      ],
+    });
+    expect(ok.map((r) => r.imported)).toEqual([true]);
+    expect((await listUserGroups(fork(orm), root, 'group_dev')).map((g) => g.name)).toContain('Plain');
   });
 
   it('imports links per link, reporting unknown types and issues', async () => {

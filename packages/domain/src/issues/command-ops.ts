@@ -155,13 +155,14 @@ async function applyLinkOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 
     else links.current.delete(key);
     return;
   }
-  // Undirected: stored once, lower id first, so A→B and B→A can never both exist.
-  const [low, high] = self < target.id ? [self, target.id] : [target.id, self];
+  // Undirected: stored once, from the issue the command ran on (as the original recorded it: its
+  // link lists show that source), so A→B and B→A can never both exist.
   if (op.kind === 'link') {
-    if (!links.current.has(linkKey(type.id, high, low))) links.current.add(linkKey(type.id, low, high));
+    if (!links.current.has(linkKey(type.id, target.id, self)))
+      links.current.add(linkKey(type.id, self, target.id));
   } else {
-    links.current.delete(linkKey(type.id, low, high));
-    links.current.delete(linkKey(type.id, high, low));
+    links.current.delete(linkKey(type.id, self, target.id));
+    links.current.delete(linkKey(type.id, target.id, self));
   }
 }
 

@@ -107,7 +107,8 @@ async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set
 
 /**
  * Writes the difference between what was loaded and what the command left, plus the
- * comments; `updatedAt` moves on every context issue that changed (and `resolvedAt` as given).
+ * comments; `updatedAt` moves on every context issue whose fields, links or comments changed (not
+ * for tags, stars or votes), and `resolvedAt` as given.
  * Each issue's field changes are recorded in its history (`recordIssueChange`).
  */
 export async function persistCommandState(
@@ -126,9 +127,11 @@ export async function persistCommandState(
     let changed = await persistFields(em, issue);
     const fields = commandFieldChanges(state, issue, logins);
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
-    changed = (await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags))) || changed;
-    changed = (await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars))) || changed;
-    changed = (await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes))) || changed;
+    // Tags, stars and votes are the users' marks on an issue, not changes of it: `updated` stays
+    // (so a migration that tags imported issues, as youtrack2youtrack does, keeps their times).
+    await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags));
+    await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars));
+    await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes));
     if (issue.comment !== null) {
       await runStatement(
         em,

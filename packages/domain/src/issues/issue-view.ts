@@ -61,6 +61,10 @@ export type IssueView = {
   starredByMe: boolean;
   votes: number;
   votedByMe: boolean;
+  /** Logins of the voters (the legacy `voterName`), with VIEW_VOTERS in the project; else empty. */
+  voters?: string[];
+  /** Logins of the watchers (stars; the legacy `watcherName`), with VIEW_WATCHERS in the project; else empty. */
+  watchers?: string[];
   /** Empty without READ_COMMENT in the project. */
   comments: IssueCommentView[];
   /** Links in both directions, to issues the viewer can read. */
@@ -224,9 +228,10 @@ async function loadViews(
       'or exists (select 1 from issue_links l where l.target_id = i.id)) as has_links ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
       'left join user_groups g on g.id = i.permitted_group_id ' +
-      // The author of the issue's latest recorded change (the legacy `updaterName`).
-      'left join users uu on uu.id = ' +
-      '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1) ' +
+      // The author of the issue's latest recorded change (the legacy `updaterName`), else the
+      // updater an import named.
+      'left join users uu on uu.id = coalesce(' +
+      '(select c.updater_id from issue_changes c where c.issue_id = i.id order by c.id desc limit 1), i.updater_id) ' +
       `where ${where}`,
     [actor.userId, actor.userId, ...whereParams],
   );
@@ -256,6 +261,30 @@ async function loadViews(
         [...tagged, actor.userId],
       )
     : [];
+
+  // Voters and watchers (stars) by login, for issues that have some and whose project lets the
+  // viewer see them (VIEW_VOTERS, VIEW_WATCHERS), in the order they were given.
+  const marks = async (
+    table: 'issue_votes' | 'issue_stars',
+    permission: 'VIEW_VOTERS' | 'VIEW_WATCHERS',
+    count: keyof IssueRow,
+  ) => {
+    const ids = issues
+      .filter((i) => Number(i[count]) > 0 && can(actor, permission, Number(i.project_id)))
+      .map((i) => Number(i.id));
+    if (!ids.length) return new Map<number, string[]>();
+    const rows = await readRows<{ issue_id: number; login: string }>(
+      em,
+      `select m.issue_id, u.login from ${table} m join users u on u.id = m.user_id ` +
+        `where m.issue_id in (${placeholders(ids)}) order by m.id`,
+      ids,
+    );
+    const by = new Map<number, string[]>();
+    for (const r of rows) by.set(Number(r.issue_id), [...(by.get(Number(r.issue_id)) ?? []), r.login]);
+    return by;
+  };
+  const votersBy = await marks('issue_votes', 'VIEW_VOTERS', 'votes');
+  const watchersBy = await marks('issue_stars', 'VIEW_WATCHERS', 'stars');
 
   const commented = new Set(having('has_comments'));
   const commentable = issues
@@ -327,6 +356,8 @@ async function loadViews(
         starredByMe: Number(row.my_stars) > 0,
         votes: Number(row.votes),
         votedByMe: Number(row.my_votes) > 0,
+        voters: votersBy.get(id) ?? [],
+        watchers: watchersBy.get(id) ?? [],
         comments: (commentsBy.get(id) ?? []).map((c) => ({
           id: Number(c.id),
           author: { login: c.login, fullName: c.full_name },

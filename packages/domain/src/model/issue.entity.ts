@@ -32,6 +32,11 @@ export const Issue = defineEntity({
      * No delete rule: a group still restricting issues cannot be deleted, or they would become public.
      */
     permittedGroup: () => p.manyToOne(Group).nullable().deleteRule('restrict').index(),
+    /**
+     * The last updater an import named (`updaterName`, migration 0035): the legacy `updaterName`
+     * until a change is recorded (the latest change's author wins; see issue-view.ts).
+     */
+    updater: () => p.manyToOne(User).nullable().deleteRule('set null').index(),
   },
 });
 export type IIssue = InferEntity<typeof Issue>;

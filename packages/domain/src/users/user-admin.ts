@@ -154,13 +154,14 @@ async function deletedUser(em: Em): Promise<IUser> {
 }
 
 /**
- * What keeps pointing at a user after they go: issues they reported, comments they wrote,
+ * What keeps pointing at a user after they go: issues they reported (or last updated, by import), comments they wrote,
  * changes they made, projects they lead, field values naming them. Moved to `to` (the kept user of a merge, or
  * the deleted-user account); everything else of theirs (grants, memberships, sessions,
  * tokens, stars, votes, own tags and searches) goes with the account.
  */
 async function reassignAuthorship(em: Em, from: IUser, to: IUser) {
   await em.nativeUpdate(Issue, { reporter: from.id }, { reporter: to.id });
+  await em.nativeUpdate(Issue, { updater: from.id }, { updater: to.id });
   await em.nativeUpdate(IssueComment, { author: from.id }, { author: to.id });
   await em.nativeUpdate(IssueChange, { updater: from.id }, { updater: to.id });
   await em.nativeUpdate(Project, { lead: from.id }, { lead: to.id });

@@ -8,7 +8,10 @@ import { created, restUrl } from '../respond.js';
 const bundleDto = (ctx: Context, b: d.BundleView): c.BundleDto => ({
   type: b.type,
   name: b.name,
-  values: b.values,
+  // An owned-field value without an owner says `owner="<no user>"`, as the original did (youtrack2youtrack
+  // otherwise asks the source for the user with an empty login).
+  values:
+    b.type === 'ownedFieldBundle' ? b.values.map((v) => ({ ...v, owner: v.owner ?? d.NO_USER })) : b.values,
   users: b.users.map((login) => ({ login, url: restUrl(ctx, 'admin', 'user', login) })),
   groups: b.groups.map((group) => ({ name: group, url: restUrl(ctx, 'admin', 'group', group) })),
 });
@@ -34,7 +37,8 @@ function fromXml(
     name: v.$text ?? v.name ?? '',
     description: v.description,
     colorIndex: num(v.colorIndex),
-    isResolved: flag(v.isResolved),
+    // `is_resolved`: what the python library's StateField.toXml writes.
+    isResolved: flag(v.isResolved ?? v.is_resolved),
     released: flag(v.released),
     archived: flag(v.archived),
     releaseDate: num(v.releaseDate),
@@ -104,10 +108,11 @@ export const bundlesRouter = router({
     .input(c.ZBundleValueInput)
     .output(c.ZBundleValue)
     .mutation(async ({ ctx, input }) => {
-      const { bundleType, bundle, value, ...attributes } = input;
+      const { bundleType, bundle, value, is_resolved, ...attributes } = input;
       const added = await d.addBundleValue(ctx.em, ctx.actor, bundleType, bundle, {
         name: value,
         ...attributes,
+        isResolved: attributes.isResolved ?? is_resolved,
       });
       return created(ctx, `/admin/customfield/${bundleType}/${bundle}/${added.name}`, added);
     }),

@@ -8,7 +8,7 @@ import { created, restUrl } from '../respond.js';
 const subsystem = (ctx: Context, project: string, v: d.ProjectBundleValueView) => ({
   name: v.name,
   isDefault: v.isDefault,
-  defaultAssignee: v.owner ?? '',
+  defaultAssignee: v.owner ?? d.NO_USER,
   url: restUrl(ctx, 'admin', 'project', project, 'subsystem', v.name),
 });
 

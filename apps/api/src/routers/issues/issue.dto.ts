@@ -1,5 +1,6 @@
 import { type IssueDto, issueEntityId } from '@trackline/contracts';
 import { BUNDLE_KINDS, type IssueFieldView, type IssueView } from '@trackline/domain';
+import { persistentUrl } from '../../attachments/attachments.route.js';
 import { colorOf, cssClassOf } from './value-colors.js';
 
 type Field = IssueDto['field'][number];
@@ -49,6 +50,14 @@ export function toIssueDto(issue: IssueView): IssueDto {
     ['permittedGroup', issue.permittedGroup ?? undefined],
   ];
   const field: Field[] = builtIn.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
+  // The original's `voterName` / `watcherName` (user[*] built-ins the import takes back): one value per
+  // user, a single one written as a plain field, several as a list, as its serializer did.
+  for (const [name, logins] of [
+    ['voterName', issue.voters ?? []],
+    ['watcherName', issue.watchers ?? []],
+  ] as const)
+    if (logins.length === 1) field.push({ name, value: logins[0] as string });
+    else if (logins.length > 1) field.push({ name, value: [...logins] });
   for (const f of issue.fields) if (f.values.length > 0) field.push(customField(f));
   if (issue.links.length > 0) {
     field.push({
@@ -58,9 +67,14 @@ export function toIssueDto(issue: IssueView): IssueDto {
   }
   const attachments = issue.attachments ?? [];
   if (attachments.length > 0) {
-    // A path, as the original's (`/_persistent/…`) were: the download route of the attachment.
-    const url = (id: number) => `/rest/issue/${encodeURIComponent(issue.id)}/attachment/${id}`;
-    field.push({ name: 'attachments', value: attachments.map((a) => ({ value: a.name, url: url(a.id) })) });
+    // Root-relative, as the original's: `/_persistent/{name}?file=…` (served as the download route).
+    field.push({
+      name: 'attachments',
+      value: attachments.map((a) => ({
+        value: a.name,
+        url: persistentUrl({ issueId: issue.id, id: a.id, name: a.name }),
+      })),
+    });
   }
   return {
     id: issue.id,

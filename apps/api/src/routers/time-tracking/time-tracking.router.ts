@@ -14,6 +14,14 @@ const toWorkItem = (ctx: Context, w: d.WorkItemView): c.WorkItemDto => ({
   author: { login: w.author.login, url: restUrl(ctx, 'admin', 'user', w.author.login) },
 });
 
+/** Every work type is available in every project: `autoAttached` (added to projects) is always true. */
+const toWorkType = (ctx: Context, t: d.WorkTypeView): c.WorkTypeDto => ({
+  id: String(t.id),
+  name: t.name,
+  url: restUrl(ctx, 'admin', 'timetracking', 'worktype', String(t.id)),
+  autoAttached: true,
+});
+
 const toProjectSettings = (s: d.ProjectTimeTrackingView) => ({
   enabled: s.enabled,
   ...(s.estimation ? { estimation: { name: s.estimation } } : {}),
@@ -79,9 +87,39 @@ export const timeTrackingRouter = router({
     .meta(c.listWorkTypesMeta)
     .input(c.ZListWorkTypesInput)
     .output(c.ZListWorkTypesOutput)
-    .query(async ({ ctx }) =>
-      (await d.listWorkTypes(ctx.em)).map((t) => ({ id: String(t.id), name: t.name })),
+    .query(async ({ ctx }) => (await d.listWorkTypes(ctx.em)).map((t) => toWorkType(ctx, t))),
+
+  projectWorkTypes: authedProcedure
+    .meta(c.listProjectWorkTypesMeta)
+    .input(c.ZListProjectWorkTypesInput)
+    .output(c.ZListWorkTypesOutput)
+    .query(async ({ ctx, input }) =>
+      (await d.listProjectWorkTypes(ctx.em, ctx.actor, input.project)).map((t) => toWorkType(ctx, t)),
     ),
+
+  attachProjectWorkType: authedProcedure
+    .meta(c.attachProjectWorkTypeMeta)
+    .input(c.ZAttachProjectWorkTypeInput)
+    .output(c.ZWorkItemEmptyOutput)
+    .mutation(async ({ ctx, input }) => {
+      await d.attachProjectWorkType(ctx.em, ctx.actor, input.project, input.workType);
+      return {};
+    }),
+
+  workType: authedProcedure
+    .meta(c.getWorkTypeMeta)
+    .input(c.ZWorkTypeNameInput)
+    .output(c.ZWorkType)
+    .query(async ({ ctx, input }) => toWorkType(ctx, await d.getWorkType(ctx.em, input.name))),
+
+  createWorkTypeByPost: authedProcedure
+    .meta(c.createWorkTypeByPostMeta)
+    .input(c.ZCreateWorkTypeInput)
+    .output(c.ZWorkType)
+    .mutation(async ({ ctx, input }) => {
+      const type = await d.createWorkType(ctx.em, ctx.actor, input.name);
+      return created(ctx, `/admin/timetracking/worktype/${type.id}`, toWorkType(ctx, type));
+    }),
 
   createWorkType: authedProcedure
     .meta(c.createWorkTypeMeta)
@@ -89,10 +127,7 @@ export const timeTrackingRouter = router({
     .output(c.ZWorkType)
     .mutation(async ({ ctx, input }) => {
       const type = await d.createWorkType(ctx.em, ctx.actor, input.name);
-      return created(ctx, `/admin/timetracking/worktype/${type.name}`, {
-        id: String(type.id),
-        name: type.name,
-      });
+      return created(ctx, `/admin/timetracking/worktype/${type.id}`, toWorkType(ctx, type));
     }),
 
   deleteWorkType: authedProcedure

@@ -78,7 +78,10 @@ describe('issue 20 item 9: attachment file names', () => {
       accept: 'application/json',
     });
     const resume = list.json().find((a: { name: string }) => a.name === 'résumé.txt');
-    const file = await fetch(resume.url, { headers: { authorization: basic('root', ROOT_PASSWORD) } });
+    // Root-relative (`/_persistent/…`), as the original's: the client prefixes its base URL.
+    const file = await fetch(`${server.url}${resume.url}`, {
+      headers: { authorization: basic('root', ROOT_PASSWORD) },
+    });
     expect(file.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.txt");
   });
 });

@@ -123,8 +123,15 @@ export async function getBundle(em: Em, type: BundleType, name: string): Promise
   return view(em, type, await findBundle(em, type, name));
 }
 
+/**
+ * The original's word for "no owner" on an owned-field value and a subsystem's default assignee
+ * (`owner="<no user>"`, `defaultAssignee="<no user>"`): its python library maps it to no owner and
+ * sends it back, so it reads as no owner here too.
+ */
+export const NO_USER = '<no user>';
+
 async function ownerId(em: Em, login: string | undefined): Promise<number | null> {
-  if (!login?.trim()) return null;
+  if (!login?.trim() || login.trim() === NO_USER) return null;
   const user = await em.findOne(User, { loginKey: nameKey(login) });
   if (!user) throw DomainError.invalid('owner', `user [ ${login} ] not found`);
   return user.id;

@@ -300,9 +300,44 @@ export async function createWorkType(em: Em, actor: Actor, name: string): Promis
   return { id: id as number, name: trimmed };
 }
 
+/** One work type by its id (what `Location` and `url` name) or, failing that, its name. */
+export async function getWorkType(em: Em, ref: string): Promise<WorkTypeView> {
+  const trimmed = oneLine(ref).trim();
+  const byId = /^\d{1,10}$/.test(trimmed) ? await em.findOne(WorkType, { id: Number(trimmed) }) : null;
+  const type = byId ?? (await em.findOne(WorkType, { nameKey: trimmed.toLowerCase() }));
+  if (!type) throw DomainError.notFound('Work type', trimmed);
+  return { id: type.id, name: type.name };
+}
+
+/**
+ * `GET /rest/admin/project/{p}/timetracking/worktype` (READ_PROJECT): the work types a project's
+ * items may use. Work types are shared: every one is available in every project.
+ */
+export async function listProjectWorkTypes(em: Em, actor: Actor, project: string): Promise<WorkTypeView[]> {
+  await getReadableProject(em, actor, project);
+  return listWorkTypes(em);
+}
+
+/**
+ * `PUT /rest/admin/project/{p}/timetracking/worktype/{type}` (UPDATE_PROJECT in the project): the
+ * original attached a work type to a project. Here every type is already available everywhere,
+ * so this checks the right and the type and changes nothing.
+ */
+export async function attachProjectWorkType(
+  em: Em,
+  actor: Actor,
+  project: string,
+  ref: string,
+): Promise<WorkTypeView> {
+  const p = await getReadableProject(em, actor, project);
+  requirePermission(actor, 'UPDATE_PROJECT', p.id);
+  return getWorkType(em, ref);
+}
+
 export async function deleteWorkType(em: Em, actor: Actor, name: string): Promise<void> {
   requirePermission(actor, 'UPDATE_PROJECT', undefined, 'administer work types (UPDATE_PROJECT globally)');
-  const removed = await em.nativeDelete(WorkType, { nameKey: oneLine(name).trim().toLowerCase() });
+  const type = await getWorkType(em, name);
+  const removed = await em.nativeDelete(WorkType, { id: type.id });
   if (removed === 0) throw DomainError.notFound('Work type', name);
 }
 
