@@ -104,13 +104,13 @@ describe('applyCommand', () => {
     [
       'a link to a missing issue',
       op.link('Relates', 'CMD-999'),
-      'NOT_FOUND',
+      'VALIDATION_FAILED',
       /issue \[ CMD-999 \] not found/,
     ],
     [
       'a link to an unreadable issue',
       op.link('Relates', 'SEC-1'),
-      'NOT_FOUND',
+      'VALIDATION_FAILED',
       /issue \[ SEC-1 \] not found/,
     ],
     ['an unknown link type', op.link('Blocks', 'CMD-4'), 'NOT_FOUND', /link type/],

@@ -27,7 +27,10 @@ export function opError(
   reason: string,
 ): DomainError {
   const what = op === 'comment' ? 'comment' : label(op);
-  return new DomainError(code, `Cannot apply [ ${what} ] to issue [ ${issue.ref.readableId} ]: ${reason}.`);
+  const message = `Cannot apply [ ${what} ] to issue [ ${issue.ref.readableId} ]: ${reason}.`;
+  // A bad command (400) names its parameter, like the parser's refusals.
+  const issues = code === 'VALIDATION_FAILED' ? [{ field: 'command', message }] : undefined;
+  return new DomainError(code, message, issues);
 }
 
 function requireFor(ctx: Ctx, issue: IssueState, op: CommandOp | 'comment', permission: PermissionKey) {
@@ -143,7 +146,8 @@ async function applyLinkOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 
   try {
     target = await ctx.lookups.targetIssue(op.issueId);
   } catch {
-    throw opError('NOT_FOUND', issue, op, `issue [ ${op.issueId} ] not found`);
+    // A command error (400) naming it, as for any unknown value; a hidden issue answers alike.
+    throw opError('VALIDATION_FAILED', issue, op, `issue [ ${op.issueId} ] not found`);
   }
   if (target.id === issue.ref.id)
     throw opError('INVALID_COMMAND', issue, op, 'an issue cannot be linked to itself');
