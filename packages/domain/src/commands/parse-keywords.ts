@@ -1,4 +1,5 @@
 import { COMMANDS, type CommandKeyword } from './definitions.js';
+import { isIssueId, matchStart } from './lexicon.js';
 import { parseMultipleCommand, readFieldValue } from './parse-fields.js';
 import type { CommandParser } from './parser.js';
 import { errorAt, failedPart, type Part } from './part.js';
@@ -17,7 +18,7 @@ export function parseKeywordCommand(p: CommandParser, keyword: CommandKeyword, l
     case 'user':
       return parseStar(p, definition.op, head);
     case 'tag':
-      return parseTag(p, definition.op, definition.allowNew, head);
+      return parseTag(p, definition.op, definition.allowNew, [head]);
     case 'multi-target':
       return parseMultipleCommand(p, definition.mode, head);
   }
@@ -50,26 +51,52 @@ function parseStar(p: CommandParser, kind: 'star' | 'unstar', head: HighlightRan
   return { spans, description: `${kind === 'star' ? 'Star' : 'Unstar'} for ${login}`, op: { kind, login } };
 }
 
-/** TagCommand ::= 'tag' (TagName | NewTagName) | 'untag' TagName */
-function parseTag(p: CommandParser, kind: 'tag' | 'untag', allowNew: boolean, head: HighlightRange): Part {
+/**
+ * TagCommand ::= 'tag' (TagName | NewTagName) | 'untag' TagName
+ * NewTagName ::= Word+ (up to the next keyword) | '{' words '}'
+ *
+ * An existing tag is read when the command goes on after it (or ends); otherwise `tag` takes the
+ * rest of the command up to the next keyword as a new tag's name (`tag fix it this week`).
+ */
+function parseTag(p: CommandParser, kind: 'tag' | 'untag', allowNew: boolean, head: HighlightRange[]): Part {
   p.expect({ tags: true });
-  const read = p.read(p.lex.tags, 'value');
-  const tag = read?.targets[0];
-  if (read && tag !== undefined) {
+  const from = p.pos;
+  const existing = p.lex.tags.match(p.tokens, p.keys, p.pos);
+  const tag = existing?.targets[0];
+  const after = from + (existing?.length ?? 0);
+  const newName = allowNew ? newTagLength(p, from) : 0;
+  if (existing && tag !== undefined && (!allowNew || newName <= existing.length || endsPart(p, after))) {
+    const span = p.take(existing.length, 'value');
     return {
-      spans: [head, read.span],
+      spans: [...head, span],
       description: `${kind === 'tag' ? 'Add' : 'Remove'} tag ${tag}`,
       op: { kind, tag },
     };
   }
-  const token = p.current;
-  const name = token && collapseSpaces(token.text);
-  if (allowNew && token && token.kind !== 'unknown' && name) {
-    const span = p.take(1, 'text');
-    return { spans: [head, span], description: `Add new tag ${name}`, op: { kind: 'tag', tag: name } };
+  if (newName > 0) {
+    const span = p.take(newName, 'text');
+    const name = p.textOf(span);
+    return { spans: [...head, span], description: `Add new tag ${name}`, op: { kind: 'tag', tag: name } };
   }
   return failedPart(
-    [head],
+    head,
     p.reject(`Tag name expected after ${kind}`, (text) => `Unknown tag: ${text}`),
   );
+}
+
+/** How many tokens a new tag's name takes at `from`: one `{…}`, or the words before the next keyword. */
+function newTagLength(p: CommandParser, from: number): number {
+  const first = p.tokens[from];
+  if (!first || first.kind === 'unknown' || !collapseSpaces(first.text)) return 0;
+  if (first.kind === 'quoted') return 1;
+  let end = from;
+  while (p.tokens[end]?.kind === 'word' && (end === from || !p.lex.keywords.match(p.tokens, p.keys, end)))
+    end++;
+  return end - from;
+}
+
+/** Whether the command part ends before token `pos`: the text ends, or another command starts there. */
+function endsPart(p: CommandParser, pos: number): boolean {
+  if (pos >= p.tokens.length) return true;
+  return matchStart(p.lex, p.tokens, p.keys, pos) !== undefined || isIssueId(p.keys[pos]);
 }

@@ -139,7 +139,7 @@ export class CommandParser {
   /** Command ::= KeywordCommand | LinkCommand | AttributeCommand | Value | Unknown */
   private parseCommand(): Part {
     const match = this.startMatch();
-    if (!match) return isIssueId(this.keys[this.pos]) ? this.parseStrayIssueId() : this.parseUnknown();
+    if (!match) return isIssueId(this.keys[this.pos]) ? this.parseIssueIdAfterValue() : this.parseUnknown();
     switch (match.kind) {
       case 'keyword':
         return parseKeywordCommand(this, match.keyword, match.length);
@@ -168,6 +168,24 @@ export class CommandParser {
     const single = tokens.length === 1 && tokens[0]?.kind === 'unknown' ? tokens[0].message : undefined;
     const message = single ?? `Unknown command: ${clip(tokens.map((t) => t.text).join(' '))}`;
     return { spans: [span], description: message, error: { start: span.start, end: span.end, message } };
+  }
+
+  /**
+   * ValueLink ::= Value IssueId   (`state duplicate TS-2405`: a value named like a link type, then
+   * an issue id, links with that type's outward name); any other issue id alone needs a link phrase.
+   */
+  private parseIssueIdAfterValue(): Part {
+    const last = this.result.ops.at(-1);
+    const lastEnd = last?.range.end;
+    const previous = this.tokens[this.pos - 1];
+    if (last?.kind === 'set' && last.value !== null && previous?.range.end === lastEnd) {
+      const type = this.lex.vocab.linkTypes.find((t) => t.name.toLowerCase() === last.value?.toLowerCase());
+      if (type) {
+        const link = { linkType: type.name, outward: true, phrase: type.outwardName };
+        return parseLinkCommand(this, link, 0, 'link', []);
+      }
+    }
+    return this.parseStrayIssueId();
   }
 
   /** An issue id alone: it needs a link phrase before it. */

@@ -1,0 +1,168 @@
+import { addFieldValue } from '@trackline/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  actorFor,
+  expectJsonError,
+  expectXmlError,
+  fork,
+  JSON_ACCEPT,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
+import {
+  createIssue,
+  execute,
+  fieldOf,
+  getIssueJson,
+  issueSnapshot,
+  mustExecute,
+  PRJ,
+  setUpWorld,
+  valuesOf,
+} from './issue-fixtures.js';
+
+/**
+ * Every example of the original's "Command Grammar", "YouTrack Commands" and "Apply Command to an
+ * Issue" pages (/work/shared/reference/legacy-rest-api.md §2.1), applied to real issues over
+ * `/rest`, on SQLite and on PostgreSQL (TRACKLINE_TEST_DB=postgres).
+ */
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await setUpWorld(server);
+  const root = await actorFor(server.orm, 'root');
+  for (const name of ['5.1']) await addFieldValue(fork(server.orm), root, PRJ, 'Fix versions', { name });
+  await addFieldValue(fork(server.orm), root, PRJ, 'Subsystem', { name: 'Documentation' });
+});
+afterAll(() => server.close());
+
+const tagsOf = async (id: string, user = 'root') =>
+  (await getIssueJson(server, id, user)).tag.map((t) => t.value);
+const linksOf = async (id: string) =>
+  (await getIssueJson(server, id)).link.map((l) => `${l.role} ${l.source === id ? l.target : l.source}`);
+
+describe('Command Grammar page', () => {
+  it('Fixed: a bare value sets the State', async () => {
+    const id = await createIssue(server, 'grammar Fixed');
+    await mustExecute(server, id, 'Fixed');
+    expect(fieldOf(await getIssueJson(server, id), 'State')).toBe('Fixed');
+  });
+
+  it('relates to IS-007: the link, seen from both issues', async () => {
+    const a = await createIssue(server, 'grammar relates a');
+    const b = await createIssue(server, 'grammar relates b');
+    await mustExecute(server, a, `relates to ${b}`);
+    expect(await linksOf(a)).toEqual([`relates to ${b}`]);
+    expect(await linksOf(b)).toEqual([`relates to ${a}`]);
+  });
+
+  it('tag Todo, then remove tag Todo', async () => {
+    const id = await createIssue(server, 'grammar tag');
+    await mustExecute(server, id, 'tag Todo');
+    expect(await tagsOf(id)).toEqual(['Todo']);
+    await mustExecute(server, id, 'remove tag Todo');
+    expect(await tagsOf(id)).toEqual([]);
+  });
+
+  it('state To be discussed', async () => {
+    const id = await createIssue(server, 'grammar state');
+    await mustExecute(server, id, 'state To be discussed');
+    expect(fieldOf(await getIssueJson(server, id), 'State')).toBe('To be discussed');
+  });
+});
+
+describe('YouTrack Commands page', () => {
+  it('assigned to me priority major, or for me priority major', async () => {
+    for (const command of ['assigned to me priority major', 'for me priority major']) {
+      const id = await createIssue(server, command);
+      await mustExecute(server, id, command);
+      const issue = await getIssueJson(server, id);
+      expect(valuesOf(issue, 'Assignee')).toEqual(['root']);
+      expect(fieldOf(issue, 'Priority')).toBe('Major');
+    }
+  });
+
+  it('state fixed resolves the issue', async () => {
+    const id = await createIssue(server, 'commands state fixed');
+    await mustExecute(server, id, 'state fixed');
+    const issue = await getIssueJson(server, id);
+    expect(fieldOf(issue, 'State')).toBe('Fixed');
+    expect(fieldOf(issue, 'resolved')).toBeDefined();
+  });
+
+  it('state duplicate TS-2405: the state and a duplicate link', async () => {
+    const original = await createIssue(server, 'the original');
+    const id = await createIssue(server, 'commands duplicate');
+    await mustExecute(server, id, `state duplicate ${original}`);
+    expect(fieldOf(await getIssueJson(server, id), 'State')).toBe('Duplicate');
+    expect(await linksOf(id)).toEqual([`duplicates ${original}`]);
+  });
+
+  it('type cosmetics tag fix it this week: the rest of the command is the new tag', async () => {
+    const id = await createIssue(server, 'commands multi-word tag');
+    await mustExecute(server, id, 'type cosmetics tag fix it this week');
+    const issue = await getIssueJson(server, id);
+    expect(fieldOf(issue, 'Type')).toBe('Cosmetics');
+    expect(issue.tag.map((t) => t.value)).toEqual(['fix it this week']);
+    // The tag exists now: the same words name it, and `remove tag fix it this week` removes it.
+    const other = await createIssue(server, 'commands multi-word tag again');
+    await mustExecute(server, other, 'type Feature tag fix it this week');
+    expect(await tagsOf(other)).toEqual(['fix it this week']);
+    await mustExecute(server, id, 'remove tag fix it this week');
+    expect(await tagsOf(id)).toEqual([]);
+    expect(await tagsOf(other)).toEqual(['fix it this week']);
+  });
+
+  it('a new tag stops at the next keyword', async () => {
+    const id = await createIssue(server, 'tag then vote');
+    await mustExecute(server, id, 'tag ship it soon vote');
+    expect(await tagsOf(id)).toEqual(['ship it soon']);
+    expect(fieldOf(await getIssueJson(server, id), 'votes')).toBe('1');
+  });
+
+  it('subsystem Documentation', async () => {
+    const id = await createIssue(server, 'commands subsystem');
+    await mustExecute(server, id, 'subsystem Documentation');
+    expect(fieldOf(await getIssueJson(server, id), 'Subsystem')).toBe('Documentation');
+  });
+});
+
+describe('Apply Command to an Issue page', () => {
+  it('Type Bug Priority Critical add Fix versions 5.1 tag regression', async () => {
+    const id = await createIssue(server, 'apply example');
+    await mustExecute(server, id, 'Type Feature');
+    await mustExecute(server, id, 'Type Bug Priority Critical add Fix versions 5.1 tag regression');
+    const issue = await getIssueJson(server, id);
+    expect(fieldOf(issue, 'Type')).toBe('Bug');
+    expect(fieldOf(issue, 'Priority')).toBe('Critical');
+    expect(valuesOf(issue, 'Fix versions')).toEqual(['5.1']);
+    expect(issue.tag.map((t) => t.value)).toEqual(['regression']);
+  });
+
+  it('sample 1: a type and the comment "exception naturally!"', async () => {
+    const id = await createIssue(server, 'apply sample');
+    const res = await execute(server, id, { command: 'Type Cosmetics', comment: 'exception naturally!' });
+    expect(res.status, res.text).toBe(200);
+    const issue = await getIssueJson(server, id);
+    expect(fieldOf(issue, 'Type')).toBe('Cosmetics');
+    expect(issue.comment.map((c) => c.text)).toEqual(['exception naturally!']);
+  });
+});
+
+describe('a link to an issue that does not exist', () => {
+  it('is the command error (400) naming the unknown issue, and nothing changes', async () => {
+    const id = await createIssue(server, 'link to nowhere');
+    const before = await issueSnapshot(server);
+    const command = `Critical relates to ${PRJ}-4242`;
+    const message = `Cannot apply [ Link to ${PRJ}-4242 (relates to) ] to issue [ ${id} ]: issue [ ${PRJ}-4242 ] not found.`;
+    expectXmlError(await execute(server, id, { command }), 400, message);
+    expectJsonError(
+      await execute(server, id, { command }, { accept: JSON_ACCEPT }),
+      400,
+      'VALIDATION_FAILED',
+      message,
+    );
+    expect(await issueSnapshot(server)).toEqual(before);
+  });
+});

@@ -1,0 +1,92 @@
+import { testVocabulary } from '@trackline/domain/testing';
+import { describe, expect, test } from 'vitest';
+import type { CommandOp } from './ops.js';
+import { parseCommand } from './parser.js';
+import { suggestCommand } from './suggest.js';
+import type { CommandVocabulary } from './vocabulary.js';
+
+/**
+ * The forms the original documents ("Command Grammar", "YouTrack Commands", "Apply Command to an
+ * Issue"; /work/shared/reference/legacy-rest-api.md §2.1), read by the parser. The HTTP tests
+ * (apps/api/test/commands.documented.test.ts) apply the same examples to issues on both databases.
+ */
+const vocab = testVocabulary({ tags: [{ name: 'Todo' }, { name: 'regression' }] });
+
+type OpWithoutRange = CommandOp extends infer O ? (O extends unknown ? Omit<O, 'range'> : never) : never;
+
+function opsOf(text: string, v: CommandVocabulary = vocab): OpWithoutRange[] {
+  const parsed = parseCommand(text, v);
+  expect(parsed.diagnostics).toEqual([]);
+  return parsed.ops.map(({ range: _, ...op }) => op);
+}
+
+const kinds = (text: string, v: CommandVocabulary = vocab) => opsOf(text, v).map((op) => op.kind);
+
+describe('multi-word new tags: the rest of the command up to the next keyword', () => {
+  test('type Cosmetics tag fix it this week (the commands page)', () => {
+    expect(opsOf('type Cosmetics tag fix it this week')).toEqual([
+      { kind: 'set', field: 'Type', value: 'Cosmetics', description: 'Set Type to Cosmetics' },
+      { kind: 'tag', tag: 'fix it this week', description: 'Add new tag fix it this week' },
+    ]);
+    expect(opsOf('type Feature tag fix it this week').at(-1)).toMatchObject({ tag: 'fix it this week' });
+  });
+
+  test('the name stops at the next keyword', () => {
+    expect(opsOf('tag fix it this week vote')).toEqual([
+      { kind: 'tag', tag: 'fix it this week', description: 'Add new tag fix it this week' },
+      { kind: 'vote', description: 'Vote for the issue' },
+    ]);
+    expect(opsOf('tag two words for me').map((op) => op.description)).toEqual([
+      'Add new tag two words',
+      'Set Assignee to root',
+    ]);
+    expect(opsOf('tag first tag second')).toMatchObject([
+      { kind: 'tag', tag: 'first' },
+      { kind: 'tag', tag: 'second' },
+    ]);
+  });
+
+  test('an existing tag followed by another command is that tag; followed by more words, a new one', () => {
+    expect(kinds('tag Todo Fixed')).toEqual(['tag', 'set']);
+    expect(opsOf('tag Todo Fixed')[0]).toMatchObject({ tag: 'Todo', description: 'Add tag Todo' });
+    expect(opsOf('tag Todo list')).toMatchObject([{ kind: 'tag', tag: 'Todo list' }]);
+    expect(opsOf('tag {Todo list} Fixed')).toMatchObject([{ tag: 'Todo list' }, { kind: 'set' }]);
+  });
+
+  test('remove tag fix it this week removes an existing multi-word tag; untag never creates', () => {
+    const withTag = testVocabulary({ tags: [{ name: 'fix it this week' }] });
+    expect(opsOf('remove tag fix it this week', withTag)).toEqual([
+      { kind: 'untag', tag: 'fix it this week', description: 'Remove tag fix it this week' },
+    ]);
+    expect(parseCommand('untag fix it', vocab).diagnostics[0]?.message).toBe('Unknown tag: fix');
+  });
+
+  test('suggestions after a new tag word still offer the keywords', () => {
+    const options = suggestCommand('tag fix it v', 12, vocab, 10).map((s) => s.option);
+    expect(options).toContain('vote');
+  });
+});
+
+describe('a state value named like a link type, then an issue id (the commands page)', () => {
+  test('state duplicate TS-2405 sets the state and links as a duplicate', () => {
+    expect(opsOf('state duplicate TS-2405')).toEqual([
+      { kind: 'set', field: 'State', value: 'Duplicate', description: 'Set State to Duplicate' },
+      {
+        kind: 'link',
+        linkType: 'Duplicate',
+        outward: true,
+        issueId: 'TS-2405',
+        description: 'Link to TS-2405 (duplicates)',
+      },
+    ]);
+    expect(kinds('Duplicate PRJ-1')).toEqual(['set', 'link']);
+  });
+
+  test('after another value, or with a command between, an issue id alone still needs a link phrase', () => {
+    for (const text of ['state Fixed PRJ-1', 'state duplicate vote PRJ-1', 'PRJ-1']) {
+      expect(parseCommand(text, vocab).diagnostics.map((d) => d.message)).toEqual([
+        'Issue id PRJ-1 needs a link command before it, e.g. relates to PRJ-1',
+      ]);
+    }
+  });
+});
