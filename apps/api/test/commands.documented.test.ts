@@ -166,3 +166,38 @@ describe('a link to an issue that does not exist', () => {
     expect(await issueSnapshot(server)).toEqual(before);
   });
 });
+
+describe('delete', () => {
+  it('removes the issue with everything on it, as DELETE /rest/issue/{id} does', async () => {
+    const other = await createIssue(server, 'stays');
+    const id = await createIssue(server, 'deleted by command');
+    await mustExecute(server, id, `tag doomed relates to ${other} vote`);
+    await mustExecute(server, id, 'delete', 'u_dev');
+    expectXmlError(
+      await server.request('GET', `/rest/issue/${id}`, { user: 'root' }),
+      404,
+      `Issue [ ${id} ] not found.`,
+    );
+    expect(await linksOf(other)).toEqual([]);
+    expect((await execute(server, id, { command: 'Fixed' })).status).toBe(404);
+  });
+
+  it('other parts of the same command do not bring it back, and a link to it is dropped', async () => {
+    const other = await createIssue(server, 'kept');
+    const id = await createIssue(server, 'delete with others');
+    await mustExecute(server, id, `Critical relates to ${other} delete`);
+    expect((await server.request('GET', `/rest/issue/${id}`, { user: 'root' })).status).toBe(404);
+    expect(await linksOf(other)).toEqual([]);
+  });
+
+  it('needs DELETE_ISSUE: a Reporter is refused (403) and nothing changes', async () => {
+    const id = await createIssue(server, 'not deletable by a reporter');
+    const before = await issueSnapshot(server);
+    const res = await execute(server, id, { command: 'delete' }, { user: 'u_rep' });
+    expect(res.status, res.text).toBe(403);
+    expect(res.text).toContain(
+      `Cannot apply [ Delete the issue ] to issue [ ${id} ]: no rights in project [ ${PRJ} ] (DELETE_ISSUE).`,
+    );
+    expect(await issueSnapshot(server)).toEqual(before);
+  });
+});

@@ -12,7 +12,8 @@ export type CommandKeyword =
   | 'unvote'
   | 'add'
   | 'remove'
-  | 'comment';
+  | 'comment'
+  | 'delete';
 
 /**
  * What follows each keyword, and so which production reads it: nothing (`vote`), a value of the
@@ -20,7 +21,7 @@ export type CommandKeyword =
  * exist (`untag`), or what a multi-value command takes (`add Fix versions 1.0`, `remove relates to X`).
  */
 export type CommandArgument =
-  | { argument: 'none'; op: 'vote' | 'unvote' | 'comment'; preview: string }
+  | { argument: 'none'; op: 'vote' | 'unvote' | 'comment' | 'delete'; preview: string }
   | { argument: 'assignee' }
   | { argument: 'user'; op: 'star' | 'unstar' }
   | { argument: 'tag'; op: 'tag' | 'untag'; allowNew: boolean }
@@ -80,6 +81,13 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     preview: 'Add comment',
     aliases: [],
     description: 'Add the comment text',
+  },
+  delete: {
+    argument: 'none',
+    op: 'delete',
+    preview: 'Delete the issue',
+    aliases: [],
+    description: 'Delete the issue',
   },
   add: {
     argument: 'multi-target',

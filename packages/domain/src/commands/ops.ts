@@ -20,6 +20,8 @@ export type CommandOp = (
   | { kind: 'link'; linkType: string; outward: boolean; issueId: string }
   | { kind: 'unlink'; linkType: string; outward: boolean; issueId: string }
   | { kind: 'comment' }
+  /** Deletes the issue, as `DELETE /rest/issue/{id}` does. */
+  | { kind: 'delete' }
 ) & { range: TextRange; description: string };
 
 export type CommandOpKind = CommandOp['kind'];

@@ -11,7 +11,7 @@ import type { CommandOpKind } from './ops.js';
  * It needs `permission` in the project of every issue the command applies to; a `humansOnly`
  * one is also refused to the guest account (tags, stars and votes are personal).
  */
-export type Capability = 'update' | 'link' | 'comment' | 'tag' | 'vote' | 'star';
+export type Capability = 'update' | 'link' | 'comment' | 'tag' | 'vote' | 'star' | 'delete';
 
 export type CapabilityRequirement = {
   permission: PermissionKey;
@@ -27,6 +27,7 @@ export const CAPABILITY_REQUIREMENTS: Record<Capability, CapabilityRequirement> 
   tag: { permission: 'READ_ISSUE', humansOnly: true, what: 'tag issues' },
   vote: { permission: 'READ_ISSUE', humansOnly: true, what: 'vote for issues' },
   star: { permission: 'READ_ISSUE', humansOnly: true, what: 'star issues' },
+  delete: { permission: 'DELETE_ISSUE', humansOnly: false, what: 'delete issues' },
 };
 
 export const CAPABILITIES = Object.keys(CAPABILITY_REQUIREMENTS) as Capability[];
@@ -56,6 +57,7 @@ export const COMMAND_OP_REQUIREMENTS: Record<CommandOpKind, CommandOpRequirement
   unstar: requirement('star', { forAnotherUser: 'UPDATE_WATCHERS' }),
   vote: requirement('vote'),
   unvote: requirement('vote'),
+  delete: requirement('delete'),
 };
 
 /** The vocabulary's `can` flags, given whether the actor holds a permission where it matters. */

@@ -227,6 +227,9 @@ export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promi
       if (op.kind === 'vote') issue.votes.current.add(ctx.actor.userId);
       else issue.votes.current.delete(ctx.actor.userId);
       return;
+    case 'delete':
+      issue.deleted = true;
+      return;
     case 'comment':
       if (!ctx.comment) throw opError('INVALID_COMMAND', issue, op, 'the comment text is empty');
       issue.comment = ctx.comment;

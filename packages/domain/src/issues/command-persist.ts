@@ -4,6 +4,7 @@ import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from '.
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
 import { IssueLink } from './issue.entity.js';
+import { deleteIssueRows } from './issue-dependents.js';
 
 const sameSlot = (a: SlotValue, b: SlotValue) =>
   a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;
@@ -119,10 +120,16 @@ export async function persistCommandState(
 ): Promise<void> {
   const now = new Date();
   const logins = await loginsOf(em, state);
+  // A deleted issue gets no new links; its own go with it.
+  const deleted = new Set(state.issues.filter((i) => i.deleted).map((i) => i.ref.id));
+  for (const key of state.links.current)
+    if (issuesOf(key).some((id) => deleted.has(id))) state.links.current.delete(key);
   const linked = await persistLinks(em, state, now);
   const at = await storedTime(em, now);
+  if (deleted.size > 0) await deleteIssueRows(em, [...deleted]);
   for (const issue of state.issues) {
     const id = issue.ref.id;
+    if (issue.deleted) continue;
     let changed = await persistFields(em, issue);
     const fields = commandFieldChanges(state, issue, logins);
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });

@@ -81,6 +81,8 @@ export type IssueState = {
   stars: { initial: Set<number>; current: Set<number> };
   votes: { initial: Set<number>; current: Set<number> };
   comment: string | null;
+  /** The command deletes the issue (`delete`): nothing else of it is written. */
+  deleted: boolean;
 };
 
 export type LinkKey = `${number}:${number}:${number}`;
@@ -189,6 +191,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
         stars: { initial: new Set(), current: new Set() },
         votes: { initial: new Set(), current: new Set() },
         comment: null,
+        deleted: false,
       },
     ]),
   );

@@ -6,7 +6,7 @@ import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
 import { type FieldChange, recordIssueChange } from './history/history.js';
 import { Issue } from './issue.entity.js';
-import { deleteIssueDependents } from './issue-dependents.js';
+import { deleteIssueRows } from './issue-dependents.js';
 import type { IssueView } from './issue-view.js';
 import { type SearchOptions, searchIssues } from './search/search-issues.js';
 
@@ -93,10 +93,7 @@ const textValues = (text: string) => (text ? [text] : []);
 export async function deleteIssue(em: Em, actor: Actor, readableId: string): Promise<void> {
   const ref = await findReadableIssue(em, actor, readableId);
   requirePermission(actor, 'DELETE_ISSUE', ref.projectId, `delete issue [ ${ref.readableId} ]`);
-  const deleted = await em.transactional(async (tx) => {
-    await deleteIssueDependents(tx as Em, [ref.id]);
-    return tx.nativeDelete(Issue, { id: ref.id });
-  });
+  const deleted = await em.transactional((tx) => deleteIssueRows(tx as Em, [ref.id]));
   // A concurrent delete removed it first: answer like a missing issue.
   if (deleted === 0) throw issueNotFound(readableId);
 }

@@ -32,6 +32,7 @@ export const op = {
   vote: (): CommandOp => ({ kind: 'vote', range, description: 'vote' }),
   unvote: (): CommandOp => ({ kind: 'unvote', range, description: 'unvote' }),
   comment: (): CommandOp => ({ kind: 'comment', range, description: 'comment' }),
+  delete: (): CommandOp => ({ kind: 'delete', range, description: 'delete' }),
   link: (linkType: string, issueId: string, outward = true): CommandOp => ({
     kind: 'link',
     linkType,

@@ -67,7 +67,7 @@ export function testVocabulary(overrides: Partial<CommandVocabulary> = {}): Comm
       { name: 'Subtask', outwardName: 'parent for', inwardName: 'subtask of', directed: true },
     ],
     issueIds: ['PRJ-1', 'PRJ-2', 'PRJ-3', 'ABC-12'],
-    can: { update: true, link: true, comment: true, tag: true, vote: true, star: true },
+    can: { update: true, link: true, comment: true, tag: true, vote: true, star: true, delete: true },
     ...overrides,
   };
 }
