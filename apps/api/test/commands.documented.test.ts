@@ -201,3 +201,56 @@ describe('delete', () => {
     expect(await issueSnapshot(server)).toEqual(before);
   });
 });
+
+describe('visible to <group> / remove visible to <group>', () => {
+  const group = 'doc-readers';
+  beforeAll(async () => {
+    expect((await server.request('PUT', `/rest/admin/group/${group}`, { user: 'root' })).status).toBe(201);
+    expect(
+      (await server.request('POST', `/rest/admin/user/u_rep/group/${group}`, { user: 'root' })).status,
+    ).toBe(200);
+  });
+  const readable = async (id: string, user: string) =>
+    (await server.request('GET', `/rest/issue/${id}`, { user })).status;
+
+  it('restricts the issue to the group, as creating it with permittedGroup does, and records it', async () => {
+    const id = await createIssue(server, 'made visible to a group');
+    await mustExecute(server, id, `visible to ${group}`, 'u_dev');
+    expect(fieldOf(await getIssueJson(server, id), 'permittedGroup')).toBe(group);
+    expect(await readable(id, 'u_rep')).toBe(200);
+    expect(await readable(id, 'u_obs')).toBe(404);
+    const created = await server.request(
+      'PUT',
+      `/rest/issue?project=${PRJ}&summary=born+restricted&permittedGroup=${group}`,
+      { user: 'root' },
+    );
+    const bornId = decodeURIComponent(created.headers.get('location')?.split('/').pop() ?? '');
+    expect(await readable(bornId, 'u_obs')).toBe(404);
+    expect(await readable(bornId, 'u_rep')).toBe(200);
+    const history = await server.request('GET', `/rest/issue/${id}/changes`, {
+      user: 'root',
+      accept: JSON_ACCEPT,
+    });
+    expect(history.text).toContain('permittedGroup');
+    expect(history.text).toContain(group);
+
+    // u_dev is no member: the issue is now hidden from them too; a Project Admin (READ_HIDDEN_STUFF) lifts it.
+    expect(await readable(id, 'u_dev')).toBe(404);
+    await mustExecute(server, id, `remove visible to ${group}`, 'u_padmin');
+    expect(fieldOf(await getIssueJson(server, id), 'permittedGroup')).toBeUndefined();
+    expect(await readable(id, 'u_obs')).toBe(200);
+  });
+
+  it('needs UPDATE_ISSUE; an unknown group is a command error; both change nothing', async () => {
+    const id = await createIssue(server, 'visibility refused');
+    const before = await issueSnapshot(server);
+    const refused = await execute(server, id, { command: `visible to ${group}` }, { user: 'u_rep' });
+    expect(refused.status, refused.text).toBe(403);
+    expectXmlError(
+      await execute(server, id, { command: 'visible to no-such-group' }),
+      400,
+      'command: Unknown group: no-such-group (at 11-24)',
+    );
+    expect(await issueSnapshot(server)).toEqual(before);
+  });
+});

@@ -44,6 +44,9 @@ const EXPECTED_VOCABULARY_TRIGGERS = [
     'group_members',
     'tags',
     'issue_link_types',
+    'user_groups',
+    'work_types',
+    'project_time_tracking',
   ].flatMap((t) => ['insert', 'update', 'delete'].map((e) => `${t}_${e}`)),
 ].map((name) => `vocabulary_epoch_${name}`);
 

@@ -27,6 +27,7 @@ export type CandidateSets = {
   multiValues: Candidate[];
   users: Candidate[];
   tags: Candidate[];
+  groups: Candidate[];
   issueIds: Candidate[];
   /** Values of one field (empty without the update permission). */
   valuesOf(entry: FieldEntry): Candidate[];
@@ -127,6 +128,9 @@ function buildCandidates(lex: Lexicon): CandidateSets {
     multiValues,
     users,
     tags: can.tag ? vocab.tags.filter((t) => typeable(t.name)).map((t) => candidate(t.name, 'Tag')) : [],
+    groups: can.visibility
+      ? vocab.groups.filter((g) => typeable(g.name)).map((g) => candidate(g.name, 'Group'))
+      : [],
     issueIds: can.link ? vocab.issueIds.map((id) => candidate(id, 'Issue')) : [],
     valuesOf,
   };

@@ -13,7 +13,9 @@ export type CommandKeyword =
   | 'add'
   | 'remove'
   | 'comment'
-  | 'delete';
+  | 'delete'
+  | 'visible to'
+  | 'remove visible to';
 
 /**
  * What follows each keyword, and so which production reads it: nothing (`vote`), a value of the
@@ -25,6 +27,7 @@ export type CommandArgument =
   | { argument: 'assignee' }
   | { argument: 'user'; op: 'star' | 'unstar' }
   | { argument: 'tag'; op: 'tag' | 'untag'; allowNew: boolean }
+  | { argument: 'group'; op: 'visibleTo' | 'removeVisibleTo' }
   | { argument: 'multi-target'; mode: 'add' | 'remove' };
 
 export type CommandDefinition = CommandArgument & {
@@ -88,6 +91,18 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     preview: 'Delete the issue',
     aliases: [],
     description: 'Delete the issue',
+  },
+  'visible to': {
+    argument: 'group',
+    op: 'visibleTo',
+    aliases: [],
+    description: 'Let only a group read the issue',
+  },
+  'remove visible to': {
+    argument: 'group',
+    op: 'removeVisibleTo',
+    aliases: [],
+    description: 'Lift the restriction to a group',
   },
   add: {
     argument: 'multi-target',

@@ -90,3 +90,35 @@ describe('a state value named like a link type, then an issue id (the commands p
     }
   });
 });
+
+describe('visible to <group> / remove visible to <group>', () => {
+  test('name a group of the vocabulary, several words alike', () => {
+    expect(opsOf('visible to QA Engineers')).toEqual([
+      { kind: 'visibleTo', group: 'QA Engineers', description: 'Make visible to QA Engineers only' },
+    ]);
+    expect(opsOf('remove visible to secret-team Fixed')).toEqual([
+      {
+        kind: 'removeVisibleTo',
+        group: 'secret-team',
+        description: 'Remove the visibility restriction to secret-team',
+      },
+      { kind: 'set', field: 'State', value: 'Fixed', description: 'Set State to Fixed' },
+    ]);
+  });
+
+  test('an unknown group is refused, and the actor without the right is told so', () => {
+    expect(parseCommand('visible to nobody', vocab).diagnostics[0]?.message).toBe('Unknown group: nobody');
+    expect(parseCommand('visible to', vocab).diagnostics[0]?.message).toBe('Group expected after visible to');
+    const cannot = testVocabulary({ can: { ...vocab.can, visibility: false } });
+    expect(parseCommand('visible to QA Engineers', cannot).diagnostics[0]?.message).toBe(
+      'Make visible to QA Engineers only: you have no rights to change who may read issues',
+    );
+  });
+
+  test('suggests groups after the phrase, and the phrase only to who may use it', () => {
+    expect(suggestCommand('visible to Q', 12, vocab, 10).map((s) => s.option)).toEqual(['QA Engineers']);
+    expect(suggestCommand('visi', 4, vocab, 10).map((s) => s.option)).toContain('visible to');
+    const cannot = testVocabulary({ can: { ...vocab.can, visibility: false } });
+    expect(suggestCommand('visi', 4, cannot, 10).map((s) => s.option)).not.toContain('visible to');
+  });
+});

@@ -22,6 +22,10 @@ export type CommandOp = (
   | { kind: 'comment' }
   /** Deletes the issue, as `DELETE /rest/issue/{id}` does. */
   | { kind: 'delete' }
+  /** `visible to <group>`: only the group's members (and the reporter...) read the issue. */
+  | { kind: 'visibleTo'; group: string }
+  /** `remove visible to <group>`: lifts that group's restriction. */
+  | { kind: 'removeVisibleTo'; group: string }
 ) & { range: TextRange; description: string };
 
 export type CommandOpKind = CommandOp['kind'];

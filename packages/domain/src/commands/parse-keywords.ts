@@ -21,6 +21,8 @@ export function parseKeywordCommand(p: CommandParser, keyword: CommandKeyword, l
       return parseTag(p, definition.op, definition.allowNew, [head]);
     case 'multi-target':
       return parseMultipleCommand(p, definition.mode, head);
+    case 'group':
+      return parseVisibility(p, definition.op, head);
   }
 }
 
@@ -49,6 +51,29 @@ function parseStar(p: CommandParser, kind: 'star' | 'unstar', head: HighlightRan
   const login = logins[0] ?? p.lex.vocab.me;
   const spans = read ? [head, read.span] : [head];
   return { spans, description: `${kind === 'star' ? 'Star' : 'Unstar'} for ${login}`, op: { kind, login } };
+}
+
+/** VisibilityCommand ::= ('visible to' | 'remove visible to') GroupName */
+function parseVisibility(
+  p: CommandParser,
+  kind: 'visibleTo' | 'removeVisibleTo',
+  head: HighlightRange,
+): Part {
+  p.expect({ groups: true });
+  const read = p.read(p.lex.groups, 'value');
+  const group = read?.targets[0];
+  if (read && group !== undefined) {
+    const description =
+      kind === 'visibleTo'
+        ? `Make visible to ${group} only`
+        : `Remove the visibility restriction to ${group}`;
+    return { spans: [head, read.span], description, op: { kind, group } };
+  }
+  const phrase = kind === 'visibleTo' ? 'visible to' : 'remove visible to';
+  return failedPart(
+    [head],
+    p.reject(`Group expected after ${phrase}`, (text) => `Unknown group: ${text}`),
+  );
 }
 
 /**

@@ -27,6 +27,8 @@ export type Expectation = {
   /** The optional user of `star`/`unstar`. */
   users?: boolean;
   tags?: boolean;
+  /** A group name (`visible to`). */
+  groups?: boolean;
   issueIds?: boolean;
   /** What `add`/`remove` take: a multi-value field or value, or a link phrase. */
   multi?: boolean;

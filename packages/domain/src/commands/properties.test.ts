@@ -25,6 +25,9 @@ const PIECES = [
   ...['for', 'me', 'assigned to', 'tag', 'untag', 'remove tag', 'star', 'unstar', 'vote', 'unvote', 'add'],
   ...[
     'delete',
+    'visible to',
+    'remove visible to',
+    'QA Engineers',
     'remove',
     'comment',
     'relates to',
@@ -67,6 +70,7 @@ const permissions = fc.record({
   vote: fc.boolean(),
   star: fc.boolean(),
   delete: fc.boolean(),
+  visibility: fc.boolean(),
 });
 
 const anyText = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), command);

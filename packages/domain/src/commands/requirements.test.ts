@@ -35,6 +35,8 @@ const SAMPLES: Record<CommandOpKind, { text: string; op: CommandOp }> = {
   unlink: { text: 'remove relates to PRJ-2', op: op.unlink('Relates', 'RQ-2') },
   comment: { text: 'comment', op: op.comment() },
   delete: { text: 'delete', op: op.delete() },
+  visibleTo: { text: 'visible to All Users', op: op.visibleTo('All Users') },
+  removeVisibleTo: { text: 'remove visible to All Users', op: op.removeVisibleTo('All Users') },
 };
 
 /** Every permission a command may need, so an actor can lack exactly one of them. */

@@ -11,7 +11,7 @@ import type { CommandOpKind } from './ops.js';
  * It needs `permission` in the project of every issue the command applies to; a `humansOnly`
  * one is also refused to the guest account (tags, stars and votes are personal).
  */
-export type Capability = 'update' | 'link' | 'comment' | 'tag' | 'vote' | 'star' | 'delete';
+export type Capability = 'update' | 'link' | 'comment' | 'tag' | 'vote' | 'star' | 'delete' | 'visibility';
 
 export type CapabilityRequirement = {
   permission: PermissionKey;
@@ -28,6 +28,8 @@ export const CAPABILITY_REQUIREMENTS: Record<Capability, CapabilityRequirement> 
   vote: { permission: 'READ_ISSUE', humansOnly: true, what: 'vote for issues' },
   star: { permission: 'READ_ISSUE', humansOnly: true, what: 'star issues' },
   delete: { permission: 'DELETE_ISSUE', humansOnly: false, what: 'delete issues' },
+  /** Who reads the issue (`permittedGroup`), as `PUT /rest/issue?permittedGroup=` sets it at creation. */
+  visibility: { permission: 'UPDATE_ISSUE', humansOnly: false, what: 'change who may read issues' },
 };
 
 export const CAPABILITIES = Object.keys(CAPABILITY_REQUIREMENTS) as Capability[];
@@ -58,6 +60,8 @@ export const COMMAND_OP_REQUIREMENTS: Record<CommandOpKind, CommandOpRequirement
   vote: requirement('vote'),
   unvote: requirement('vote'),
   delete: requirement('delete'),
+  visibleTo: requirement('visibility'),
+  removeVisibleTo: requirement('visibility'),
 };
 
 /** The vocabulary's `can` flags, given whether the actor holds a permission where it matters. */

@@ -42,6 +42,8 @@ export type CommandVocabulary = {
   /** Tags the actor can apply (existing ones; `tag X` with a new name creates it). */
   tags: { name: string }[];
   linkTypes: { name: string; outwardName: string; inwardName: string; directed: boolean }[];
+  /** Groups an issue may be made visible to (`visible to <group>`). */
+  groups: { name: string }[];
   /** Readable ids of issues the actor may link to, for suggestions (a bounded sample). */
   issueIds: string[];
   /** Permission facts for the context: which kinds of command the actor may apply. */

@@ -190,6 +190,7 @@ export async function buildVocabulary(
     fields,
     users: [...users.values()],
     tags: allowed.tag ? shared.tags : [],
+    groups: allowed.visibility ? shared.groups : [],
     linkTypes: allowed.link ? shared.linkTypes : [],
     issueIds: allowed.link ? shared.issueIds : [],
     can: allowed,
@@ -197,10 +198,10 @@ export async function buildVocabulary(
 }
 
 /** What a vocabulary holds whatever its context projects: the actor's tags, the link types, linkable issues. */
-type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds'>;
+type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'groups'>;
 
 const sharedPartsCache = epochCacheFor<SharedParts>(
-  (p) => 512 + 64 * (p.tags.length + p.linkTypes.length + p.issueIds.length),
+  (p) => 512 + 64 * (p.tags.length + p.linkTypes.length + p.issueIds.length + p.groups.length),
 );
 /** The sample of linkable issues is a suggestion hint that no epoch covers: at most this old. */
 const SAMPLE_MAX_AGE_MS = 60_000;
@@ -235,8 +236,10 @@ function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
               `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
             scope.params,
           );
+    const groups = await readRows<{ name: string }>(em, 'select name from user_groups order by name_key');
     return {
       tags: tags.map((t) => ({ name: t.name })),
+      groups: groups.map((g) => ({ name: g.name })),
       linkTypes: linkTypes.map((t) => ({
         name: t.name,
         outwardName: t.outward_name,

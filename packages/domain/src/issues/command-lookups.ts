@@ -11,6 +11,7 @@ import { toBool } from '../orm/row-values.js';
 import { readRows } from '../read-models/statements.js';
 import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
+import { visibilityGroupId } from './issue-visibility.js';
 import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
 
 export type LinkTypeRef = {
@@ -103,6 +104,16 @@ export class CommandLookups {
       ) ??
       null
     );
+  }
+
+  /** A group's id by name (as the issue route resolves `permittedGroup`); null when there is none. */
+  async group(name: string): Promise<number | null> {
+    try {
+      return await visibilityGroupId(this.em, name);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
+      throw error;
+    }
   }
 
   /** A link target the actor can read; throws NOT_FOUND otherwise (cached either way). */

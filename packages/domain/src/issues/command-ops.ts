@@ -230,6 +230,14 @@ export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promi
     case 'delete':
       issue.deleted = true;
       return;
+    case 'visibleTo':
+    case 'removeVisibleTo': {
+      const group = await ctx.lookups.group(op.group);
+      if (group === null) throw opError('VALIDATION_FAILED', issue, op, `group [ ${op.group} ] not found`);
+      if (op.kind === 'visibleTo') issue.visibility.current = group;
+      else if (issue.visibility.current === group) issue.visibility.current = null;
+      return;
+    }
     case 'comment':
       if (!ctx.comment) throw opError('INVALID_COMMAND', issue, op, 'the comment text is empty');
       issue.comment = ctx.comment;

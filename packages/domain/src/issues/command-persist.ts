@@ -5,6 +5,7 @@ import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
 import { IssueLink } from './issue.entity.js';
 import { deleteIssueRows } from './issue-dependents.js';
+import { changeIssueVisibility } from './issue-visibility.js';
 
 const sameSlot = (a: SlotValue, b: SlotValue) =>
   a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;
@@ -132,6 +133,11 @@ export async function persistCommandState(
     if (issue.deleted) continue;
     let changed = await persistFields(em, issue);
     const fields = commandFieldChanges(state, issue, logins);
+    const { initial, current } = issue.visibility;
+    if (current !== initial) {
+      fields.push(await changeIssueVisibility(em, id, initial, current));
+      changed = true;
+    }
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
     changed = (await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags))) || changed;
     changed = (await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars))) || changed;

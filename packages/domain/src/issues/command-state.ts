@@ -83,6 +83,8 @@ export type IssueState = {
   comment: string | null;
   /** The command deletes the issue (`delete`): nothing else of it is written. */
   deleted: boolean;
+  /** The group the issue is visible to (`permittedGroup`): null, every reader of its project. */
+  visibility: { initial: number | null; current: number | null };
 };
 
 export type LinkKey = `${number}:${number}:${number}`;
@@ -192,6 +194,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
         votes: { initial: new Set(), current: new Set() },
         comment: null,
         deleted: false,
+        visibility: { initial: ref.permittedGroupId, current: ref.permittedGroupId },
       },
     ]),
   );

@@ -33,6 +33,18 @@ export const op = {
   unvote: (): CommandOp => ({ kind: 'unvote', range, description: 'unvote' }),
   comment: (): CommandOp => ({ kind: 'comment', range, description: 'comment' }),
   delete: (): CommandOp => ({ kind: 'delete', range, description: 'delete' }),
+  visibleTo: (group: string): CommandOp => ({
+    kind: 'visibleTo',
+    group,
+    range,
+    description: `visible to ${group}`,
+  }),
+  removeVisibleTo: (group: string): CommandOp => ({
+    kind: 'removeVisibleTo',
+    group,
+    range,
+    description: `remove visible to ${group}`,
+  }),
   link: (linkType: string, issueId: string, outward = true): CommandOp => ({
     kind: 'link',
     linkType,
