@@ -2,6 +2,7 @@ import { addFieldValue } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   actorFor,
+  expectJson,
   expectJsonError,
   expectXmlError,
   fork,
@@ -252,5 +253,63 @@ describe('visible to <group> / remove visible to <group>', () => {
       'command: Unknown group: no-such-group (at 11-24)',
     );
     expect(await issueSnapshot(server)).toEqual(before);
+  });
+});
+
+describe('work <duration> [type] [date] [description]', () => {
+  const workItems = async (id: string) =>
+    expectJson(
+      await server.request('GET', `/rest/issue/${id}/timetracking/workitem`, {
+        user: 'root',
+        accept: JSON_ACCEPT,
+      }),
+      200,
+    ) as {
+      duration: number;
+      date: number;
+      description: string;
+      worktype?: { name: string } | null;
+      author: { login: string };
+    }[];
+
+  it('is refused while the project does not track time, and nothing is added', async () => {
+    const id = await createIssue(server, 'no time tracking');
+    expectXmlError(
+      await execute(server, id, { command: 'work 2h' }),
+      400,
+      'command: Add work 2h: time tracking is not enabled in this project (at 0-7)',
+    );
+    expect(await workItems(id)).toEqual([]);
+  });
+
+  it('adds a work item by the actor where the project tracks time', async () => {
+    expect(
+      (await server.request('PUT', `/rest/admin/project/${PRJ}/timetracking?enabled=true`, { user: 'root' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await server.request('PUT', '/rest/admin/timetracking/worktype/Development', { user: 'root' })).status,
+    ).toBe(201);
+    const id = await createIssue(server, 'time tracked');
+    await mustExecute(server, id, 'work 2h', 'u_dev');
+    await mustExecute(server, id, 'work 1h30m Development 2026-11-20 fixed the parser vote', 'u_dev');
+    const items = await workItems(id);
+    const rows = items.map((w) => [w.duration, w.worktype?.name ?? null, w.description, w.author.login]);
+    expect(rows.sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+      [90, 'Development', 'fixed the parser', 'u_dev'],
+      [120, null, '', 'u_dev'],
+    ]);
+    expect(items.find((w) => w.duration === 90)?.date).toBe(Date.UTC(2026, 10, 20));
+    expect(fieldOf(await getIssueJson(server, id), 'votes')).toBe('1');
+  });
+
+  it('needs CREATE_WORK_ITEM: a Reporter is refused (403), nothing added', async () => {
+    const id = await createIssue(server, 'time by a reporter');
+    const res = await execute(server, id, { command: 'work 1h' }, { user: 'u_rep' });
+    expect(res.status, res.text).toBe(403);
+    expect(res.text).toContain(
+      `Cannot apply [ Add work 1h ] to issue [ ${id} ]: no rights in project [ ${PRJ} ] (CREATE_WORK_ITEM).`,
+    );
+    expect(await workItems(id)).toEqual([]);
   });
 });

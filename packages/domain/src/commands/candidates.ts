@@ -1,5 +1,12 @@
-import { COMMAND_KEYWORDS, COMMANDS, type CommandKeyword, keywordCapability } from './definitions.js';
+import {
+  COMMAND_KEYWORDS,
+  COMMANDS,
+  type CommandKeyword,
+  keywordCapability,
+  keywordOp,
+} from './definitions.js';
 import type { FieldEntry, Lexicon } from './lexicon.js';
+import { COMMAND_OP_REQUIREMENTS } from './requirements.js';
 import { resolveBareValue } from './resolve.js';
 import { normalizePhrase } from './token.js';
 
@@ -28,6 +35,7 @@ export type CandidateSets = {
   users: Candidate[];
   tags: Candidate[];
   groups: Candidate[];
+  workTypes: Candidate[];
   issueIds: Candidate[];
   /** Values of one field (empty without the update permission). */
   valuesOf(entry: FieldEntry): Candidate[];
@@ -80,6 +88,8 @@ function buildCandidates(lex: Lexicon): CandidateSets {
   const allowed = (keyword: CommandKeyword) => {
     const capability = keywordCapability(keyword);
     if (keyword === 'for' && !lex.assignee) return false;
+    const op = keywordOp(keyword);
+    if (op && COMMAND_OP_REQUIREMENTS[op].timeTracking && !vocab.timeTracking) return false;
     return capability ? can[capability] : (can.update && hasMulti) || links.length > 0;
   };
   // Keywords first, then their aliases.
@@ -128,6 +138,10 @@ function buildCandidates(lex: Lexicon): CandidateSets {
     multiValues,
     users,
     tags: can.tag ? vocab.tags.filter((t) => typeable(t.name)).map((t) => candidate(t.name, 'Tag')) : [],
+    workTypes:
+      can.work && vocab.timeTracking
+        ? vocab.workTypes.filter((t) => typeable(t.name)).map((t) => candidate(t.name, 'Work type'))
+        : [],
     groups: can.visibility
       ? vocab.groups.filter((g) => typeable(g.name)).map((g) => candidate(g.name, 'Group'))
       : [],

@@ -15,7 +15,8 @@ export type CommandKeyword =
   | 'comment'
   | 'delete'
   | 'visible to'
-  | 'remove visible to';
+  | 'remove visible to'
+  | 'work';
 
 /**
  * What follows each keyword, and so which production reads it: nothing (`vote`), a value of the
@@ -28,6 +29,7 @@ export type CommandArgument =
   | { argument: 'user'; op: 'star' | 'unstar' }
   | { argument: 'tag'; op: 'tag' | 'untag'; allowNew: boolean }
   | { argument: 'group'; op: 'visibleTo' | 'removeVisibleTo' }
+  | { argument: 'work'; op: 'work' }
   | { argument: 'multi-target'; mode: 'add' | 'remove' };
 
 export type CommandDefinition = CommandArgument & {
@@ -103,6 +105,12 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     op: 'removeVisibleTo',
     aliases: [],
     description: 'Lift the restriction to a group',
+  },
+  work: {
+    argument: 'work',
+    op: 'work',
+    aliases: [],
+    description: 'Add spent time: work 2h [type] [date] [description]',
   },
   add: {
     argument: 'multi-target',

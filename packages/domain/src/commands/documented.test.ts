@@ -122,3 +122,69 @@ describe('visible to <group> / remove visible to <group>', () => {
     expect(suggestCommand('visi', 4, cannot, 10).map((s) => s.option)).not.toContain('visible to');
   });
 });
+
+describe('work <duration> [type] [date] [description]', () => {
+  const work = (
+    minutes: number,
+    workType: string | null,
+    date: number | null,
+    text: string,
+    description: string,
+  ) => ({
+    kind: 'work',
+    minutes,
+    workType,
+    date,
+    text,
+    description,
+  });
+
+  test('a duration alone, and with a type, a date and a description in either order', () => {
+    expect(opsOf('work 2h')).toEqual([work(120, null, null, '', 'Add work 2h')]);
+    expect(opsOf('work 1h30m Development 2026-11-20 fixed the parser')).toEqual([
+      work(
+        90,
+        'Development',
+        Date.UTC(2026, 10, 20),
+        'fixed the parser',
+        'Add work 1h 30m (Development, 2026-11-20): fixed the parser',
+      ),
+    ]);
+    expect(opsOf('work {1d 2h} 2026-11-20 reviewed it Fixed')[0]).toMatchObject({
+      minutes: 10 * 60,
+      workType: null,
+      text: 'reviewed it Fixed',
+    });
+    expect(opsOf('work 45 Code Review vote')).toMatchObject([
+      { kind: 'work', minutes: 45, workType: 'Code Review', text: '' },
+      { kind: 'vote' },
+    ]);
+  });
+
+  test('a bad duration or date is refused naming it', () => {
+    const first = (text: string) => parseCommand(text, vocab).diagnostics[0]?.message;
+    expect(first('work')).toBe('Duration expected after work, e.g. work 2h');
+    expect(first('work soon')).toBe('work: [ soon ] is not a period (minutes or 1w 2d 3h 4m)');
+    expect(first('work 0m')).toBe('work: the duration must be at least 1 minute');
+    expect(first('work 2h 2026-13-45')).toBe(
+      'work: [ 2026-13-45 ] is not a date (milliseconds or YYYY-MM-DD)',
+    );
+  });
+
+  test('only where the project tracks time, and only for who may add work items', () => {
+    const untracked = testVocabulary({ timeTracking: false });
+    expect(parseCommand('work 2h', untracked).diagnostics[0]?.message).toBe(
+      'Add work 2h: time tracking is not enabled in this project',
+    );
+    expect(suggestCommand('wor', 3, untracked, 10).map((s) => s.option)).not.toContain('work');
+    expect(suggestCommand('wor', 3, vocab, 10).map((s) => s.option)).toContain('work');
+    const cannot = testVocabulary({ can: { ...vocab.can, work: false } });
+    expect(parseCommand('work 2h', cannot).diagnostics[0]?.message).toBe(
+      'Add work 2h: you have no rights to add work items',
+    );
+  });
+
+  test('suggests work types after the duration', () => {
+    expect(suggestCommand('work 2h Dev', 11, vocab, 10).map((s) => s.option)).toEqual(['Development']);
+  });
+});

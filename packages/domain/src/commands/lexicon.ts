@@ -27,6 +27,8 @@ export type Lexicon = {
   tags: PhraseIndex<string>;
   /** Group names, for `visible to`. */
   groups: PhraseIndex<string>;
+  /** Work type names, for `work`. */
+  workTypes: PhraseIndex<string>;
   /** Lower-cased readable id → as the vocabulary spells it. */
   issueIds: Map<string, string>;
   /** The field `for` sets: the user field called Assignee, else the first single-value user field. */
@@ -76,14 +78,29 @@ function buildLexicon(vocab: CommandVocabulary): Lexicon {
   for (const tag of vocab.tags) tags.add(tag.name, tag.name);
   const groups = new PhraseIndex<string>();
   for (const group of vocab.groups) groups.add(group.name, group.name);
+  const workTypes = new PhraseIndex<string>();
+  for (const type of vocab.workTypes) workTypes.add(type.name, type.name);
   const userFields = entries.filter((entry) => entry.field.kind === 'user' && !entry.field.multi);
   const assignee = userFields.find((entry) => entry.field.name.toLowerCase() === 'assignee') ?? userFields[0];
   const maxWords = Math.max(
-    ...[keywords, links, fields, bareValues, users, tags, groups].map((index) => index.maxWords),
+    ...[keywords, links, fields, bareValues, users, tags, groups, workTypes].map((index) => index.maxWords),
     ...entries.map((entry) => entry.values.maxWords),
   );
   const issueIds = new Map(vocab.issueIds.map((id) => [id.toLowerCase(), id]));
-  return { vocab, keywords, links, fields, bareValues, users, tags, groups, issueIds, assignee, maxWords };
+  return {
+    vocab,
+    keywords,
+    links,
+    fields,
+    bareValues,
+    users,
+    tags,
+    groups,
+    workTypes,
+    issueIds,
+    assignee,
+    maxWords,
+  };
 }
 
 function indexField(

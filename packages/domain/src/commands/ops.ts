@@ -26,6 +26,11 @@ export type CommandOp = (
   | { kind: 'visibleTo'; group: string }
   /** `remove visible to <group>`: lifts that group's restriction. */
   | { kind: 'removeVisibleTo'; group: string }
+  /**
+   * `work 2h [type] [date] [description]`: a work item of `minutes` by the actor; `date` in ms
+   * (null: now), `workType` a known work type's name.
+   */
+  | { kind: 'work'; minutes: number; workType: string | null; date: number | null; text: string }
 ) & { range: TextRange; description: string };
 
 export type CommandOpKind = CommandOp['kind'];

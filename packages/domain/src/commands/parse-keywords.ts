@@ -1,3 +1,4 @@
+import { formatPeriod, parseSimpleValue } from '../issues/fields/simple-values.js';
 import { COMMANDS, type CommandKeyword } from './definitions.js';
 import { isIssueId, matchStart } from './lexicon.js';
 import { parseMultipleCommand, readFieldValue } from './parse-fields.js';
@@ -23,6 +24,8 @@ export function parseKeywordCommand(p: CommandParser, keyword: CommandKeyword, l
       return parseMultipleCommand(p, definition.mode, head);
     case 'group':
       return parseVisibility(p, definition.op, head);
+    case 'work':
+      return parseWork(p, head);
   }
 }
 
@@ -51,6 +54,66 @@ function parseStar(p: CommandParser, kind: 'star' | 'unstar', head: HighlightRan
   const login = logins[0] ?? p.lex.vocab.me;
   const spans = read ? [head, read.span] : [head];
   return { spans, description: `${kind === 'star' ? 'Star' : 'Unstar'} for ${login}`, op: { kind, login } };
+}
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * WorkCommand ::= 'work' Duration [WorkType] [Date] [Description]
+ * Duration ::= Period ('2h', '1h30m', '90', '{1d 2h}'); WorkType ::= a known work type;
+ * Date ::= YYYY-MM-DD (type and date in either order); Description ::= Word+ up to the next keyword | '{' words '}'
+ */
+function parseWork(p: CommandParser, head: HighlightRange): Part {
+  const token = p.current;
+  if (!token || token.kind === 'unknown')
+    return failedPart(
+      [head],
+      p.reject('Duration expected after work, e.g. work 2h', (t) => `Not a duration: ${t}`),
+    );
+  const durationSpan = p.take(1, 'value');
+  const duration = parseSimpleValue('period', p.textOf(durationSpan));
+  if ('error' in duration || !duration.number)
+    return failedPart(
+      [head],
+      errorAt(
+        durationSpan,
+        `work: ${'error' in duration ? duration.error : 'the duration must be at least 1 minute'}`,
+      ),
+    );
+  const spans = [head, durationSpan];
+  let workType: string | null = null;
+  let date: number | null = null;
+  for (let i = 0; i < 2; i++) {
+    p.expect({ workTypes: workType === null });
+    const type: { targets: string[]; span: HighlightRange } | undefined =
+      workType === null ? p.read(p.lex.workTypes, 'value') : undefined;
+    if (type?.targets[0] !== undefined) {
+      workType = type.targets[0];
+      spans.push(type.span);
+      continue;
+    }
+    const key = p.keys[p.pos];
+    if (date === null && p.current?.kind === 'word' && key && ISO_DAY.test(key)) {
+      const span = p.take(1, 'value');
+      const parsed = parseSimpleValue('date', key);
+      if ('error' in parsed || parsed.number === null)
+        return failedPart(spans, errorAt(span, `work: ${'error' in parsed ? parsed.error : 'no date'}`));
+      date = parsed.number;
+      spans.push(span);
+      continue;
+    }
+    break;
+  }
+  const length = textLength(p, p.pos, false);
+  const textSpan = length > 0 ? p.take(length, 'text') : undefined;
+  const text = textSpan ? p.textOf(textSpan) : '';
+  if (textSpan) spans.push(textSpan);
+  const minutes = duration.number;
+  const details = [workType, date === null ? null : new Date(date).toISOString().slice(0, 10)].filter(
+    Boolean,
+  );
+  const description = `Add work ${formatPeriod(minutes)}${details.length ? ` (${details.join(', ')})` : ''}${text ? `: ${text}` : ''}`;
+  return { spans, description, op: { kind: 'work', minutes, workType, date, text } };
 }
 
 /** VisibilityCommand ::= ('visible to' | 'remove visible to') GroupName */
@@ -89,7 +152,7 @@ function parseTag(p: CommandParser, kind: 'tag' | 'untag', allowNew: boolean, he
   const existing = p.lex.tags.match(p.tokens, p.keys, p.pos);
   const tag = existing?.targets[0];
   const after = from + (existing?.length ?? 0);
-  const newName = allowNew ? newTagLength(p, from) : 0;
+  const newName = allowNew ? textLength(p, from) : 0;
   if (existing && tag !== undefined && (!allowNew || newName <= existing.length || endsPart(p, after))) {
     const span = p.take(existing.length, 'value');
     return {
@@ -109,13 +172,16 @@ function parseTag(p: CommandParser, kind: 'tag' | 'untag', allowNew: boolean, he
   );
 }
 
-/** How many tokens a new tag's name takes at `from`: one `{…}`, or the words before the next keyword. */
-function newTagLength(p: CommandParser, from: number): number {
+/** How many tokens a new tag's name or a text takes at `from`: one `{…}`, or the words before the next keyword. */
+function textLength(p: CommandParser, from: number, keywordFirst = true): number {
   const first = p.tokens[from];
   if (!first || first.kind === 'unknown' || !collapseSpaces(first.text)) return 0;
   if (first.kind === 'quoted') return 1;
   let end = from;
-  while (p.tokens[end]?.kind === 'word' && (end === from || !p.lex.keywords.match(p.tokens, p.keys, end)))
+  while (
+    p.tokens[end]?.kind === 'word' &&
+    ((end === from && keywordFirst) || !p.lex.keywords.match(p.tokens, p.keys, end))
+  )
     end++;
   return end - from;
 }

@@ -13,7 +13,7 @@ import { parseKeywordCommand } from './parse-keywords.js';
 import { parseLinkCommand } from './parse-links.js';
 import type { Part, Rejection } from './part.js';
 import type { PhraseIndex } from './phrase-index.js';
-import { COMMAND_OP_REQUIREMENTS } from './requirements.js';
+import { COMMAND_OP_REQUIREMENTS, NO_TIME_TRACKING } from './requirements.js';
 import type { HighlightRange, HighlightStyle, ParseResult } from './result.js';
 import { MISSING_CLOSE, scan } from './scanner.js';
 import { collapseSpaces, type Token, tokenKey } from './token.js';
@@ -29,6 +29,8 @@ export type Expectation = {
   tags?: boolean;
   /** A group name (`visible to`). */
   groups?: boolean;
+  /** A work type (`work 2h`). */
+  workTypes?: boolean;
   issueIds?: boolean;
   /** What `add`/`remove` take: a multi-value field or value, or a link phrase. */
   multi?: boolean;
@@ -212,6 +214,9 @@ export class CommandParser {
     const needs = part.op && COMMAND_OP_REQUIREMENTS[part.op.kind];
     if (!error && needs && !this.lex.vocab.can[needs.capability]) {
       error = { start, end, message: `${part.description}: you have no rights to ${needs.what}` };
+      for (const span of spans) span.style = 'error';
+    } else if (!error && needs?.timeTracking && !this.lex.vocab.timeTracking) {
+      error = { start, end, message: `${part.description}: ${NO_TIME_TRACKING}` };
       for (const span of spans) span.style = 'error';
     }
     this.result.ranges.push(...spans);

@@ -28,6 +28,10 @@ const PIECES = [
     'visible to',
     'remove visible to',
     'QA Engineers',
+    'work',
+    '2h',
+    'Development',
+    '2026-11-20',
     'remove',
     'comment',
     'relates to',
@@ -71,6 +75,7 @@ const permissions = fc.record({
   star: fc.boolean(),
   delete: fc.boolean(),
   visibility: fc.boolean(),
+  work: fc.boolean(),
 });
 
 const anyText = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), command);

@@ -37,6 +37,7 @@ const SAMPLES: Record<CommandOpKind, { text: string; op: CommandOp }> = {
   delete: { text: 'delete', op: op.delete() },
   visibleTo: { text: 'visible to All Users', op: op.visibleTo('All Users') },
   removeVisibleTo: { text: 'remove visible to All Users', op: op.removeVisibleTo('All Users') },
+  work: { text: 'work 2h', op: op.work(120) },
 };
 
 /** Every permission a command may need, so an actor can lack exactly one of them. */

@@ -42,6 +42,10 @@ export type CommandVocabulary = {
   /** Tags the actor can apply (existing ones; `tag X` with a new name creates it). */
   tags: { name: string }[];
   linkTypes: { name: string; outwardName: string; inwardName: string; directed: boolean }[];
+  /** Work types (`work 2h Development`). */
+  workTypes: { name: string }[];
+  /** Whether every context project tracks time (`work` applies only there). */
+  timeTracking: boolean;
   /** Groups an issue may be made visible to (`visible to <group>`). */
   groups: { name: string }[];
   /** Readable ids of issues the actor may link to, for suggestions (a bounded sample). */

@@ -84,6 +84,7 @@ describe('buildVocabulary', () => {
       star: true,
       delete: true,
       visibility: true,
+      work: true,
     });
   });
 
@@ -113,6 +114,7 @@ describe('buildVocabulary', () => {
       star: true,
       delete: false,
       visibility: false,
+      work: false,
     });
   });
 

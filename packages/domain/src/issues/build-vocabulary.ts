@@ -191,17 +191,32 @@ export async function buildVocabulary(
     users: [...users.values()],
     tags: allowed.tag ? shared.tags : [],
     groups: allowed.visibility ? shared.groups : [],
+    workTypes: allowed.work ? shared.workTypes : [],
+    timeTracking: allowed.work && (await tracksTimeIn(em, projectIds)),
     linkTypes: allowed.link ? shared.linkTypes : [],
     issueIds: allowed.link ? shared.issueIds : [],
     can: allowed,
   };
 }
 
+/** Whether every one of the projects tracks time (none: false). */
+async function tracksTimeIn(em: Em, projectIds: readonly number[]): Promise<boolean> {
+  if (projectIds.length === 0) return false;
+  const rows = await readRows<{ n: unknown }>(
+    em,
+    `select count(*) as n from project_time_tracking where enabled = ? and project_id in (${placeholders(projectIds)})`,
+    [true, ...projectIds],
+  );
+  return Number(rows[0]?.n ?? 0) === projectIds.length;
+}
+
 /** What a vocabulary holds whatever its context projects: the actor's tags, the link types, linkable issues. */
-type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'groups'>;
+type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'groups' | 'workTypes'>;
 
 const sharedPartsCache = epochCacheFor<SharedParts>(
-  (p) => 512 + 64 * (p.tags.length + p.linkTypes.length + p.issueIds.length + p.groups.length),
+  (p) =>
+    512 +
+    64 * (p.tags.length + p.linkTypes.length + p.issueIds.length + p.groups.length + p.workTypes.length),
 );
 /** The sample of linkable issues is a suggestion hint that no epoch covers: at most this old. */
 const SAMPLE_MAX_AGE_MS = 60_000;
@@ -237,9 +252,11 @@ function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
             scope.params,
           );
     const groups = await readRows<{ name: string }>(em, 'select name from user_groups order by name_key');
+    const workTypes = await readRows<{ name: string }>(em, 'select name from work_types order by name_key');
     return {
       tags: tags.map((t) => ({ name: t.name })),
       groups: groups.map((g) => ({ name: g.name })),
+      workTypes: workTypes.map((t) => ({ name: t.name })),
       linkTypes: linkTypes.map((t) => ({
         name: t.name,
         outwardName: t.outward_name,

@@ -13,6 +13,7 @@ import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
 import { visibilityGroupId } from './issue-visibility.js';
 import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
+import { tracksTime } from './work-items/work-items.js';
 
 export type LinkTypeRef = {
   id: number;
@@ -104,6 +105,18 @@ export class CommandLookups {
       ) ??
       null
     );
+  }
+
+  private readonly tracking = new Map<number, boolean>();
+
+  /** Whether the project tracks time (`work`), read once per command. */
+  async timeTracking(projectId: number): Promise<boolean> {
+    let tracked = this.tracking.get(projectId);
+    if (tracked === undefined) {
+      tracked = await tracksTime(this.em, projectId);
+      this.tracking.set(projectId, tracked);
+    }
+    return tracked;
   }
 
   /** A group's id by name (as the issue route resolves `permittedGroup`); null when there is none. */

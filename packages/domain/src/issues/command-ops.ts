@@ -1,7 +1,7 @@
 import type { ErrorCode, PermissionKey } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
-import { COMMAND_OP_REQUIREMENTS } from '../commands/requirements.js';
+import { COMMAND_OP_REQUIREMENTS, NO_TIME_TRACKING } from '../commands/requirements.js';
 import { DomainError } from '../errors.js';
 import { nameKey } from '../text/user-text.js';
 import type { CommandLookups } from './command-lookups.js';
@@ -229,6 +229,16 @@ export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promi
       return;
     case 'delete':
       issue.deleted = true;
+      return;
+    case 'work':
+      if (!(await ctx.lookups.timeTracking(issue.ref.projectId)))
+        throw opError('VALIDATION_FAILED', issue, op, NO_TIME_TRACKING);
+      issue.workItems.push({
+        duration: op.minutes,
+        ...(op.date === null ? {} : { date: op.date }),
+        ...(op.workType === null ? {} : { workType: op.workType }),
+        description: op.text,
+      });
       return;
     case 'visibleTo':
     case 'removeVisibleTo': {

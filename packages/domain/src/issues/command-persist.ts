@@ -6,6 +6,7 @@ import { recordIssueChange } from './history/history.js';
 import { IssueLink } from './issue.entity.js';
 import { deleteIssueRows } from './issue-dependents.js';
 import { changeIssueVisibility } from './issue-visibility.js';
+import { insertWorkItem } from './work-items/work-items.js';
 
 const sameSlot = (a: SlotValue, b: SlotValue) =>
   a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;
@@ -142,6 +143,10 @@ export async function persistCommandState(
     changed = (await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags))) || changed;
     changed = (await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars))) || changed;
     changed = (await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes))) || changed;
+    for (const item of issue.workItems) {
+      await insertWorkItem(em, actorId, id, item);
+      changed = true;
+    }
     if (issue.comment !== null) {
       await runStatement(
         em,

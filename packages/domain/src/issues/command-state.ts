@@ -7,6 +7,7 @@ import { readRows } from '../read-models/statements.js';
 import { BUNDLE_MEMBERS } from './fields/bundle-usage.js';
 import type { FieldKind } from './fields/field.entity.js';
 import type { IssueRef } from './find-issues.js';
+import type { WorkItemInput } from './work-items/work-items.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 
@@ -83,6 +84,8 @@ export type IssueState = {
   comment: string | null;
   /** The command deletes the issue (`delete`): nothing else of it is written. */
   deleted: boolean;
+  /** Work items the command adds (`work 2h`). */
+  workItems: WorkItemInput[];
   /** The group the issue is visible to (`permittedGroup`): null, every reader of its project. */
   visibility: { initial: number | null; current: number | null };
 };
@@ -194,6 +197,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
         votes: { initial: new Set(), current: new Set() },
         comment: null,
         deleted: false,
+        workItems: [],
         visibility: { initial: ref.permittedGroupId, current: ref.permittedGroupId },
       },
     ]),

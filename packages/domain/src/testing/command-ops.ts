@@ -33,6 +33,15 @@ export const op = {
   unvote: (): CommandOp => ({ kind: 'unvote', range, description: 'unvote' }),
   comment: (): CommandOp => ({ kind: 'comment', range, description: 'comment' }),
   delete: (): CommandOp => ({ kind: 'delete', range, description: 'delete' }),
+  work: (minutes: number, workType: string | null = null, text = ''): CommandOp => ({
+    kind: 'work',
+    minutes,
+    workType,
+    date: null,
+    text,
+    range,
+    description: `work ${minutes}`,
+  }),
   visibleTo: (group: string): CommandOp => ({
     kind: 'visibleTo',
     group,
