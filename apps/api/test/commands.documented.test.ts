@@ -313,3 +313,54 @@ describe('work <duration> [type] [date] [description]', () => {
     expect(await workItems(id)).toEqual([]);
   });
 });
+
+describe('star: the user’s own Star tag (Command Grammar: star me)', () => {
+  const search = async (filter: string, user = 'root') => {
+    const res = await server.request('GET', `/rest/issue?filter=${encodeURIComponent(filter)}&max=100`, {
+      user,
+      accept: JSON_ACCEPT,
+    });
+    return (expectJson(res, 200) as { issue: { id: string }[] }).issue.map((i) => i.id);
+  };
+  const tagList = async (user: string) => {
+    const res = await server.request('GET', '/rest/user/tag', { user, accept: JSON_ACCEPT });
+    return JSON.stringify(expectJson(res, 200));
+  };
+
+  it('star me puts the issue under the caller’s Star tag: issue tags, tag: Star in search, the tag list', async () => {
+    const id = await createIssue(server, 'starred by me');
+    const other = await createIssue(server, 'not starred');
+    await mustExecute(server, id, 'star me', 'u_dev');
+    expect(await tagsOf(id, 'u_dev')).toEqual(['Star']);
+    expect(await search('tag: Star', 'u_dev')).toContain(id);
+    expect(await search('tag: Star', 'u_dev')).not.toContain(other);
+    expect(await search('has: star', 'u_dev')).toContain(id);
+    expect(await tagList('u_dev')).toContain('"Star"');
+    // Another user's star is theirs alone.
+    expect(await tagsOf(id, 'root')).toEqual([]);
+    expect(await search('tag: Star', 'root')).not.toContain(id);
+
+    await mustExecute(server, id, 'unstar', 'u_dev');
+    expect(await tagsOf(id, 'u_dev')).toEqual([]);
+    expect(await search('tag: Star', 'u_dev')).not.toContain(id);
+    expect(await search('has: star', 'u_dev')).not.toContain(id);
+  });
+
+  it('star <login> stars for that user (UPDATE_WATCHERS): their Star tag, not the caller’s', async () => {
+    const id = await createIssue(server, 'starred for another');
+    await mustExecute(server, id, 'star u_rep', 'u_dev');
+    expect(await tagsOf(id, 'u_rep')).toEqual(['Star']);
+    expect(await tagsOf(id, 'u_dev')).toEqual([]);
+    expect(await search('tag: Star', 'u_rep')).toContain(id);
+  });
+
+  it('tag Star and untag Star are the star itself', async () => {
+    const id = await createIssue(server, 'tagged Star');
+    await mustExecute(server, id, 'tag Star', 'u_padmin');
+    expect(await search('has: star', 'u_padmin')).toContain(id);
+    expect(await tagsOf(id, 'u_padmin')).toEqual(['Star']);
+    await mustExecute(server, id, 'untag Star', 'u_padmin');
+    expect(await search('has: star', 'u_padmin')).not.toContain(id);
+    expect(await tagsOf(id, 'u_padmin')).toEqual([]);
+  });
+});

@@ -180,7 +180,8 @@ describe('applyCommand', () => {
       'Hello',
     );
     const issue = await get('CMD-6', reporter);
-    expect(issue.tags.map((t) => t.name)).toEqual(['mine']);
+    // The star is the reporter's own Star tag too.
+    expect(issue.tags.map((t) => t.name)).toEqual(['mine', 'Star']);
     expect(issue).toMatchObject({ stars: 1, starredByMe: true, votes: 1, votedByMe: true });
     expect(issue.comments.map((c) => [c.author.login, c.text])).toEqual([['rep', 'Hello']]);
     // The reporter's private tag is invisible to others; stars and votes count for everyone.

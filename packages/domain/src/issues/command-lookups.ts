@@ -12,7 +12,7 @@ import { readRows } from '../read-models/statements.js';
 import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
 import { visibilityGroupId } from './issue-visibility.js';
-import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
+import { findVisibleTag, insertOwnTag, starTagOf, type VisibleTag } from './tags/tag-lookup.js';
 import { tracksTime } from './work-items/work-items.js';
 
 export type LinkTypeRef = {
@@ -117,6 +117,18 @@ export class CommandLookups {
       this.tracking.set(projectId, tracked);
     }
     return tracked;
+  }
+
+  private readonly starTags = new Map<number, VisibleTag | null>();
+
+  /** A user's own `Star` tag, created when `create` and missing (see `starTagOf`). */
+  async starTag(userId: number, create: boolean): Promise<VisibleTag | null> {
+    let tag = this.starTags.get(userId);
+    if (tag === undefined || (tag === null && create)) {
+      tag = await starTagOf(this.em, userId, create);
+      this.starTags.set(userId, tag);
+    }
+    return tag;
   }
 
   /** A group's id by name (as the issue route resolves `permittedGroup`); null when there is none. */

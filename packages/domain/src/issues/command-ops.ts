@@ -14,6 +14,7 @@ import {
 } from './command-state.js';
 import { isBundleKind } from './fields/field.entity.js';
 import { resolveValueText } from './fields/resolve-value-text.js';
+import { isStarTag } from './tags/tag-lookup.js';
 
 type Ctx = { actor: Actor; state: CommandState; lookups: CommandLookups; comment: string };
 
@@ -179,8 +180,19 @@ async function applyStarOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 
   if (userId === null) throw opError('NOT_FOUND', issue, op, `user [ ${op.login} ] not found`);
   const forAnother = COMMAND_OP_REQUIREMENTS[op.kind].forAnotherUser;
   if (userId !== ctx.actor.userId && forAnother) requireFor(ctx, issue, op, forAnother);
-  if (op.kind === 'star') issue.stars.current.add(userId);
-  else issue.stars.current.delete(userId);
+  await setStar(ctx, issue, userId, op.kind === 'star');
+}
+
+/** Stars or unstars for a user: the watcher row and the user's own `Star` tag, together. */
+async function setStar(ctx: Ctx, issue: IssueState, userId: number, on: boolean) {
+  const tag = await ctx.lookups.starTag(userId, on);
+  if (on) {
+    issue.stars.current.add(userId);
+    if (tag) issue.tags.current.add(tag.id);
+  } else {
+    issue.stars.current.delete(userId);
+    if (tag) issue.tags.current.delete(tag.id);
+  }
 }
 
 async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'tag' | 'untag' }) {
@@ -192,11 +204,15 @@ async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: '
       if (error instanceof DomainError) throw opError(error.code, issue, op, `tag ${error.message}`);
       throw error;
     }
+    // The actor's own `Star` tag is the star: tagging with it stars.
+    if (tag.ownerId === ctx.actor.userId && isStarTag(tag))
+      return setStar(ctx, issue, ctx.actor.userId, true);
     issue.tags.current.add(tag.id);
     return;
   }
   const tag = await ctx.lookups.tag(op.tag);
   if (!tag) throw opError('NOT_FOUND', issue, op, `tag [ ${op.tag} ] not found`);
+  if (tag.ownerId === ctx.actor.userId && isStarTag(tag)) return setStar(ctx, issue, ctx.actor.userId, false);
   issue.tags.current.delete(tag.id);
 }
 

@@ -9,6 +9,7 @@ import { visibleCommentsSql } from '../comments/comments.js';
 import { isBundleKind, type SimpleKind } from '../fields/field.entity.js';
 import { parseSimpleValue } from '../fields/simple-values.js';
 import { parseIssueId } from '../issue-id.js';
+import { STAR_TAG } from '../tags/tag-lookup.js';
 import { queryError } from './query-errors.js';
 import {
   type AttributeFilter,
@@ -269,8 +270,10 @@ class QueryCompiler {
       case 'tag': {
         const value = this.value(filter, attribute);
         const ids = await this.tagIds(value.text);
-        if (ids.length === 0) throw bad(`Unknown tag ${at(value.text, value)}`, value);
-        return this.tagged(ids);
+        // Every user has a Star tag (the star, issues/tags/tag-lookup.ts): unstarred, it tags nothing.
+        if (ids.length === 0 && value.text.toLowerCase() !== STAR_TAG.toLowerCase())
+          throw bad(`Unknown tag ${at(value.text, value)}`, value);
+        return ids.length === 0 ? FALSE : this.tagged(ids);
       }
       case 'savedSearch': {
         const value = this.value(filter, attribute);
