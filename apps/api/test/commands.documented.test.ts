@@ -364,3 +364,133 @@ describe('star: the user’s own Star tag (Command Grammar: star me)', () => {
     expect(await tagsOf(id, 'u_padmin')).toEqual([]);
   });
 });
+
+describe('link suggestions see an issue the moment it exists', () => {
+  const offered = async (command: string, issueIds: string, user = 'root') => {
+    const res = await server.request(
+      'GET',
+      `/rest/command/suggest?issueIds=${issueIds}&command=${encodeURIComponent(command)}&optionsLimit=100`,
+      { user, accept: JSON_ACCEPT },
+    );
+    return (expectJson(res, 200) as { suggest: { items: { o: string }[] } }).suggest.items.map((i) => i.o);
+  };
+
+  it('after relates to and depends on PRJ-, in the first request after creating it, by any user', async () => {
+    const subject = await createIssue(server, 'the issue typed against');
+    // The vocabulary is remembered: these requests warm it.
+    expect(await offered('relates to ', subject)).toContain(subject);
+    expect(await offered(`depends on ${PRJ}-`, subject, 'u_dev')).toContain(subject);
+    for (let round = 0; round < 3; round++) {
+      const created = await createIssue(server, `created just now ${round}`, { user: 'u_rep' });
+      expect(await offered('relates to ', subject)).toContain(created);
+      expect((await offered(`depends on ${PRJ}-`, subject, 'u_dev'))[0]).toBe(created);
+      // Other commands in between change nothing of that.
+      await mustExecute(server, subject, 'Priority Major');
+      expect(await offered('relates to ', subject, 'u_dev')).toContain(created);
+    }
+  });
+});
+
+describe('field aliases as data on the prototype (add affects 1.0)', () => {
+  const prototype = async (name: string) =>
+    expectJson(
+      await server.request('GET', `/rest/admin/customfield/field/${encodeURIComponent(name)}`, {
+        user: 'root',
+        accept: JSON_ACCEPT,
+      }),
+      200,
+    ) as { defaultParam: { name: string; value: string }[] };
+  const aliasesOf = async (name: string) =>
+    (await prototype(name)).defaultParam.find((p) => p.name === 'aliases')?.value ?? '';
+  const search = async (filter: string) => {
+    const res = await server.request('GET', `/rest/issue?filter=${encodeURIComponent(filter)}&max=100`, {
+      user: 'root',
+      accept: JSON_ACCEPT,
+    });
+    return (expectJson(res, 200) as { issue: { id: string }[] }).issue.map((i) => i.id);
+  };
+
+  beforeAll(async () => {
+    // Affected versions, as the original predefines it, sharing PRJ's versions with Fix versions.
+    const put = await server.request(
+      'PUT',
+      '/rest/admin/customfield/field/Affected%20versions?type=version%5B*%5D',
+      {
+        user: 'root',
+      },
+    );
+    expect(put.status, put.text).toBe(201);
+    const fix = expectJson(
+      await server.request('GET', `/rest/admin/project/${PRJ}/customfield/Fix%20versions`, {
+        user: 'root',
+        accept: JSON_ACCEPT,
+      }),
+      200,
+    ) as { param: { name: string; value: string }[] };
+    const bundle = fix.param.find((p) => p.name === 'bundle')?.value ?? '';
+    const attach = await server.request(
+      'PUT',
+      `/rest/admin/project/${PRJ}/customfield/Affected%20versions?bundle=${encodeURIComponent(bundle)}`,
+      { user: 'root' },
+    );
+    expect(attach.status, attach.text).toBe(201);
+  });
+
+  it('the documented aliases are on the prototypes: affects, fixed in', async () => {
+    expect(await aliasesOf('Affected versions')).toBe('affects');
+    expect(await aliasesOf('Fix versions')).toBe('fixed in');
+  });
+
+  it('add affects 1.0: commands, search and suggestions know the alias', async () => {
+    const id = await createIssue(server, 'affects 1.0');
+    const before = await issueSnapshot(server);
+    // The bare value is ambiguous now (both fields have 1.0): refused, nothing changes.
+    expect((await execute(server, id, { command: 'add 1.0' })).status).toBe(400);
+    expect(await issueSnapshot(server)).toEqual(before);
+    await mustExecute(server, id, 'add affects 1.0');
+    await mustExecute(server, id, 'fixed in 2.0');
+    const issue = await getIssueJson(server, id);
+    expect(valuesOf(issue, 'Affected versions')).toEqual(['1.0']);
+    expect(valuesOf(issue, 'Fix versions')).toEqual(['2.0']);
+    expect(await search('affects: 1.0')).toContain(id);
+    expect(await search('Affected versions: 1.0')).toContain(id);
+    expect(await search('affects: 2.0')).not.toContain(id);
+    const res = await server.request(
+      'GET',
+      `/rest/command/suggest?issueIds=${id}&command=${encodeURIComponent('add aff')}&optionsLimit=20`,
+      { user: 'root', accept: JSON_ACCEPT },
+    );
+    const items = (expectJson(res, 200) as { suggest: { items: { o: string; d: string }[] } }).suggest.items;
+    expect(items.map((i) => [i.o, i.d])).toContainEqual(['affects', 'Affected versions (alias)']);
+  });
+
+  it('are editable: a new alias works at once, the old one no longer; bad aliases are 400 naming aliases', async () => {
+    const id = await createIssue(server, 'renamed alias');
+    const post = (aliases: string) =>
+      server.request(
+        'POST',
+        `/rest/admin/customfield/field/Affected%20versions?aliases=${encodeURIComponent(aliases)}`,
+        {
+          user: 'root',
+        },
+      );
+    expect((await post('affects, hits')).status).toBe(200);
+    await mustExecute(server, id, 'add hits 2.0');
+    expect(valuesOf(await getIssueJson(server, id), 'Affected versions')).toEqual(['2.0']);
+    expect((await post('hits')).status).toBe(200);
+    expect(await aliasesOf('Affected versions')).toBe('hits');
+    expect((await execute(server, id, { command: 'add affects 1.0' })).status).toBe(400);
+    expectXmlError(await post('tag'), 400, 'aliases: [ tag ] is a command keyword');
+    expectXmlError(await post('fixed in'), 400, 'aliases: [ fixed in ] already names field [ Fix versions ]');
+    expectXmlError(await post('State'), 400, 'aliases: [ State ] already names field [ State ]');
+    expect(
+      (
+        await server.request('POST', '/rest/admin/customfield/field/Affected%20versions?aliases=x', {
+          user: 'u_dev',
+        })
+      ).status,
+    ).toBe(403);
+    expect(await aliasesOf('Affected versions')).toBe('hits');
+    expect((await post('affects')).status).toBe(200);
+  });
+});

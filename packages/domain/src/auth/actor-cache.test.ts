@@ -30,6 +30,7 @@ const EXPECTED_TRIGGERS = [
 /** Every table a command vocabulary is built from (migration 0013). */
 const EXPECTED_VOCABULARY_TRIGGERS = [
   'custom_fields_update',
+  'custom_fields_aliases_update',
   'projects_insert',
   'projects_update',
   'projects_delete',

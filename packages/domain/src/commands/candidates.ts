@@ -77,6 +77,15 @@ function buildCandidates(lex: Lexicon): CandidateSets {
   const typeable = (name: string) => !/[{}]/.test(name) && normalizePhrase(name) !== '';
   const fieldEntries = vocab.fields.filter((field) => can.update && typeable(field.name));
   const fields = fieldEntries.map((f) => candidate(f.name, f.multi ? 'Field, several values' : 'Field'));
+  const multiFields = fields.filter((_, i) => fieldEntries[i]?.multi);
+  // Aliases follow the names, described by the field they stand for.
+  for (const f of fieldEntries) {
+    for (const alias of (f.aliases ?? []).filter(typeable)) {
+      const aliasCandidate = candidate(alias, `${f.name} (alias)`);
+      fields.push(aliasCandidate);
+      if (f.multi) multiFields.push(aliasCandidate);
+    }
+  }
   const hasMulti = fieldEntries.some((field) => field.multi);
   const links = !can.link
     ? []
@@ -131,7 +140,7 @@ function buildCandidates(lex: Lexicon): CandidateSets {
   };
   return {
     fields,
-    multiFields: fields.filter((_, i) => fieldEntries[i]?.multi),
+    multiFields,
     keywords,
     links,
     bareValues,

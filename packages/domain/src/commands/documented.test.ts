@@ -1,4 +1,4 @@
-import { testVocabulary } from '@trackline/domain/testing';
+import { TEST_FIELDS, testVocabulary } from '@trackline/domain/testing';
 import { describe, expect, test } from 'vitest';
 import type { CommandOp } from './ops.js';
 import { parseCommand } from './parser.js';
@@ -186,5 +186,52 @@ describe('work <duration> [type] [date] [description]', () => {
 
   test('suggests work types after the duration', () => {
     expect(suggestCommand('work 2h Dev', 11, vocab, 10).map((s) => s.option)).toEqual(['Development']);
+  });
+});
+
+describe('field aliases: the prototype’s other names (add affects 1.0, the grammar page)', () => {
+  const withAffected = testVocabulary({
+    fields: [
+      ...TEST_FIELDS.map((f) => (f.name === 'Fix versions' ? { ...f, aliases: ['fixed in'] } : f)),
+      {
+        name: 'Affected versions',
+        kind: 'version',
+        multi: true,
+        canBeEmpty: true,
+        values: [{ name: '1.0' }, { name: '2.0' }],
+        aliases: ['affects'],
+      },
+    ],
+  });
+
+  test('add affects 1.0 adds to Affected versions, where the bare value is ambiguous', () => {
+    expect(opsOf('add affects 1.0', withAffected)).toEqual([
+      { kind: 'add', field: 'Affected versions', value: '1.0', description: 'Add 1.0 to Affected versions' },
+    ]);
+    expect(opsOf('affects 2.0 fixed in 1.0', withAffected)).toMatchObject([
+      { kind: 'add', field: 'Affected versions', value: '2.0' },
+      { kind: 'add', field: 'Fix versions', value: '1.0' },
+    ]);
+    expect(opsOf('remove affects 1.0', withAffected)).toMatchObject([
+      { kind: 'remove', field: 'Affected versions' },
+    ]);
+    expect(parseCommand('add 1.0', withAffected).diagnostics[0]?.message).toMatch(/^Ambiguous value 1.0/);
+    // The alias is highlighted as a field name.
+    expect(parseCommand('add affects 1.0', withAffected).ranges.map((r) => r.style)).toEqual([
+      'keyword',
+      'field',
+      'value',
+    ]);
+  });
+
+  test('suggestions offer an alias as a field, described by the field it names', () => {
+    const items = suggestCommand('add aff', 7, withAffected, 10);
+    expect(items.map((s) => [s.option, s.description])).toContainEqual([
+      'affects',
+      'Affected versions (alias)',
+    ]);
+    expect(suggestCommand('Fixed', 5, withAffected, 10).map((s) => s.option)).toEqual(
+      expect.arrayContaining(['Fixed', 'fixed in']),
+    );
   });
 });

@@ -72,6 +72,7 @@ function buildLexicon(vocab: CommandVocabulary): Lexicon {
   const entries = vocab.fields.map((field) => {
     const entry = indexField(field, vocab, fullNames, bareValues);
     fields.add(field.name, entry);
+    for (const alias of field.aliases ?? []) fields.add(alias, entry);
     return entry;
   });
   const tags = new PhraseIndex<string>();

@@ -22,6 +22,8 @@ export type VocabularyField = {
     | 'float'
     | 'date'
     | 'period';
+  /** Other names of the field, its prototype's aliases (`affects` for Affected versions). */
+  aliases?: string[];
   /** Multi-value fields take `add`/`remove`; a bare value adds. */
   multi: boolean;
   values: VocabularyValue[];

@@ -177,7 +177,7 @@ class QueryCompiler {
     filter: AttributeFilter,
     depth: number,
   ): Promise<Condition> {
-    const field = this.vocabulary.fields.get(attribute.key);
+    const field = this.fieldNamed(attribute.key);
     const builtin = BUILTIN_ATTRIBUTES[attribute.key];
     const links = this.vocabulary.links.get(attribute.key);
     if (filter.kind === 'query') {
@@ -700,16 +700,21 @@ class QueryCompiler {
           params: [this.actor.userId, true],
         });
     }
-    const field = this.vocabulary.fields.get(attribute.key);
+    const field = this.fieldNamed(attribute.key);
     if (field) return not(this.empty(field));
     const links = this.vocabulary.links.get(attribute.key);
     if (links) return this.linkedTo(links, { sql: 'select id from issues', params: [] });
     throw bad(`Unknown attribute of has: ${at(attribute.name, attribute)}`, attribute);
   }
 
+  /** A field by its name or one of its prototype's aliases. */
+  private fieldNamed(key: string): SearchField | undefined {
+    return this.vocabulary.fields.get(key) ?? this.vocabulary.aliases.get(key);
+  }
+
   private sortKey(field: SortField): SortKey {
     const builtin = SORT_BUILTINS[field.key];
-    const known = this.vocabulary.fields.get(field.key);
+    const known = this.fieldNamed(field.key);
     if (builtin && !known)
       return { sql: this.builtinSort(builtin.kind), direction: field.direction ?? builtin.direction };
     if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`, field);
