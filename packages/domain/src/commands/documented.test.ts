@@ -46,6 +46,20 @@ describe('multi-word new tags: the rest of the command up to the next keyword', 
     ]);
   });
 
+  test('the name also stops at a link phrase or an issue id; values and field names are words of it', () => {
+    expect(opsOf('tag Reading depends on PRJ-2')).toMatchObject([
+      { kind: 'tag', tag: 'Reading', description: 'Add new tag Reading' },
+      { kind: 'link', linkType: 'Depend', issueId: 'PRJ-2' },
+    ]);
+    expect(opsOf('tag urgent Fixed')).toMatchObject([{ kind: 'tag', tag: 'urgent Fixed' }]);
+    expect(opsOf('tag needs State review')).toMatchObject([{ kind: 'tag', tag: 'needs State review' }]);
+    expect(opsOf('tag vote')).toMatchObject([{ kind: 'tag', tag: 'vote' }]);
+    expect(opsOf('tag {fix it} Fixed')).toMatchObject([
+      { kind: 'tag', tag: 'fix it' },
+      { kind: 'set', value: 'Fixed' },
+    ]);
+  });
+
   test('an existing tag followed by another command is that tag; followed by more words, a new one', () => {
     expect(kinds('tag Todo Fixed')).toEqual(['tag', 'set']);
     expect(opsOf('tag Todo Fixed')[0]).toMatchObject({ tag: 'Todo', description: 'Add tag Todo' });
@@ -150,11 +164,11 @@ describe('work <duration> [type] [date] [description]', () => {
         'Add work 1h 30m (Development, 2026-11-20): fixed the parser',
       ),
     ]);
-    expect(opsOf('work {1d 2h} 2026-11-20 reviewed it Fixed')[0]).toMatchObject({
-      minutes: 10 * 60,
-      workType: null,
-      text: 'reviewed it Fixed',
-    });
+    // The description ends at a keyword or link phrase; values are words like any other in it.
+    expect(opsOf('work {1d 2h} 2026-11-20 reviewed it Fixed relates to PRJ-1')).toMatchObject([
+      { minutes: 10 * 60, workType: null, text: 'reviewed it Fixed' },
+      { kind: 'link', issueId: 'PRJ-1' },
+    ]);
     expect(opsOf('work 45 Code Review vote')).toMatchObject([
       { kind: 'work', minutes: 45, workType: 'Code Review', text: '' },
       { kind: 'vote' },

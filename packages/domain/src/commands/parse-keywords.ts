@@ -172,18 +172,28 @@ function parseTag(p: CommandParser, kind: 'tag' | 'untag', allowNew: boolean, he
   );
 }
 
-/** How many tokens a new tag's name or a text takes at `from`: one `{…}`, or the words before the next keyword. */
-function textLength(p: CommandParser, from: number, keywordFirst = true): number {
+/**
+ * How many tokens a new tag's name or a text takes at `from`: one `{…}`, or the words up to the next
+ * keyword, link phrase or issue id (`tag fix it this week vote`, `tag Reading depends on PRJ-2`). Field
+ * names and values do not end it: they are ordinary words of a name or a description. The first word
+ * is always taken when `firstAlways` (a new tag may be called anything).
+ */
+function textLength(p: CommandParser, from: number, firstAlways = true): number {
   const first = p.tokens[from];
   if (!first || first.kind === 'unknown' || !collapseSpaces(first.text)) return 0;
   if (first.kind === 'quoted') return 1;
   let end = from;
-  while (
-    p.tokens[end]?.kind === 'word' &&
-    ((end === from && keywordFirst) || !p.lex.keywords.match(p.tokens, p.keys, end))
-  )
-    end++;
+  while (p.tokens[end]?.kind === 'word' && ((end === from && firstAlways) || !startsKeyword(p, end))) end++;
   return end - from;
+}
+
+/** Whether a keyword, a link phrase or an issue id starts at token `pos`. */
+function startsKeyword(p: CommandParser, pos: number): boolean {
+  return (
+    p.lex.keywords.match(p.tokens, p.keys, pos) !== undefined ||
+    p.lex.links.match(p.tokens, p.keys, pos) !== undefined ||
+    isIssueId(p.keys[pos])
+  );
 }
 
 /** Whether the command part ends before token `pos`: the text ends, or another command starts there. */
