@@ -462,6 +462,15 @@ describe('field aliases as data on the prototype (add affects 1.0)', () => {
     );
     const items = (expectJson(res, 200) as { suggest: { items: { o: string; d: string }[] } }).suggest.items;
     expect(items.map((i) => [i.o, i.d])).toContainEqual(['affects', 'Affected versions (alias)']);
+    // The search assist offers the alias as an attribute, and the field's values after it.
+    const searchAssist = async (filter: string) =>
+      (
+        await server.request('GET', `/rest/issue/intellisense?filter=${encodeURIComponent(filter)}`, {
+          user: 'root',
+        })
+      ).text;
+    expect(await searchAssist('affe')).toContain('<option>affects</option>');
+    expect(await searchAssist('affects: ')).toContain('<option>1.0</option>');
   });
 
   it('are editable: a new alias works at once, the old one no longer; bad aliases are 400 naming aliases', async () => {

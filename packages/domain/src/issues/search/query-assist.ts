@@ -216,6 +216,8 @@ async function termStarts(em: Em, actor: Actor, vocabulary?: SearchVocabulary): 
     ...OFFERED_ATTRIBUTES,
     ...SORT_ATTRIBUTES.slice(0, 1),
     ...(await fieldNames(em, actor, ids)).map((f) => f.name),
+    // The prototypes' aliases (`affects`), known to the vocabulary only where the field is readable.
+    ...(vocabulary ? [...vocabulary.aliases.keys()] : []),
     ...links,
   ];
   const seen = new Set<string>();
@@ -325,7 +327,9 @@ export async function assistSearchQuery(
       const name = words.slice(-n).join(' ').toLowerCase();
       if (known.has(name) || vocabulary.lexicon.isAttribute(name)) attribute = name;
     }
-    candidates = attribute ? await valuesOf(em, actor, attribute) : [];
+    // An alias suggests the values of the field it names.
+    const named = vocabulary.aliases.get(attribute)?.key ?? attribute;
+    candidates = named ? await valuesOf(em, actor, named) : [];
   } else {
     candidates = await termStarts(em, actor, vocabulary);
     const sortClause = /(?:sort|order) by:([^:]*)$/i.exec(query.slice(0, start))?.[1];
