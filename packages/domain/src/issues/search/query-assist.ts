@@ -348,12 +348,15 @@ export async function assistSearchQuery(
     const words = 'precedingWords' in context ? (context.precedingWords ?? []) : [];
     for (let n = words.length; n >= 1; n--) {
       const phrase = `${words.slice(-n).join(' ')} ${typed}`;
+      const from = query.lastIndexOf(words[words.length - n] as string, start - 1);
+      // Words right after `attr:` or a comma are that attribute's values, not the start of a name.
+      if (/[:,]$/.test(query.slice(0, from).trimEnd())) continue;
       if (
         candidates.some(
           (c) => c.styleClass === 'field' && c.option.toLowerCase().startsWith(phrase.toLowerCase()),
         )
       ) {
-        start = query.lastIndexOf(words[words.length - n] as string, start - 1);
+        start = from;
         typed = query.slice(start, caret);
         break;
       }
