@@ -261,10 +261,11 @@ describe('POST /rest/issue/{id}/execute', () => {
         { command: `Priority Major tag BrandNewTag vote relates to ${PRJ}-99999`, comment: 'never' },
         { accept: JSON_ACCEPT },
       );
+      // A command error naming the unknown issue (400), as for any unknown value: not a 404.
       expectJsonError(
         res,
-        404,
-        'NOT_FOUND',
+        400,
+        'VALIDATION_FAILED',
         `Cannot apply [ Link to ${PRJ}-99999 (relates to) ] to issue [ ${id} ]: issue [ ${PRJ}-99999 ] not found.`,
       );
       expect(await issueSnapshot(server)).toEqual(before);
@@ -453,7 +454,7 @@ describe('POST /rest/issue/{id}/execute', () => {
     const id = await createIssue(server, 'link to hidden');
     expectXmlError(
       await execute(server, id, { command: `relates to ${secret}` }, { user: 'u_dev' }),
-      404,
+      400,
       `Cannot apply [ Link to ${secret} (relates to) ] to issue [ ${id} ]: issue [ ${secret} ] not found.`,
     );
   });

@@ -325,7 +325,8 @@ describe('hidden issues answer exactly like missing ones', () => {
   it('a link to a hidden issue fails like a link to a missing one', async () => {
     const a = await execute(server, mine, { command: `relates to ${hidden}` }, { user: 'u_dev' });
     const b = await execute(server, mine, { command: `relates to ${missing}` }, { user: 'u_dev' });
-    expect(a.status).toBe(404);
+    // The command error naming the issue (400), alike for hidden and missing.
+    expect(a.status).toBe(400);
     expect(shape(a, hidden)).toBe(shape(b, missing));
   });
 

@@ -92,6 +92,7 @@ const ROUTES = [
   'GET /admin/customfield/field',
   'GET /admin/customfield/field/{name}',
   'PUT /admin/customfield/field/{name}',
+  'POST /admin/customfield/field/{name}',
   'DELETE /admin/customfield/field/{name}',
   'GET /admin/project/{project}/customfield',
   'GET /admin/project/{project}/customfield/{name}',

@@ -187,6 +187,7 @@ const ROWS: Record<string, Row> = {
   'customFields.listPrototypes':  { holder: {}, input: () => ({}), expect: ANY },
   'customFields.getPrototype':    { holder: {}, input: () => ({ name: 'Priority' }), expect: ANY },
   'customFields.createPrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ name: `N_${a.key}`, type: 'enum[*]' }), expect: HOLDERS },
+  'customFields.updatePrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshPrototype(a), aliases: `al_${a.key}` }), expect: HOLDERS },
   'customFields.deletePrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshPrototype(a) }), expect: HOLDERS },
   'customFields.listProjectFields': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'customFields.getProjectField': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P, name: 'State' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },

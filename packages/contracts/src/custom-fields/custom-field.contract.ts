@@ -69,6 +69,25 @@ export const ZCreateFieldPrototypeInput = z.object({
   attachBundlePolicy: z.coerce.number().int().min(0).max(2).optional(),
   emptyFieldText: optionalText(100),
   canBeEmpty: QueryBool.optional(),
+  /** Other names of the field, comma-separated (`affects`); absent: the original's for its predefined fields. */
+  aliases: z.string().max(1100, 'must be at most 1100 characters').optional(),
+});
+
+export const updateFieldPrototypeMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/admin/customfield/field/{name}',
+    summary: "Change a custom field prototype's aliases",
+    description:
+      '`aliases`: other names of the field in commands, search and suggestions, comma-separated (empty: none); each must not be a command keyword or name another field.',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZUpdateFieldPrototypeInput = z.object({
+  name: ZFieldName,
+  aliases: z.string().max(1100, 'must be at most 1100 characters').optional(),
 });
 
 export const deleteFieldPrototypeMeta = {

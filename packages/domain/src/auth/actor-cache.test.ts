@@ -30,6 +30,7 @@ const EXPECTED_TRIGGERS = [
 /** Every table a command vocabulary is built from (migration 0013). */
 const EXPECTED_VOCABULARY_TRIGGERS = [
   'custom_fields_update',
+  'custom_fields_aliases_update',
   'projects_insert',
   'projects_update',
   'projects_delete',
@@ -44,6 +45,9 @@ const EXPECTED_VOCABULARY_TRIGGERS = [
     'group_members',
     'tags',
     'issue_link_types',
+    'user_groups',
+    'work_types',
+    'project_time_tracking',
   ].flatMap((t) => ['insert', 'update', 'delete'].map((e) => `${t}_${e}`)),
 ].map((name) => `vocabulary_epoch_${name}`);
 

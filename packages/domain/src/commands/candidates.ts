@@ -1,5 +1,12 @@
-import { COMMAND_KEYWORDS, COMMANDS, type CommandKeyword, keywordCapability } from './definitions.js';
+import {
+  COMMAND_KEYWORDS,
+  COMMANDS,
+  type CommandKeyword,
+  keywordCapability,
+  keywordOp,
+} from './definitions.js';
 import type { FieldEntry, Lexicon } from './lexicon.js';
+import { COMMAND_OP_REQUIREMENTS } from './requirements.js';
 import { resolveBareValue } from './resolve.js';
 import { normalizePhrase } from './token.js';
 
@@ -27,6 +34,8 @@ export type CandidateSets = {
   multiValues: Candidate[];
   users: Candidate[];
   tags: Candidate[];
+  groups: Candidate[];
+  workTypes: Candidate[];
   issueIds: Candidate[];
   /** Values of one field (empty without the update permission). */
   valuesOf(entry: FieldEntry): Candidate[];
@@ -68,6 +77,15 @@ function buildCandidates(lex: Lexicon): CandidateSets {
   const typeable = (name: string) => !/[{}]/.test(name) && normalizePhrase(name) !== '';
   const fieldEntries = vocab.fields.filter((field) => can.update && typeable(field.name));
   const fields = fieldEntries.map((f) => candidate(f.name, f.multi ? 'Field, several values' : 'Field'));
+  const multiFields = fields.filter((_, i) => fieldEntries[i]?.multi);
+  // Aliases follow the names, described by the field they stand for.
+  for (const f of fieldEntries) {
+    for (const alias of (f.aliases ?? []).filter(typeable)) {
+      const aliasCandidate = candidate(alias, `${f.name} (alias)`);
+      fields.push(aliasCandidate);
+      if (f.multi) multiFields.push(aliasCandidate);
+    }
+  }
   const hasMulti = fieldEntries.some((field) => field.multi);
   const links = !can.link
     ? []
@@ -79,6 +97,8 @@ function buildCandidates(lex: Lexicon): CandidateSets {
   const allowed = (keyword: CommandKeyword) => {
     const capability = keywordCapability(keyword);
     if (keyword === 'for' && !lex.assignee) return false;
+    const op = keywordOp(keyword);
+    if (op && COMMAND_OP_REQUIREMENTS[op].timeTracking && !vocab.timeTracking) return false;
     return capability ? can[capability] : (can.update && hasMulti) || links.length > 0;
   };
   // Keywords first, then their aliases.
@@ -120,13 +140,20 @@ function buildCandidates(lex: Lexicon): CandidateSets {
   };
   return {
     fields,
-    multiFields: fields.filter((_, i) => fieldEntries[i]?.multi),
+    multiFields,
     keywords,
     links,
     bareValues,
     multiValues,
     users,
     tags: can.tag ? vocab.tags.filter((t) => typeable(t.name)).map((t) => candidate(t.name, 'Tag')) : [],
+    workTypes:
+      can.work && vocab.timeTracking
+        ? vocab.workTypes.filter((t) => typeable(t.name)).map((t) => candidate(t.name, 'Work type'))
+        : [],
+    groups: can.visibility
+      ? vocab.groups.filter((g) => typeable(g.name)).map((g) => candidate(g.name, 'Group'))
+      : [],
     issueIds: can.link ? vocab.issueIds.map((id) => candidate(id, 'Issue')) : [],
     valuesOf,
   };

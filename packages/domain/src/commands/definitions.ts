@@ -12,7 +12,11 @@ export type CommandKeyword =
   | 'unvote'
   | 'add'
   | 'remove'
-  | 'comment';
+  | 'comment'
+  | 'delete'
+  | 'visible to'
+  | 'remove visible to'
+  | 'work';
 
 /**
  * What follows each keyword, and so which production reads it: nothing (`vote`), a value of the
@@ -20,10 +24,12 @@ export type CommandKeyword =
  * exist (`untag`), or what a multi-value command takes (`add Fix versions 1.0`, `remove relates to X`).
  */
 export type CommandArgument =
-  | { argument: 'none'; op: 'vote' | 'unvote' | 'comment'; preview: string }
+  | { argument: 'none'; op: 'vote' | 'unvote' | 'comment' | 'delete'; preview: string }
   | { argument: 'assignee' }
   | { argument: 'user'; op: 'star' | 'unstar' }
   | { argument: 'tag'; op: 'tag' | 'untag'; allowNew: boolean }
+  | { argument: 'group'; op: 'visibleTo' | 'removeVisibleTo' }
+  | { argument: 'work'; op: 'work' }
   | { argument: 'multi-target'; mode: 'add' | 'remove' };
 
 export type CommandDefinition = CommandArgument & {
@@ -80,6 +86,31 @@ export const COMMANDS: Record<CommandKeyword, CommandDefinition> = {
     preview: 'Add comment',
     aliases: [],
     description: 'Add the comment text',
+  },
+  delete: {
+    argument: 'none',
+    op: 'delete',
+    preview: 'Delete the issue',
+    aliases: [],
+    description: 'Delete the issue',
+  },
+  'visible to': {
+    argument: 'group',
+    op: 'visibleTo',
+    aliases: [],
+    description: 'Let only a group read the issue',
+  },
+  'remove visible to': {
+    argument: 'group',
+    op: 'removeVisibleTo',
+    aliases: [],
+    description: 'Lift the restriction to a group',
+  },
+  work: {
+    argument: 'work',
+    op: 'work',
+    aliases: [],
+    description: 'Add spent time: work 2h [type] [date] [description]',
   },
   add: {
     argument: 'multi-target',

@@ -25,6 +25,10 @@ export type Lexicon = {
   /** `me`, logins and full names, for `star`/`unstar`. */
   users: PhraseIndex<string>;
   tags: PhraseIndex<string>;
+  /** Group names, for `visible to`. */
+  groups: PhraseIndex<string>;
+  /** Work type names, for `work`. */
+  workTypes: PhraseIndex<string>;
   /** Lower-cased readable id → as the vocabulary spells it. */
   issueIds: Map<string, string>;
   /** The field `for` sets: the user field called Assignee, else the first single-value user field. */
@@ -68,18 +72,36 @@ function buildLexicon(vocab: CommandVocabulary): Lexicon {
   const entries = vocab.fields.map((field) => {
     const entry = indexField(field, vocab, fullNames, bareValues);
     fields.add(field.name, entry);
+    for (const alias of field.aliases ?? []) fields.add(alias, entry);
     return entry;
   });
   const tags = new PhraseIndex<string>();
   for (const tag of vocab.tags) tags.add(tag.name, tag.name);
+  const groups = new PhraseIndex<string>();
+  for (const group of vocab.groups) groups.add(group.name, group.name);
+  const workTypes = new PhraseIndex<string>();
+  for (const type of vocab.workTypes) workTypes.add(type.name, type.name);
   const userFields = entries.filter((entry) => entry.field.kind === 'user' && !entry.field.multi);
   const assignee = userFields.find((entry) => entry.field.name.toLowerCase() === 'assignee') ?? userFields[0];
   const maxWords = Math.max(
-    ...[keywords, links, fields, bareValues, users, tags].map((index) => index.maxWords),
+    ...[keywords, links, fields, bareValues, users, tags, groups, workTypes].map((index) => index.maxWords),
     ...entries.map((entry) => entry.values.maxWords),
   );
   const issueIds = new Map(vocab.issueIds.map((id) => [id.toLowerCase(), id]));
-  return { vocab, keywords, links, fields, bareValues, users, tags, issueIds, assignee, maxWords };
+  return {
+    vocab,
+    keywords,
+    links,
+    fields,
+    bareValues,
+    users,
+    tags,
+    groups,
+    workTypes,
+    issueIds,
+    assignee,
+    maxWords,
+  };
 }
 
 function indexField(

@@ -20,6 +20,17 @@ export type CommandOp = (
   | { kind: 'link'; linkType: string; outward: boolean; issueId: string }
   | { kind: 'unlink'; linkType: string; outward: boolean; issueId: string }
   | { kind: 'comment' }
+  /** Deletes the issue, as `DELETE /rest/issue/{id}` does. */
+  | { kind: 'delete' }
+  /** `visible to <group>`: only the group's members (and the reporter...) read the issue. */
+  | { kind: 'visibleTo'; group: string }
+  /** `remove visible to <group>`: lifts that group's restriction. */
+  | { kind: 'removeVisibleTo'; group: string }
+  /**
+   * `work 2h [type] [date] [description]`: a work item of `minutes` by the actor; `date` in ms
+   * (null: now), `workType` a known work type's name.
+   */
+  | { kind: 'work'; minutes: number; workType: string | null; date: number | null; text: string }
 ) & { range: TextRange; description: string };
 
 export type CommandOpKind = CommandOp['kind'];

@@ -14,7 +14,8 @@ export function parseLinkCommand(
   kind: 'link' | 'unlink',
   head: HighlightRange[],
 ): Part {
-  const spans = [...head, p.take(length, 'keyword')];
+  // Length 0: the link phrase is implied by the value before the id (`state duplicate TS-2405`).
+  const spans = length > 0 ? [...head, p.take(length, 'keyword')] : [...head];
   p.expect({ issueIds: true });
   const key = p.keys[p.pos];
   if (p.current?.kind !== 'unknown' && key !== undefined && isIssueId(key)) {

@@ -267,7 +267,7 @@ describe('parseCommand: diagnostics', () => {
     ['} Fixed', 0, 1, 'Unexpected }: braces only close a {…} value'],
     ['Fixed \u0001', 6, 7, 'Unexpected control character'],
     ['{comment}', 0, 9, 'Unknown command: comment'],
-    ['state duplicate PRJ-2', 16, 21, 'Issue id PRJ-2 needs a link command before it, e.g. relates to PRJ-2'],
+    ['state verified PRJ-2', 15, 20, 'Issue id PRJ-2 needs a link command before it, e.g. relates to PRJ-2'],
   ])('%j', (text, start, end, message) => {
     expect(parseCommand(text, vocab).diagnostics).toEqual([{ start, end, message }]);
   });
@@ -330,9 +330,14 @@ describe('parseCommand: ambiguity', () => {
       [{ kind: 'tag', tag: 'fix it this week', description: 'Add tag fix it this week' }],
     ],
     [
-      'a shorter tag when the longer does not match',
+      'words going on past an existing tag name a new tag (up to the next keyword)',
       'tag fix it now',
-      [{ kind: 'tag', tag: 'fix it', description: 'Add tag fix it' }],
+      [{ kind: 'tag', tag: 'fix it now', description: 'Add new tag fix it now' }],
+    ],
+    [
+      'a shorter tag when another command follows it',
+      'tag fix it Fixed',
+      [{ kind: 'tag', tag: 'fix it', description: 'Add tag fix it' }, set('State', 'Fixed')],
     ],
   ])('%s: %j', (_, text, expected) => {
     expect(opsOf(text, extended)).toEqual(expected);

@@ -13,7 +13,7 @@ import { parseKeywordCommand } from './parse-keywords.js';
 import { parseLinkCommand } from './parse-links.js';
 import type { Part, Rejection } from './part.js';
 import type { PhraseIndex } from './phrase-index.js';
-import { COMMAND_OP_REQUIREMENTS } from './requirements.js';
+import { COMMAND_OP_REQUIREMENTS, NO_TIME_TRACKING } from './requirements.js';
 import type { HighlightRange, HighlightStyle, ParseResult } from './result.js';
 import { MISSING_CLOSE, scan } from './scanner.js';
 import { collapseSpaces, type Token, tokenKey } from './token.js';
@@ -27,6 +27,10 @@ export type Expectation = {
   /** The optional user of `star`/`unstar`. */
   users?: boolean;
   tags?: boolean;
+  /** A group name (`visible to`). */
+  groups?: boolean;
+  /** A work type (`work 2h`). */
+  workTypes?: boolean;
   issueIds?: boolean;
   /** What `add`/`remove` take: a multi-value field or value, or a link phrase. */
   multi?: boolean;
@@ -139,7 +143,7 @@ export class CommandParser {
   /** Command ::= KeywordCommand | LinkCommand | AttributeCommand | Value | Unknown */
   private parseCommand(): Part {
     const match = this.startMatch();
-    if (!match) return isIssueId(this.keys[this.pos]) ? this.parseStrayIssueId() : this.parseUnknown();
+    if (!match) return isIssueId(this.keys[this.pos]) ? this.parseIssueIdAfterValue() : this.parseUnknown();
     switch (match.kind) {
       case 'keyword':
         return parseKeywordCommand(this, match.keyword, match.length);
@@ -170,6 +174,24 @@ export class CommandParser {
     return { spans: [span], description: message, error: { start: span.start, end: span.end, message } };
   }
 
+  /**
+   * ValueLink ::= Value IssueId   (`state duplicate TS-2405`: a value named like a link type, then
+   * an issue id, links with that type's outward name); any other issue id alone needs a link phrase.
+   */
+  private parseIssueIdAfterValue(): Part {
+    const last = this.result.ops.at(-1);
+    const lastEnd = last?.range.end;
+    const previous = this.tokens[this.pos - 1];
+    if (last?.kind === 'set' && last.value !== null && previous?.range.end === lastEnd) {
+      const type = this.lex.vocab.linkTypes.find((t) => t.name.toLowerCase() === last.value?.toLowerCase());
+      if (type) {
+        const link = { linkType: type.name, outward: true, phrase: type.outwardName };
+        return parseLinkCommand(this, link, 0, 'link', []);
+      }
+    }
+    return this.parseStrayIssueId();
+  }
+
   /** An issue id alone: it needs a link phrase before it. */
   private parseStrayIssueId(): Part {
     const id = (this.keys[this.pos] ?? '').toUpperCase();
@@ -192,6 +214,9 @@ export class CommandParser {
     const needs = part.op && COMMAND_OP_REQUIREMENTS[part.op.kind];
     if (!error && needs && !this.lex.vocab.can[needs.capability]) {
       error = { start, end, message: `${part.description}: you have no rights to ${needs.what}` };
+      for (const span of spans) span.style = 'error';
+    } else if (!error && needs?.timeTracking && !this.lex.vocab.timeTracking) {
+      error = { start, end, message: `${part.description}: ${NO_TIME_TRACKING}` };
       for (const span of spans) span.style = 'error';
     }
     this.result.ranges.push(...spans);

@@ -23,7 +23,24 @@ const PIECES = [
     'No subsystem',
   ],
   ...['for', 'me', 'assigned to', 'tag', 'untag', 'remove tag', 'star', 'unstar', 'vote', 'unvote', 'add'],
-  ...['remove', 'comment', 'relates to', 'relates', 'to', 'subtask of', 'parent for', 'is required for'],
+  ...[
+    'delete',
+    'visible to',
+    'remove visible to',
+    'QA Engineers',
+    'work',
+    '2h',
+    'Development',
+    '2026-11-20',
+    'remove',
+    'comment',
+    'relates to',
+    'relates',
+    'to',
+    'subtask of',
+    'parent for',
+    'is required for',
+  ],
   ...[
     'PRJ-1',
     'abc-12',
@@ -56,6 +73,9 @@ const permissions = fc.record({
   tag: fc.boolean(),
   vote: fc.boolean(),
   star: fc.boolean(),
+  delete: fc.boolean(),
+  visibility: fc.boolean(),
+  work: fc.boolean(),
 });
 
 const anyText = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), command);

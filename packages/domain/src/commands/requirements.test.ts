@@ -34,6 +34,10 @@ const SAMPLES: Record<CommandOpKind, { text: string; op: CommandOp }> = {
   link: { text: 'relates to PRJ-2', op: op.link('Relates', 'RQ-2') },
   unlink: { text: 'remove relates to PRJ-2', op: op.unlink('Relates', 'RQ-2') },
   comment: { text: 'comment', op: op.comment() },
+  delete: { text: 'delete', op: op.delete() },
+  visibleTo: { text: 'visible to All Users', op: op.visibleTo('All Users') },
+  removeVisibleTo: { text: 'remove visible to All Users', op: op.removeVisibleTo('All Users') },
+  work: { text: 'work 2h', op: op.work(120) },
 };
 
 /** Every permission a command may need, so an actor can lack exactly one of them. */
@@ -121,7 +125,12 @@ describe('command-operation requirements: one table, three enforcers that agree'
       expect(can[needs.capability], kind).toBe(true);
       const sample = SAMPLES[kind as CommandOpKind];
       expect(parseCommand(sample.text, { ...testVocabulary(), can }).ops, kind).toHaveLength(1);
-      const outcome = await applyCommand(fork(orm), holder, ['RQ-1'], [sample.op], 'text').then(
+      // Deleting gets an issue of its own, so the other kinds still have theirs.
+      const subject =
+        kind === 'delete'
+          ? (await createIssue(fork(orm), root, { project: 'RQ', summary: 'to delete' })).id
+          : 'RQ-1';
+      const outcome = await applyCommand(fork(orm), holder, [subject], [sample.op], 'text').then(
         () => 'applied',
         (error: { code?: string }) => error.code,
       );

@@ -11,7 +11,16 @@ import type { CommandOpKind } from './ops.js';
  * It needs `permission` in the project of every issue the command applies to; a `humansOnly`
  * one is also refused to the guest account (tags, stars and votes are personal).
  */
-export type Capability = 'update' | 'link' | 'comment' | 'tag' | 'vote' | 'star';
+export type Capability =
+  | 'update'
+  | 'link'
+  | 'comment'
+  | 'tag'
+  | 'vote'
+  | 'star'
+  | 'delete'
+  | 'visibility'
+  | 'work';
 
 export type CapabilityRequirement = {
   permission: PermissionKey;
@@ -27,6 +36,11 @@ export const CAPABILITY_REQUIREMENTS: Record<Capability, CapabilityRequirement> 
   tag: { permission: 'READ_ISSUE', humansOnly: true, what: 'tag issues' },
   vote: { permission: 'READ_ISSUE', humansOnly: true, what: 'vote for issues' },
   star: { permission: 'READ_ISSUE', humansOnly: true, what: 'star issues' },
+  delete: { permission: 'DELETE_ISSUE', humansOnly: false, what: 'delete issues' },
+  /** Who reads the issue (`permittedGroup`), as `PUT /rest/issue?permittedGroup=` sets it at creation. */
+  visibility: { permission: 'UPDATE_ISSUE', humansOnly: false, what: 'change who may read issues' },
+  /** Also only where the project tracks time (`CommandOpRequirement.timeTracking`). */
+  work: { permission: 'CREATE_WORK_ITEM', humansOnly: false, what: 'add work items' },
 };
 
 export const CAPABILITIES = Object.keys(CAPABILITY_REQUIREMENTS) as Capability[];
@@ -35,11 +49,13 @@ export type CommandOpRequirement = CapabilityRequirement & {
   capability: Capability;
   /** Also needed when the operation names another user than the actor (`star john`). */
   forAnotherUser?: PermissionKey;
+  /** Applies only in projects that track time (the vocabulary's `timeTracking`). */
+  timeTracking?: boolean;
 };
 
 const requirement = (
   capability: Capability,
-  extra: { forAnotherUser?: PermissionKey } = {},
+  extra: { forAnotherUser?: PermissionKey; timeTracking?: boolean } = {},
 ): CommandOpRequirement => ({ capability, ...CAPABILITY_REQUIREMENTS[capability], ...extra });
 
 /** What each command operation needs: the per-operation view of the table above. */
@@ -56,7 +72,14 @@ export const COMMAND_OP_REQUIREMENTS: Record<CommandOpKind, CommandOpRequirement
   unstar: requirement('star', { forAnotherUser: 'UPDATE_WATCHERS' }),
   vote: requirement('vote'),
   unvote: requirement('vote'),
+  delete: requirement('delete'),
+  visibleTo: requirement('visibility'),
+  removeVisibleTo: requirement('visibility'),
+  work: requirement('work', { timeTracking: true }),
 };
+
+/** What a command says when its project does not track time. */
+export const NO_TIME_TRACKING = 'time tracking is not enabled in this project';
 
 /** The vocabulary's `can` flags, given whether the actor holds a permission where it matters. */
 export function capabilitiesOf(

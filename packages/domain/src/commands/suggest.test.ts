@@ -99,7 +99,14 @@ describe('suggestCommand: what is offered', () => {
 
   test('ranks prefix matches before word-start matches before substrings', () => {
     expect(options('ver|')).toEqual(['Verified', 'Fix versions']);
-    expect(options('to|')).toEqual(['To be discussed', 'assigned to', 'relates to', 'Show-stopper']);
+    expect(options('to|')).toEqual([
+      'To be discussed',
+      'visible to',
+      'remove visible to',
+      'assigned to',
+      'relates to',
+      'Show-stopper',
+    ]);
   });
 
   test('respects the limit', () => {

@@ -102,6 +102,8 @@ function groupsAt(site: Site, sets: CandidateSets, vocab: CommandVocabulary): Ca
   if (e.field) groups.push(sets.valuesOf(e.field));
   if (e.users) groups.push(sets.users);
   if (e.tags) groups.push(sets.tags);
+  if (e.groups) groups.push(sets.groups);
+  if (e.workTypes) groups.push(sets.workTypes);
   if (e.issueIds) groups.push(sets.issueIds);
   if (e.multi) groups.push(sets.multiFields, sets.links, sets.multiValues);
   if (e.command) {

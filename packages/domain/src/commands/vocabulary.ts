@@ -22,6 +22,8 @@ export type VocabularyField = {
     | 'float'
     | 'date'
     | 'period';
+  /** Other names of the field, its prototype's aliases (`affects` for Affected versions). */
+  aliases?: string[];
   /** Multi-value fields take `add`/`remove`; a bare value adds. */
   multi: boolean;
   values: VocabularyValue[];
@@ -42,6 +44,12 @@ export type CommandVocabulary = {
   /** Tags the actor can apply (existing ones; `tag X` with a new name creates it). */
   tags: { name: string }[];
   linkTypes: { name: string; outwardName: string; inwardName: string; directed: boolean }[];
+  /** Work types (`work 2h Development`). */
+  workTypes: { name: string }[];
+  /** Whether every context project tracks time (`work` applies only there). */
+  timeTracking: boolean;
+  /** Groups an issue may be made visible to (`visible to <group>`). */
+  groups: { name: string }[];
   /** Readable ids of issues the actor may link to, for suggestions (a bounded sample). */
   issueIds: string[];
   /** Permission facts for the context: which kinds of command the actor may apply. */

@@ -105,13 +105,13 @@ describe('applyCommand', () => {
     [
       'a link to a missing issue',
       op.link('Relates', 'CMD-999'),
-      'NOT_FOUND',
+      'VALIDATION_FAILED',
       /issue \[ CMD-999 \] not found/,
     ],
     [
       'a link to an unreadable issue',
       op.link('Relates', 'SEC-1'),
-      'NOT_FOUND',
+      'VALIDATION_FAILED',
       /issue \[ SEC-1 \] not found/,
     ],
     ['an unknown link type', op.link('Blocks', 'CMD-4'), 'NOT_FOUND', /link type/],
@@ -192,7 +192,8 @@ describe('applyCommand', () => {
       'Hello',
     );
     const issue = await get('CMD-6', reporter);
-    expect(issue.tags.map((t) => t.name)).toEqual(['mine']);
+    // The star is the reporter's own Star tag too.
+    expect(issue.tags.map((t) => t.name)).toEqual(['mine', 'Star']);
     expect(issue).toMatchObject({ stars: 1, starredByMe: true, votes: 1, votedByMe: true });
     expect(issue.comments.map((c) => [c.author.login, c.text])).toEqual([['rep', 'Hello']]);
     // The reporter's private tag is invisible to others; stars and votes count for everyone.

@@ -75,7 +75,17 @@ describe('buildVocabulary', () => {
       'parent for',
     ]);
     expect(v.issueIds).toEqual(['C-1', 'B-1', 'A-1']);
-    expect(v.can).toEqual({ update: true, link: true, comment: true, tag: true, vote: true, star: true });
+    expect(v.can).toEqual({
+      update: true,
+      link: true,
+      comment: true,
+      tag: true,
+      vote: true,
+      star: true,
+      delete: true,
+      visibility: true,
+      work: true,
+    });
   });
 
   it('offers only what applies to every context issue', async () => {
@@ -102,6 +112,9 @@ describe('buildVocabulary', () => {
       tag: true,
       vote: true,
       star: true,
+      delete: false,
+      visibility: false,
+      work: false,
     });
   });
 

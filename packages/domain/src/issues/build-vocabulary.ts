@@ -11,6 +11,7 @@ import { toBool } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../orm/statements.js';
 import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
+import { parseAliases } from './fields/field-aliases.js';
 import { findReadableIssues } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 
@@ -28,6 +29,7 @@ type FieldRow = {
   value_name: string | null;
   resolved: unknown;
   is_private: unknown;
+  aliases: string | null;
 };
 type UserRow = { project_id: number | null; field_key: string | null; login: string; full_name: string };
 
@@ -56,6 +58,7 @@ function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number
         values: row.kind === 'user' ? [...(bundleUsers.get(`${projectId}:${row.name_key}`) ?? [])] : [],
         canBeEmpty: toBool(row.can_be_empty),
         ...(row.empty_text ? { emptyText: row.empty_text } : {}),
+        ...(row.aliases ? { aliases: parseAliases(row.aliases) } : {}),
       };
       fields.set(row.name_key, field);
     }
@@ -150,7 +153,7 @@ export async function buildVocabulary(
     ? await readRows<FieldRow>(
         em,
         'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
-          'fv.name as value_name, fv.resolved, cf.is_private from project_fields pf ' +
+          'fv.name as value_name, fv.resolved, cf.is_private, cf.aliases from project_fields pf ' +
           'join custom_fields cf on cf.id = pf.custom_field_id left join field_values fv on fv.bundle_id = pf.bundle_id ' +
           `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
         fieldProjects,
@@ -190,19 +193,38 @@ export async function buildVocabulary(
     fields,
     users: [...users.values()],
     tags: allowed.tag ? shared.tags : [],
+    groups: allowed.visibility ? shared.groups : [],
+    workTypes: allowed.work ? shared.workTypes : [],
+    timeTracking: allowed.work && (await tracksTimeIn(em, projectIds)),
     linkTypes: allowed.link ? shared.linkTypes : [],
     issueIds: allowed.link ? shared.issueIds : [],
     can: allowed,
   };
 }
 
+/** Whether every one of the projects tracks time (none: false). */
+async function tracksTimeIn(em: Em, projectIds: readonly number[]): Promise<boolean> {
+  if (projectIds.length === 0) return false;
+  const rows = await readRows<{ n: unknown }>(
+    em,
+    `select count(*) as n from project_time_tracking where enabled = ? and project_id in (${placeholders(projectIds)})`,
+    [true, ...projectIds],
+  );
+  return Number(rows[0]?.n ?? 0) === projectIds.length;
+}
+
 /** What a vocabulary holds whatever its context projects: the actor's tags, the link types, linkable issues. */
-type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds'>;
+type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'groups' | 'workTypes'>;
 
 const sharedPartsCache = epochCacheFor<SharedParts>(
-  (p) => 512 + 64 * (p.tags.length + p.linkTypes.length + p.issueIds.length),
+  (p) =>
+    512 +
+    64 * (p.tags.length + p.linkTypes.length + p.issueIds.length + p.groups.length + p.workTypes.length),
 );
-/** The sample of linkable issues is a suggestion hint that no epoch covers: at most this old. */
+/**
+ * The sample of linkable issues follows the issues' high-water mark (a new issue is in it at once);
+ * an older issue deleted or hidden since stays in it at most this long (a hint: applying re-checks).
+ */
 const SAMPLE_MAX_AGE_MS = 60_000;
 
 /**
@@ -214,36 +236,47 @@ function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
   const scope = readableIssuesSql(actor);
   // The condition's parameters name everything it depends on (projects, user, groups).
   const key = `shared|${actor.userId}|${scope === 'none' ? 'none' : `${scope.sql}|${scope.params.join(',')}`}`;
-  return remembered(sharedPartsCache(em), em, key, SAMPLE_MAX_AGE_MS, async () => {
-    const tags = await readRows<{ name: string }>(
-      em,
-      'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
-      [actor.userId],
-    );
-    const linkTypes = await readRows<{
-      name: string;
-      outward_name: string;
-      inward_name: string;
-      directed: unknown;
-    }>(em, 'select name, outward_name, inward_name, directed from issue_link_types order by name_key');
-    const issueIds =
-      scope === 'none'
-        ? []
-        : await readRows<{ short_name: string; number_in_project: number }>(
-            em,
-            'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
-              `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
-            scope.params,
-          );
-    return {
-      tags: tags.map((t) => ({ name: t.name })),
-      linkTypes: linkTypes.map((t) => ({
-        name: t.name,
-        outwardName: t.outward_name,
-        inwardName: t.inward_name,
-        directed: toBool(t.directed),
-      })),
-      issueIds: issueIds.map((r) => formatIssueId(r.short_name, Number(r.number_in_project))),
-    };
-  });
+  return remembered(
+    sharedPartsCache(em),
+    em,
+    key,
+    SAMPLE_MAX_AGE_MS,
+    async () => {
+      const tags = await readRows<{ name: string }>(
+        em,
+        'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
+        [actor.userId],
+      );
+      const linkTypes = await readRows<{
+        name: string;
+        outward_name: string;
+        inward_name: string;
+        directed: unknown;
+      }>(em, 'select name, outward_name, inward_name, directed from issue_link_types order by name_key');
+      const issueIds =
+        scope === 'none'
+          ? []
+          : await readRows<{ short_name: string; number_in_project: number }>(
+              em,
+              'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
+                `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
+              scope.params,
+            );
+      const groups = await readRows<{ name: string }>(em, 'select name from user_groups order by name_key');
+      const workTypes = await readRows<{ name: string }>(em, 'select name from work_types order by name_key');
+      return {
+        tags: tags.map((t) => ({ name: t.name })),
+        groups: groups.map((g) => ({ name: g.name })),
+        workTypes: workTypes.map((t) => ({ name: t.name })),
+        linkTypes: linkTypes.map((t) => ({
+          name: t.name,
+          outwardName: t.outward_name,
+          inwardName: t.inward_name,
+          directed: toBool(t.directed),
+        })),
+        issueIds: issueIds.map((r) => formatIssueId(r.short_name, Number(r.number_in_project))),
+      };
+    },
+    { issueMark: true },
+  );
 }

@@ -11,7 +11,9 @@ import { toBool } from '../orm/row-values.js';
 import { readRows } from '../orm/statements.js';
 import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
-import { findVisibleTag, insertOwnTag, type VisibleTag } from './tags/tag-lookup.js';
+import { visibilityGroupId } from './issue-visibility.js';
+import { findVisibleTag, insertOwnTag, starTagOf, type VisibleTag } from './tags/tag-lookup.js';
+import { tracksTime } from './work-items/work-items.js';
 
 export type LinkTypeRef = {
   id: number;
@@ -103,6 +105,40 @@ export class CommandLookups {
       ) ??
       null
     );
+  }
+
+  private readonly tracking = new Map<number, boolean>();
+
+  /** Whether the project tracks time (`work`), read once per command. */
+  async timeTracking(projectId: number): Promise<boolean> {
+    let tracked = this.tracking.get(projectId);
+    if (tracked === undefined) {
+      tracked = await tracksTime(this.em, projectId);
+      this.tracking.set(projectId, tracked);
+    }
+    return tracked;
+  }
+
+  private readonly starTags = new Map<number, VisibleTag | null>();
+
+  /** A user's own `Star` tag, created when `create` and missing (see `starTagOf`). */
+  async starTag(userId: number, create: boolean): Promise<VisibleTag | null> {
+    let tag = this.starTags.get(userId);
+    if (tag === undefined || (tag === null && create)) {
+      tag = await starTagOf(this.em, userId, create);
+      this.starTags.set(userId, tag);
+    }
+    return tag;
+  }
+
+  /** A group's id by name (as the issue route resolves `permittedGroup`); null when there is none. */
+  async group(name: string): Promise<number | null> {
+    try {
+      return await visibilityGroupId(this.em, name);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
+      throw error;
+    }
   }
 
   /** A link target the actor can read; throws NOT_FOUND otherwise (cached either way). */

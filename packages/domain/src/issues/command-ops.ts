@@ -1,7 +1,7 @@
 import type { ErrorCode, PermissionKey } from '@trackline/contracts';
 import { type Actor, can } from '../auth/actor.js';
 import type { CommandOp } from '../commands/ops.js';
-import { COMMAND_OP_REQUIREMENTS } from '../commands/requirements.js';
+import { COMMAND_OP_REQUIREMENTS, NO_TIME_TRACKING } from '../commands/requirements.js';
 import { DomainError } from '../errors.js';
 import { isBundleKind } from '../model/field.entity.js';
 import { nameKey } from '../text/user-text.js';
@@ -14,6 +14,7 @@ import {
   type SlotValue,
 } from './command-state.js';
 import { resolveValueText } from './fields/resolve-value-text.js';
+import { isStarTag } from './tags/tag-lookup.js';
 
 type Ctx = { actor: Actor; state: CommandState; lookups: CommandLookups; comment: string };
 
@@ -27,7 +28,10 @@ export function opError(
   reason: string,
 ): DomainError {
   const what = op === 'comment' ? 'comment' : label(op);
-  return new DomainError(code, `Cannot apply [ ${what} ] to issue [ ${issue.ref.readableId} ]: ${reason}.`);
+  const message = `Cannot apply [ ${what} ] to issue [ ${issue.ref.readableId} ]: ${reason}.`;
+  // A bad command (400) names its parameter, like the parser's refusals.
+  const issues = code === 'VALIDATION_FAILED' ? [{ field: 'command', message }] : undefined;
+  return new DomainError(code, message, issues);
 }
 
 function requireFor(ctx: Ctx, issue: IssueState, op: CommandOp | 'comment', permission: PermissionKey) {
@@ -143,7 +147,8 @@ async function applyLinkOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 
   try {
     target = await ctx.lookups.targetIssue(op.issueId);
   } catch {
-    throw opError('NOT_FOUND', issue, op, `issue [ ${op.issueId} ] not found`);
+    // A command error (400) naming it, as for any unknown value; a hidden issue answers alike.
+    throw opError('VALIDATION_FAILED', issue, op, `issue [ ${op.issueId} ] not found`);
   }
   if (target.id === issue.ref.id)
     throw opError('INVALID_COMMAND', issue, op, 'an issue cannot be linked to itself');
@@ -176,8 +181,19 @@ async function applyStarOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 
   if (userId === null) throw opError('NOT_FOUND', issue, op, `user [ ${op.login} ] not found`);
   const forAnother = COMMAND_OP_REQUIREMENTS[op.kind].forAnotherUser;
   if (userId !== ctx.actor.userId && forAnother) requireFor(ctx, issue, op, forAnother);
-  if (op.kind === 'star') issue.stars.current.add(userId);
-  else issue.stars.current.delete(userId);
+  await setStar(ctx, issue, userId, op.kind === 'star');
+}
+
+/** Stars or unstars for a user: the watcher row and the user's own `Star` tag, together. */
+async function setStar(ctx: Ctx, issue: IssueState, userId: number, on: boolean) {
+  const tag = await ctx.lookups.starTag(userId, on);
+  if (on) {
+    issue.stars.current.add(userId);
+    if (tag) issue.tags.current.add(tag.id);
+  } else {
+    issue.stars.current.delete(userId);
+    if (tag) issue.tags.current.delete(tag.id);
+  }
 }
 
 async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: 'tag' | 'untag' }) {
@@ -189,11 +205,15 @@ async function applyTagOp(ctx: Ctx, issue: IssueState, op: CommandOp & { kind: '
       if (error instanceof DomainError) throw opError(error.code, issue, op, `tag ${error.message}`);
       throw error;
     }
+    // The actor's own `Star` tag is the star: tagging with it stars.
+    if (tag.ownerId === ctx.actor.userId && isStarTag(tag))
+      return setStar(ctx, issue, ctx.actor.userId, true);
     issue.tags.current.add(tag.id);
     return;
   }
   const tag = await ctx.lookups.tag(op.tag);
   if (!tag) throw opError('NOT_FOUND', issue, op, `tag [ ${op.tag} ] not found`);
+  if (tag.ownerId === ctx.actor.userId && isStarTag(tag)) return setStar(ctx, issue, ctx.actor.userId, false);
   issue.tags.current.delete(tag.id);
 }
 
@@ -224,6 +244,27 @@ export async function applyOp(ctx: Ctx, issue: IssueState, op: CommandOp): Promi
       if (op.kind === 'vote') issue.votes.current.add(ctx.actor.userId);
       else issue.votes.current.delete(ctx.actor.userId);
       return;
+    case 'delete':
+      issue.deleted = true;
+      return;
+    case 'work':
+      if (!(await ctx.lookups.timeTracking(issue.ref.projectId)))
+        throw opError('VALIDATION_FAILED', issue, op, NO_TIME_TRACKING);
+      issue.workItems.push({
+        duration: op.minutes,
+        ...(op.date === null ? {} : { date: op.date }),
+        ...(op.workType === null ? {} : { workType: op.workType }),
+        description: op.text,
+      });
+      return;
+    case 'visibleTo':
+    case 'removeVisibleTo': {
+      const group = await ctx.lookups.group(op.group);
+      if (group === null) throw opError('VALIDATION_FAILED', issue, op, `group [ ${op.group} ] not found`);
+      if (op.kind === 'visibleTo') issue.visibility.current = group;
+      else if (issue.visibility.current === group) issue.visibility.current = null;
+      return;
+    }
     case 'comment':
       if (!ctx.comment) throw opError('INVALID_COMMAND', issue, op, 'the comment text is empty');
       issue.comment = ctx.comment;

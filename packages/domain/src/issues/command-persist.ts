@@ -1,9 +1,12 @@
 import { IssueLink } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { runStatement, storedTime } from '../orm/statements.js';
+import { deleteIssueRows } from '../projects/issue-dependents.js';
 import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
+import { changeIssueVisibility } from './issue-visibility.js';
+import { insertWorkItem } from './work-items/work-items.js';
 
 const sameSlot = (a: SlotValue, b: SlotValue) =>
   a.value === b.value && a.user === b.user && a.text === b.text && a.number === b.number;
@@ -120,18 +123,33 @@ export async function persistCommandState(
 ): Promise<void> {
   const now = new Date();
   const logins = await loginsOf(em, state);
+  // A deleted issue gets no new links; its own go with it.
+  const deleted = new Set(state.issues.filter((i) => i.deleted).map((i) => i.ref.id));
+  for (const key of state.links.current)
+    if (issuesOf(key).some((id) => deleted.has(id))) state.links.current.delete(key);
   const linked = await persistLinks(em, state, now);
   const at = await storedTime(em, now);
+  if (deleted.size > 0) await deleteIssueRows(em, [...deleted]);
   for (const issue of state.issues) {
     const id = issue.ref.id;
+    if (issue.deleted) continue;
     let changed = await persistFields(em, issue);
     const fields = commandFieldChanges(state, issue, logins);
+    const { initial, current } = issue.visibility;
+    if (current !== initial) {
+      fields.push(await changeIssueVisibility(em, id, initial, current));
+      changed = true;
+    }
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
     // Tags, stars and votes are the users' marks on an issue, not changes of it: `updated` stays
     // (so a migration that tags imported issues, as youtrack2youtrack does, keeps their times).
     await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags));
     await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars));
     await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes));
+    for (const item of issue.workItems) {
+      await insertWorkItem(em, actorId, id, item);
+      changed = true;
+    }
     if (issue.comment !== null) {
       await runStatement(
         em,

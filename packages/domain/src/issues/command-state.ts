@@ -7,6 +7,7 @@ import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../orm/statements.js';
 import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
 import type { IssueRef } from './find-issues.js';
+import type { WorkItemInput } from './work-items/work-items.js';
 
 export type FieldValueDef = { id: number; name: string; resolved: boolean };
 
@@ -81,6 +82,12 @@ export type IssueState = {
   stars: { initial: Set<number>; current: Set<number> };
   votes: { initial: Set<number>; current: Set<number> };
   comment: string | null;
+  /** The command deletes the issue (`delete`): nothing else of it is written. */
+  deleted: boolean;
+  /** Work items the command adds (`work 2h`). */
+  workItems: WorkItemInput[];
+  /** The group the issue is visible to (`permittedGroup`): null, every reader of its project. */
+  visibility: { initial: number | null; current: number | null };
 };
 
 export type LinkKey = `${number}:${number}:${number}`;
@@ -189,6 +196,9 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
         stars: { initial: new Set(), current: new Set() },
         votes: { initial: new Set(), current: new Set() },
         comment: null,
+        deleted: false,
+        workItems: [],
+        visibility: { initial: ref.permittedGroupId, current: ref.permittedGroupId },
       },
     ]),
   );

@@ -9,6 +9,7 @@ import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findVisibilityGroup } from './comments/comments.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
+import { visibilityGroupId } from './issue-visibility.js';
 
 export type NewIssue = {
   project: string;
@@ -47,7 +48,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
     throw DomainError.invalid('summary', `must be at most ${MAX_SUMMARY} characters`);
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   requirePermission(actor, 'CREATE_ISSUE', project.id, `create issues in project [ ${project.shortName} ]`);
-  const permittedGroup = await findVisibilityGroup(em, input.permittedGroup);
+  const permittedGroup = await visibilityGroupId(em, input.permittedGroup);
 
   const id = await em.transactional(async (tx) => {
     const number = await allocateNumber(tx, project.id, project.shortName);

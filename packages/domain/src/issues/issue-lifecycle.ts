@@ -2,7 +2,7 @@ import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
-import { deleteIssueDependents } from '../projects/issue-dependents.js';
+import { deleteIssueDependents, deleteIssueRows } from '../projects/issue-dependents.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
@@ -93,10 +93,7 @@ const textValues = (text: string) => (text ? [text] : []);
 export async function deleteIssue(em: Em, actor: Actor, readableId: string): Promise<void> {
   const ref = await findReadableIssue(em, actor, readableId);
   requirePermission(actor, 'DELETE_ISSUE', ref.projectId, `delete issue [ ${ref.readableId} ]`);
-  const deleted = await em.transactional(async (tx) => {
-    await deleteIssueDependents(tx as Em, [ref.id]);
-    return tx.nativeDelete(Issue, { id: ref.id });
-  });
+  const deleted = await em.transactional((tx) => deleteIssueRows(tx as Em, [ref.id]));
   // A concurrent delete removed it first: answer like a missing issue.
   if (deleted === 0) throw issueNotFound(readableId);
 }

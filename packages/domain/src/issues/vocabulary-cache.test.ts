@@ -2,8 +2,10 @@ import { actorFor, createTestOrm, fork } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
+import { buildVocabulary } from './build-vocabulary.js';
 import { createIssue } from './create-issue.js';
 import { executeCommand, executionVocabulary } from './execute-command.js';
+import { rememberedVocabulary } from './vocabulary-cache.js';
 
 /** Remembered vocabularies are reused only while nothing they are built from has changed. */
 describe('remembered command vocabularies', () => {
@@ -51,5 +53,38 @@ describe('remembered command vocabularies', () => {
     ]);
     expect(a).not.toBe(b);
     expect(await vocabulary()).not.toBe(a);
+  });
+
+  it('a suggestion vocabulary (issueMark) offers an issue the moment it exists, and stays the same object until then', async () => {
+    const root = await actorFor(orm, 'root');
+    const assist = () =>
+      rememberedVocabulary(
+        fork(orm),
+        `test-assist|${root.userId}`,
+        60_000,
+        () => buildVocabulary(fork(orm), root, [issue]),
+        {
+          issueMark: true,
+        },
+      );
+    const first = await assist();
+    expect(await assist()).toBe(first);
+    const created = (await createIssue(fork(orm), root, { project: 'VC', summary: 'just created' })).id;
+    const next = await assist();
+    expect(next.issueIds[0]).toBe(created);
+    expect(first.issueIds).not.toContain(created);
+    // A plain SQL insert (another process, an import) moves the mark as well.
+    await fork(orm)
+      .getConnection()
+      .execute(
+        "insert into issues (project_id, number_in_project, summary, description, reporter_id, created_at, updated_at) select project_id, 9999, 'raw', '', reporter_id, created_at, updated_at from issues where id = (select min(id) from issues)",
+        [],
+        'run',
+      );
+    expect((await assist()).issueIds[0]).toBe('VC-9999');
+    // An execution vocabulary (no issue sample needed to parse) is not rebuilt by new issues.
+    const exec = await vocabulary();
+    await createIssue(fork(orm), root, { project: 'VC', summary: 'another' });
+    expect(await vocabulary()).toBe(exec);
   });
 });

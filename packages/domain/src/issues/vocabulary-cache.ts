@@ -13,8 +13,9 @@ import { epochCacheFor, remembered } from '../orm/epoch-cache.js';
  * reused only while both are the ones read before it was built. So a new value, user, tag or
  * grant, made by any process, is in the next vocabulary, and no request ever parses against
  * a stale one. Nothing built inside a transaction is kept (see `remembered`). The sample of
- * issue ids a vocabulary carries (suggestions only) is not covered by the epochs: callers
- * bound its age.
+ * issue ids a vocabulary carries (suggestions only) follows the issues' high-water mark when the
+ * caller asks (`issueMark`): a new issue is in the next suggestion; an issue deleted or hidden
+ * below the newest stays in the sample at most `maxAgeMs`.
  */
 
 function vocabularyBytes(v: CommandVocabulary): number {
@@ -35,6 +36,8 @@ export function rememberedVocabulary(
   key: string,
   maxAgeMs: number,
   build: () => Promise<CommandVocabulary>,
+  /** For suggestions: rebuilt as soon as an issue is created, so the link sample offers it. */
+  options: { issueMark?: boolean } = {},
 ): Promise<CommandVocabulary> {
-  return remembered(vocabularies(em), em, key, maxAgeMs, build);
+  return remembered(vocabularies(em), em, key, maxAgeMs, build, options);
 }

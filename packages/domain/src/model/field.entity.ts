@@ -54,6 +54,8 @@ export const CustomField = defineEntity({
     /** Name of the value a new issue gets when the field is attached with its default bundle. */
     defaultValue: p.string().length(100).nullable(),
     ordinal: p.integer().default(0),
+    /** Other names of the field (comma-separated): `affects` for Affected versions (field-aliases.ts). */
+    aliases: p.string().length(500).default(''),
   },
 });
 export type ICustomField = InferEntity<typeof CustomField>;

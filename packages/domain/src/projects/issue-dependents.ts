@@ -23,6 +23,12 @@ export type IssueIds = readonly number[] | ReturnType<typeof issueIdsOfProject>;
  * issue and purging a project both go through it. Explicit deletes: the schema cascades too,
  * but this does not depend on SQLite's foreign_keys pragma.
  */
+/** Deletes the issues with everything hanging off them (inside the caller's transaction); how many went. */
+export async function deleteIssueRows(tx: Em, ids: readonly number[]): Promise<number> {
+  await deleteIssueDependents(tx, ids);
+  return tx.nativeDelete(Issue, { id: { $in: ids as number[] } });
+}
+
 export async function deleteIssueDependents(tx: Em, ids: IssueIds): Promise<void> {
   const issues = { $in: ids as number[] };
   const onIssues = { issue: issues };

@@ -32,6 +32,28 @@ export const op = {
   vote: (): CommandOp => ({ kind: 'vote', range, description: 'vote' }),
   unvote: (): CommandOp => ({ kind: 'unvote', range, description: 'unvote' }),
   comment: (): CommandOp => ({ kind: 'comment', range, description: 'comment' }),
+  delete: (): CommandOp => ({ kind: 'delete', range, description: 'delete' }),
+  work: (minutes: number, workType: string | null = null, text = ''): CommandOp => ({
+    kind: 'work',
+    minutes,
+    workType,
+    date: null,
+    text,
+    range,
+    description: `work ${minutes}`,
+  }),
+  visibleTo: (group: string): CommandOp => ({
+    kind: 'visibleTo',
+    group,
+    range,
+    description: `visible to ${group}`,
+  }),
+  removeVisibleTo: (group: string): CommandOp => ({
+    kind: 'removeVisibleTo',
+    group,
+    range,
+    description: `remove visible to ${group}`,
+  }),
   link: (linkType: string, issueId: string, outward = true): CommandOp => ({
     kind: 'link',
     linkType,

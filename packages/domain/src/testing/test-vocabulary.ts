@@ -66,8 +66,21 @@ export function testVocabulary(overrides: Partial<CommandVocabulary> = {}): Comm
       { name: 'Duplicate', outwardName: 'duplicates', inwardName: 'is duplicated by', directed: true },
       { name: 'Subtask', outwardName: 'parent for', inwardName: 'subtask of', directed: true },
     ],
+    workTypes: [{ name: 'Development' }, { name: 'Testing' }, { name: 'Code Review' }],
+    timeTracking: true,
+    groups: [{ name: 'All Users' }, { name: 'secret-team' }, { name: 'QA Engineers' }],
     issueIds: ['PRJ-1', 'PRJ-2', 'PRJ-3', 'ABC-12'],
-    can: { update: true, link: true, comment: true, tag: true, vote: true, star: true },
+    can: {
+      update: true,
+      link: true,
+      comment: true,
+      tag: true,
+      vote: true,
+      star: true,
+      delete: true,
+      visibility: true,
+      work: true,
+    },
     ...overrides,
   };
 }

@@ -3,8 +3,9 @@ import * as d from '@trackline/domain';
 /**
  * Suggestions and underlining run on every keystroke. Their vocabulary is remembered per
  * (actor, context projects) under the authorisation and vocabulary epochs (the domain's
- * `rememberedVocabulary`: exact, whichever process changed what it is built from). Only its
- * sample of linkable issue ids is not covered by the epochs; it is at most a minute old.
+ * `rememberedVocabulary`: exact, whichever process changed what it is built from), and the issues'
+ * high-water mark: a just-created issue is offered after `relates to ` in the very next request.
+ * An older issue deleted or hidden since stays in the sample of linkable ids at most a minute.
  */
 const SAMPLE_MAX_AGE_MS = 60_000;
 
@@ -16,7 +17,11 @@ export function cachedVocabulary(
 ): Promise<d.CommandVocabulary> {
   const projects =
     context === null ? 'none' : [...new Set(context.map((r) => r.projectId))].sort((a, b) => a - b).join(',');
-  return d.rememberedVocabulary(em, `assist|${actor.userId}|${projects}`, SAMPLE_MAX_AGE_MS, () =>
-    d.buildVocabulary(em, actor, context === null ? null : context.map((r) => r.readableId)),
+  return d.rememberedVocabulary(
+    em,
+    `assist|${actor.userId}|${projects}`,
+    SAMPLE_MAX_AGE_MS,
+    () => d.buildVocabulary(em, actor, context === null ? null : context.map((r) => r.readableId)),
+    { issueMark: true },
   );
 }

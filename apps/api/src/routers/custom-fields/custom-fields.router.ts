@@ -14,6 +14,7 @@ const prototypeDto = (p: d.PrototypeView): c.FieldPrototypeDto => ({
   defaultParam: [
     ...(p.defaultBundle ? [{ name: 'defaultBundle', value: p.defaultBundle }] : []),
     { name: 'attachBundlePolicy', value: String(p.attachBundlePolicy) },
+    ...(p.aliases.length > 0 ? [{ name: 'aliases', value: p.aliases.join(', ') }] : []),
   ],
 });
 
@@ -58,6 +59,14 @@ export const customFieldsRouter = router({
       const prototype = await d.createPrototype(ctx.em, ctx.actor, input);
       return created(ctx, `/admin/customfield/field/${prototype.name}`, prototypeDto(prototype));
     }),
+
+  updatePrototype: authedProcedure
+    .meta(c.updateFieldPrototypeMeta)
+    .input(c.ZUpdateFieldPrototypeInput)
+    .output(c.ZFieldPrototype)
+    .mutation(async ({ ctx, input }) =>
+      prototypeDto(await d.updatePrototype(ctx.em, ctx.actor, input.name, { aliases: input.aliases })),
+    ),
 
   deletePrototype: authedProcedure
     .meta(c.deleteFieldPrototypeMeta)

@@ -11,6 +11,7 @@ import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { freeBundleName } from '../../projects/attach-fields.js';
 import { nameKey, oneLine } from '../../text/user-text.js';
+import { checkAliases, DOCUMENTED_ALIASES, parseAliases } from './field-aliases.js';
 import { formatFieldType, parseFieldType } from './field-types.js';
 
 /**
@@ -30,6 +31,8 @@ export type PrototypeView = {
   autoAttached: boolean;
   defaultBundle: string | null;
   attachBundlePolicy: number;
+  /** Other names of the field (field-aliases.ts). */
+  aliases: string[];
 };
 
 async function toView(em: Em, f: ICustomField): Promise<PrototypeView> {
@@ -42,7 +45,35 @@ async function toView(em: Em, f: ICustomField): Promise<PrototypeView> {
     autoAttached: f.autoAttached,
     defaultBundle: bundle?.name ?? null,
     attachBundlePolicy: f.attachBundlePolicy,
+    aliases: parseAliases(f.aliases),
   };
+}
+
+/** Every prototype's name and aliases by key → its name, but `exceptId`'s (whose aliases are checked). */
+async function takenNames(em: Em, exceptId: number | null): Promise<Map<string, string>> {
+  const taken = new Map<string, string>();
+  for (const f of await em.find(CustomField, {}, { fields: ['id', 'name', 'nameKey', 'aliases'] })) {
+    if (f.id === exceptId) continue;
+    taken.set(f.nameKey, f.name);
+    for (const alias of parseAliases(f.aliases)) taken.set(nameKey(alias), f.name);
+  }
+  return taken;
+}
+
+/** Changes a prototype's aliases (fields admin); `aliases` comma-separated, empty: none. */
+export async function updatePrototype(
+  em: Em,
+  actor: Actor,
+  name: string,
+  input: { aliases?: string | undefined },
+): Promise<PrototypeView> {
+  requireFieldsAdmin(actor);
+  const field = await findPrototype(em, name);
+  if (input.aliases !== undefined) {
+    field.aliases = checkAliases(input.aliases, field.name, await takenNames(em, field.id));
+    await em.flush();
+  }
+  return toView(em, field);
 }
 
 export async function listPrototypes(em: Em): Promise<PrototypeView[]> {
@@ -70,6 +101,8 @@ export type NewPrototype = {
   attachBundlePolicy?: number | undefined;
   emptyFieldText?: string | undefined;
   canBeEmpty?: boolean | undefined;
+  /** Comma-separated; absent: the documented aliases of a predefined field of that name, if any. */
+  aliases?: string | undefined;
 };
 
 /** A valid field or value name: one line, trimmed, 1–100 characters (400 naming `field`). */
@@ -92,6 +125,15 @@ export async function createPrototype(em: Em, actor: Actor, input: NewPrototype)
   if (![0, 1, 2].includes(policy)) throw DomainError.invalid('attachBundlePolicy', 'must be 0, 1 or 2');
   const duplicate = () => DomainError.alreadyExists('Custom field', name);
   if (await em.findOne(CustomField, { nameKey: nameKey(name) })) throw duplicate();
+  const taken = await takenNames(em, null);
+  const aliasOf = taken.get(nameKey(name));
+  if (aliasOf !== undefined)
+    throw DomainError.invalid('name', `[ ${name} ] is an alias of field [ ${aliasOf} ]`);
+  const aliases = checkAliases(
+    input.aliases ?? DOCUMENTED_ALIASES[nameKey(name)]?.join(', ') ?? '',
+    name,
+    taken,
+  );
   let defaultBundle = null;
   if (isBundleKind(kind)) {
     if (input.defaultBundle?.trim()) {
@@ -120,6 +162,7 @@ export async function createPrototype(em: Em, actor: Actor, input: NewPrototype)
         emptyText: input.emptyFieldText?.trim() ? validName(input.emptyFieldText, 'emptyFieldText') : null,
         defaultValue: null,
         ordinal: (last?.ordinal ?? -1) + 1,
+        aliases,
       });
       await em.flush();
       return toView(em, field);

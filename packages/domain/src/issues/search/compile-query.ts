@@ -22,6 +22,7 @@ import {
 import { parseSimpleValue } from '../../values/simple-values.js';
 import { visibleCommentsSql } from '../comments/comments.js';
 import { parseIssueId } from '../issue-id.js';
+import { STAR_TAG } from '../tags/tag-lookup.js';
 import { queryError } from './query-errors.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { dateInterval, type Interval } from './search-dates.js';
@@ -176,7 +177,7 @@ class QueryCompiler {
     filter: AttributeFilter,
     depth: number,
   ): Promise<Condition> {
-    const field = this.vocabulary.fields.get(attribute.key);
+    const field = this.fieldNamed(attribute.key);
     const builtin = BUILTIN_ATTRIBUTES[attribute.key];
     const links = this.vocabulary.links.get(attribute.key);
     if (filter.kind === 'query') {
@@ -269,8 +270,10 @@ class QueryCompiler {
       case 'tag': {
         const value = this.value(filter, attribute);
         const ids = await this.tagIds(value.text);
-        if (ids.length === 0) throw bad(`Unknown tag ${at(value.text, value)}`, value);
-        return this.tagged(ids);
+        // Every user has a Star tag (the star, issues/tags/tag-lookup.ts): unstarred, it tags nothing.
+        if (ids.length === 0 && value.text.toLowerCase() !== STAR_TAG.toLowerCase())
+          throw bad(`Unknown tag ${at(value.text, value)}`, value);
+        return ids.length === 0 ? FALSE : this.tagged(ids);
       }
       case 'savedSearch': {
         const value = this.value(filter, attribute);
@@ -697,16 +700,21 @@ class QueryCompiler {
           params: [this.actor.userId, true],
         });
     }
-    const field = this.vocabulary.fields.get(attribute.key);
+    const field = this.fieldNamed(attribute.key);
     if (field) return not(this.empty(field));
     const links = this.vocabulary.links.get(attribute.key);
     if (links) return this.linkedTo(links, { sql: 'select id from issues', params: [] });
     throw bad(`Unknown attribute of has: ${at(attribute.name, attribute)}`, attribute);
   }
 
+  /** A field by its name or one of its prototype's aliases. */
+  private fieldNamed(key: string): SearchField | undefined {
+    return this.vocabulary.fields.get(key) ?? this.vocabulary.aliases.get(key);
+  }
+
   private sortKey(field: SortField): SortKey {
     const builtin = SORT_BUILTINS[field.key];
-    const known = this.vocabulary.fields.get(field.key);
+    const known = this.fieldNamed(field.key);
     if (builtin && !known)
       return { sql: this.builtinSort(builtin.kind), direction: field.direction ?? builtin.direction };
     if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`, field);

@@ -222,6 +222,8 @@ async function termStarts(em: Em, actor: Actor, vocabulary?: SearchVocabulary): 
     ...OFFERED_ATTRIBUTES,
     ...SORT_ATTRIBUTES.slice(0, 1),
     ...(await fieldNames(em, actor, ids)).map((f) => f.name),
+    // The prototypes' aliases (`affects`), known to the vocabulary only where the field is readable.
+    ...(vocabulary ? [...vocabulary.aliases.keys()] : []),
     ...links,
   ];
   const seen = new Set<string>();
@@ -331,7 +333,9 @@ export async function assistSearchQuery(
       const name = words.slice(-n).join(' ').toLowerCase();
       if (known.has(name) || vocabulary.lexicon.isAttribute(name)) attribute = name;
     }
-    candidates = attribute ? await valuesOf(em, actor, attribute) : [];
+    // An alias suggests the values of the field it names.
+    const named = vocabulary.aliases.get(attribute)?.key ?? attribute;
+    candidates = named ? await valuesOf(em, actor, named) : [];
   } else {
     candidates = await termStarts(em, actor, vocabulary);
     const sortClause = /(?:sort|order) by:([^:]*)$/i.exec(query.slice(0, start))?.[1];
@@ -350,12 +354,15 @@ export async function assistSearchQuery(
     const words = 'precedingWords' in context ? (context.precedingWords ?? []) : [];
     for (let n = words.length; n >= 1; n--) {
       const phrase = `${words.slice(-n).join(' ')} ${typed}`;
+      const from = query.lastIndexOf(words[words.length - n] as string, start - 1);
+      // Words right after `attr:` or a comma are that attribute's values, not the start of a name.
+      if (/[:,]$/.test(query.slice(0, from).trimEnd())) continue;
       if (
         candidates.some(
           (c) => c.styleClass === 'field' && c.option.toLowerCase().startsWith(phrase.toLowerCase()),
         )
       ) {
-        start = query.lastIndexOf(words[words.length - n] as string, start - 1);
+        start = from;
         typed = query.slice(start, caret);
         break;
       }

@@ -6,6 +6,7 @@ import { toBool } from '../../orm/row-values.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { readRows } from '../../orm/statements.js';
 import { HAS_ATTRIBUTE, normalize, type QueryLexicon, SORT_ATTRIBUTES } from '../../query/query-parser.js';
+import { parseAliases } from '../fields/field-aliases.js';
 import { readableProjectIds } from './readable-issues.js';
 
 /**
@@ -98,6 +99,8 @@ export type SearchVocabulary = {
   /** Readable project ids; `'all'` for a global reader. */
   projects: 'all' | number[];
   fields: Map<string, SearchField>;
+  /** The fields by their prototypes' aliases (`affects` → Affected versions). */
+  aliases: Map<string, SearchField>;
   links: Map<string, LinkPhrase[]>;
   lexicon: QueryLexicon;
 };
@@ -159,10 +162,11 @@ async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabu
     empty_text: string | null;
     project_id: number;
     is_private: unknown;
+    aliases: string | null;
   }>(
     em,
     'select pf.name, pf.name_key, pf.kind, pf.custom_field_id, pf.bundle_id, pf.empty_text, pf.project_id, ' +
-      `cf.is_private from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ${inProjects}`,
+      `cf.is_private, cf.aliases from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ${inProjects}`,
     projects === 'all' ? [] : projects,
   );
   const byKey = new Map<string, SearchField>();
@@ -190,6 +194,14 @@ async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabu
     if (toBool(r.is_private)) field.isPrivate = true;
   }
   const fields = new Map(searchableFields(actor, [...byKey.values()]).map((f) => [f.key, f]));
+  const aliases = new Map<string, SearchField>();
+  for (const r of rows) {
+    const field = fields.get(r.name_key);
+    for (const alias of field ? parseAliases(r.aliases) : []) {
+      const key = normalize(alias);
+      if (field && !fields.has(key) && !(key in BUILTIN_ATTRIBUTES)) aliases.set(key, field);
+    }
+  }
   const links = new Map<string, LinkPhrase[]>();
   const types = await readRows<{ id: number; outward_name: string; inward_name: string }>(
     em,
@@ -209,13 +221,15 @@ async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabu
     ...SORT_ATTRIBUTES,
     HAS_ATTRIBUTE,
     ...fields.keys(),
+    ...aliases.keys(),
     ...links.keys(),
   ]);
-  const sortKeys = new Set([...Object.keys(SORT_BUILTINS), ...fields.keys()]);
+  const sortKeys = new Set([...Object.keys(SORT_BUILTINS), ...fields.keys(), ...aliases.keys()]);
   const maxWords = Math.max(3, ...[...attributes].map((a) => a.split(' ').length));
   return {
     projects,
     fields,
+    aliases,
     links,
     lexicon: { isAttribute: (key) => attributes.has(key), isSortKey: (key) => sortKeys.has(key), maxWords },
   };

@@ -122,17 +122,39 @@ export async function createWorkItem(
     issue.projectId,
     `add work items in project [ ${issue.shortName} ]`,
   );
+  const id = await insertWorkItem(em, actor.userId, issue.id, input);
+  return toView(issue, await loadOne(em, issue, id));
+}
+
+/**
+ * Writes a work item of `authorId` (its input checked; a new work type name is created): the one
+ * insertion behind the route and the `work` command, after their permission checks.
+ */
+export async function insertWorkItem(
+  em: Em,
+  authorId: number,
+  issueId: number,
+  input: WorkItemInput,
+): Promise<number> {
   checkInput(input);
-  const id = (await em.insert(WorkItem, {
-    issue: issue.id,
-    author: actor.userId,
+  return (await em.insert(WorkItem, {
+    issue: issueId,
+    author: authorId,
     date: new Date(input.date ?? Date.now()),
     duration: input.duration,
     description: storableText(input.description ?? ''),
     workType: await workTypeId(em, input.workType),
     createdAt: new Date(),
   })) as number;
-  return toView(issue, await loadOne(em, issue, id));
+}
+
+/** Whether a project tracks time (its settings say so; a project never configured does not). */
+export async function tracksTime(em: Em, projectId: number): Promise<boolean> {
+  const [row] = await em.execute<{ enabled: unknown }[]>(
+    'select enabled from project_time_tracking where project_id = ?',
+    [projectId],
+  );
+  return toBool(row?.enabled ?? false);
 }
 
 /** Own work items need UPDATE_WORK_ITEM, others' UPDATE_NOT_OWN_WORK_ITEM (for update and delete). */

@@ -1,0 +1,44 @@
+import type { Em } from '../orm/em.js';
+import { readRows, runStatement } from '../orm/statements.js';
+import { findVisibilityGroup } from './comments/comments.js';
+import type { FieldChange } from './history/history.js';
+
+/**
+ * An issue's own visibility (`permittedGroup`, the original's "Visible to"; docs/visibility.md):
+ * set at creation (`PUT /rest/issue?permittedGroup=`) and changed by the `visible to <group>` and
+ * `remove visible to <group>` commands, both through these functions. Who may then read it is
+ * auth/issue-access.ts.
+ */
+
+/** The group's id by name (any case); NOT_FOUND for an unknown group, null for none given. */
+export const visibilityGroupId = findVisibilityGroup;
+
+/** The names of groups by id (for the history of a change). */
+export async function groupNames(em: Em, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await readRows<{ id: number; name: string }>(
+    em,
+    `select id, name from user_groups where id in (${ids.map(() => '?').join(', ')})`,
+    [...ids],
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
+
+/**
+ * Writes an issue's new visibility group (null: every reader of its project) and gives the change
+ * its history records, under the issue representation's name for it (`permittedGroup`).
+ */
+export async function changeIssueVisibility(
+  em: Em,
+  issueId: number,
+  from: number | null,
+  to: number | null,
+): Promise<FieldChange> {
+  await runStatement(em, 'update issues set permitted_group_id = ? where id = ?', [to, issueId]);
+  const names = await groupNames(
+    em,
+    [from, to].filter((id): id is number => id !== null),
+  );
+  const named = (id: number | null) => (id === null ? [] : [names.get(id) ?? String(id)]);
+  return { name: 'permittedGroup', oldValues: named(from), newValues: named(to) };
+}
