@@ -6,7 +6,7 @@ import {
   MAX_SUMMARY_LENGTH,
   MAX_TEXT_LENGTH,
 } from '../common/limits.js';
-import { list, type RouteMeta } from '../common/route-meta.js';
+import type { RouteMeta } from '../common/route-meta.js';
 import { ZCount, ZEmpty } from '../common/small-bodies.js';
 import { name, optionalText } from '../common/text-fields.js';
 import { MAX_TIMESTAMP_MS } from '../common/timestamps.js';

@@ -1,6 +1,5 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER, MAX_TEXT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
-import { DomainError } from '../errors.js';
 import { findGroupByName, groupNameKey } from '../groups/group-names.js';
 import { importAssigneeGroup } from '../groups/groups.js';
 import {

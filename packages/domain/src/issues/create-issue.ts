@@ -7,7 +7,6 @@ import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
-import { findVisibilityGroup } from './comments/comments.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
 import { visibilityGroupId } from './issue-visibility.js';
 

@@ -2,7 +2,7 @@ import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
-import { deleteIssueDependents, deleteIssueRows } from '../projects/issue-dependents.js';
+import { deleteIssueRows } from '../projects/issue-dependents.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';

@@ -1,5 +1,7 @@
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
-import { readRows, runStatement } from '../orm/statements.js';
+import { runStatement } from '../orm/statements.js';
+import { readQuery } from '../orm/typed-query.js';
 import { findVisibilityGroup } from './comments/comments.js';
 import type { FieldChange } from './history/history.js';
 
@@ -16,10 +18,9 @@ export const visibilityGroupId = findVisibilityGroup;
 /** The names of groups by id (for the history of a change). */
 export async function groupNames(em: Em, ids: readonly number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await readRows<{ id: number; name: string }>(
+  const rows = await readQuery(
     em,
-    `select id, name from user_groups where id in (${ids.map(() => '?').join(', ')})`,
-    [...ids],
+    tables.selectFrom('user_groups').select(['id', 'name']).where('id', 'in', ids),
   );
   return new Map(rows.map((r) => [Number(r.id), r.name]));
 }
