@@ -36,7 +36,7 @@ describe('the project trash', () => {
     expect((await getIssue(fork(orm), await root(), 'Stay-1')).links).toEqual([]);
     await expect(
       applyCommand(fork(orm), await root(), ['Stay-1'], [op.link('Depend', 'Bin-1')]),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('Bin-1') });
   });
 
   it('its names stay reserved while in the trash', async () => {
