@@ -68,7 +68,13 @@ describe('hardening item 12: data loss on delete', () => {
     }
     // The other project's issue no longer shows the link, and no command can reach the issue.
     expect((await getIssueJson(server, kept)).link).toEqual([]);
-    await notFound('root', 'POST', `/rest/issue/${kept}/execute${q({ command: `subtask of ${doomed}` })}`);
+    // A link to it is the command error naming it (400), as for any issue that does not exist.
+    expectJsonError(
+      await as('root', 'POST', `/rest/issue/${kept}/execute${q({ command: `subtask of ${doomed}` })}`),
+      400,
+      'VALIDATION_FAILED',
+      new RegExp(doomed),
+    );
   });
 
   it('its short name and name stay reserved while in the trash', async () => {
