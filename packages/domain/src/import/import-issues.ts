@@ -14,7 +14,7 @@ import { GroupMember } from '../model/group.entity.js';
 import { Issue } from '../model/issue.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
-import { toMs } from '../orm/row-values.js';
+import { toBool, toMs } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { getReadableProject } from '../projects/projects.js';
@@ -315,13 +315,26 @@ export async function importIssues(
   }
   if (plans.length === 0 || input.test) return results;
   const groupId = groupName ? (existingGroup ?? (await importAssigneeGroup(em, actor, groupName))).id : null;
+  const refuseCreatedHere = (numbers: readonly number[]) => {
+    for (const plan of plans)
+      if (numbers.includes(plan.number))
+        results[plan.index] = refused(String(plan.number), [
+          {
+            message: `numberInProject ${plan.number} is an issue created in Trackline, not by an import: an import never overwrites it`,
+            fieldName: 'numberInProject',
+            value: String(plan.number),
+          },
+        ]);
+  };
   try {
-    await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId));
+    refuseCreatedHere(await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId)));
   } catch {
     // Something only the database could see (a concurrent writer): one transaction per issue.
     for (const plan of plans) {
       try {
-        await em.transactional((tx) => writeIssues(tx, project.id, catalogue, [plan], groupId));
+        refuseCreatedHere(
+          await em.transactional((tx) => writeIssues(tx, project.id, catalogue, [plan], groupId)),
+        );
       } catch (error) {
         results[plan.index] = refused(String(plan.number), [
           {
@@ -338,29 +351,39 @@ export async function importIssues(
   return results;
 }
 
-type IdRow = { id: number; number_in_project: number };
+type IdRow = { id: number; number_in_project: number; imported: unknown };
 
+/**
+ * Writes the plans; answers the numbers it refused: issues people created in Trackline (not by an
+ * import), which an import never overwrites. The project row's lock, taken first, orders this
+ * against normal creation: an issue created before it is seen here and refused, one created
+ * after it gets a number past the imported ones.
+ */
 async function writeIssues(
   tx: Em,
   projectId: number,
   catalogue: FieldCatalogue,
-  plans: Plan[],
+  allPlans: Plan[],
   groupId: number | null,
-): Promise<void> {
-  const highest = Math.max(...plans.map((p) => p.number));
+): Promise<number[]> {
+  const highest = Math.max(...allPlans.map((p) => p.number));
   // First statement: takes the project row's lock, so normal creation waits for this import
   // and then allocates past the imported numbers.
   await tx.execute(
     'update projects set next_number = case when next_number <= ? then ? else next_number end where id = ?',
     [highest, highest + 1, projectId],
   );
-  const numbers = plans.map((p) => p.number);
+  const numbers = allPlans.map((p) => p.number);
   const selectIds = () =>
     tx.execute<IdRow[]>(
-      `select id, number_in_project from issues where project_id = ? and number_in_project in (${placeholders(numbers)})`,
+      `select id, number_in_project, imported from issues where project_id = ? and number_in_project in (${placeholders(numbers)})`,
       [projectId, ...numbers],
     );
-  const existing = new Map((await selectIds()).map((r) => [Number(r.number_in_project), Number(r.id)]));
+  const found = await selectIds();
+  const createdHere = found.filter((r) => !toBool(r.imported)).map((r) => Number(r.number_in_project));
+  const plans = allPlans.filter((p) => !createdHere.includes(p.number));
+  if (plans.length === 0) return createdHere;
+  const existing = new Map(found.map((r) => [Number(r.number_in_project), Number(r.id)]));
 
   const logins = new Set<string>();
   for (const p of plans) {
@@ -399,6 +422,7 @@ async function writeIssues(
         'created_at',
         'updated_at',
         'resolved_at',
+        'imported',
       ],
       fresh.map((p) => [
         projectId,
@@ -411,6 +435,7 @@ async function writeIssues(
         new Date(p.created),
         new Date(p.updated),
         resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
+        true,
       ]),
     );
     const ids = new Map((await selectIds()).map((r) => [Number(r.number_in_project), Number(r.id)]));
@@ -452,6 +477,7 @@ async function writeIssues(
   }
   await writeComments(tx, plans, existing, userId, replacing);
   await writeMarks(tx, plans, existing, userId, replacing);
+  return createdHere;
 }
 
 /** Adds the comments not there yet (same author and creation time), updating changed texts. */

@@ -1,4 +1,5 @@
 import type { UserType } from '@trackline/contracts';
+import { importedLoginProblem } from '@trackline/contracts';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import { type ImportItemResult, type ImportProblem, imported, refused } from '../issues/import-report.js';
@@ -14,8 +15,7 @@ export type ImportedUser = {
   jabber?: string | undefined;
 };
 
-/** Imported users: not typed in commands, so the same login rules as created ones. */
-const LOGIN = /^[^\s/\\?#%&<>"']{1,100}$/u;
+/** Imported users' logins: the contracts' imported-login rule (`importedLoginProblem`). */
 const EMAIL = /^[^\s@]{1,100}@[^\s@]{1,100}$/u;
 
 /** What the original's UserImporter sends for a user without an e-mail. */
@@ -48,12 +48,8 @@ export async function importUsers(
   users.forEach((user, index) => {
     const login = user.login.trim();
     const problems: ImportProblem[] = [];
-    if (!LOGIN.test(login))
-      problems.push({
-        message: 'login must be 1 to 100 characters without spaces or / \\ ? # % & < > " \'',
-        fieldName: 'login',
-        value: login,
-      });
+    const loginProblem = importedLoginProblem(login);
+    if (loginProblem) problems.push({ message: `login ${loginProblem}`, fieldName: 'login', value: login });
     // youtrack2youtrack's UserImporter sends `<no email>` for a user without one: no e-mail.
     const email = user.email?.trim() === NO_EMAIL ? undefined : user.email?.trim();
     if (email && !EMAIL.test(email))

@@ -150,6 +150,93 @@ describe('import', () => {
     ]);
   });
 
+  it('never overwrites an issue people created: its number is refused, the issue unchanged, the rest imported', async () => {
+    await createProject(fork(orm), root, { shortName: 'OWN', name: 'Owned' });
+    await createIssue(fork(orm), root, { project: 'OWN', summary: 'made by a person' });
+    const imp = (n: string, summary: string) =>
+      issue({ numberInProject: n, summary, created: String(T0), reporterName: 'root' });
+    const results = await importIssues(fork(orm), root, {
+      project: 'OWN',
+      issues: [imp('1', 'imported over it'), imp('2', 'imported two')],
+    });
+    expect(results.map((r) => [r.id, r.imported])).toEqual([
+      ['1', false],
+      ['2', true],
+    ]);
+    expect(results[0]?.errors?.[0]?.message).toMatch(/numberInProject 1 is an issue created in Trackline/);
+    expect((await getIssue(fork(orm), root, 'OWN-1')).summary).toBe('made by a person');
+    expect((await getIssue(fork(orm), root, 'OWN-2')).summary).toBe('imported two');
+    // An imported issue is still updated by importing its number again (idempotent migrations).
+    await importIssues(fork(orm), root, { project: 'OWN', issues: [imp('2', 'imported two, again')] });
+    expect((await getIssue(fork(orm), root, 'OWN-2')).summary).toBe('imported two, again');
+  });
+
+  it('under concurrent creation and import, no issue people were answered for is overwritten', async () => {
+    await createProject(fork(orm), root, { shortName: 'RACE', name: 'Race' });
+    const created: string[] = [];
+    const create = async (i: number) =>
+      created.push((await createIssue(fork(orm), root, { project: 'RACE', summary: `person ${i}` })).id);
+    const batch = (from: number) =>
+      importIssues(fork(orm), root, {
+        project: 'RACE',
+        issues: Array.from({ length: 10 }, (_, k) =>
+          issue({
+            numberInProject: String(from + k),
+            summary: `imported ${from + k}`,
+            created: String(T0),
+            reporterName: 'root',
+          }),
+        ),
+      });
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => create(i)),
+      batch(1),
+      batch(6),
+      batch(11),
+      batch(16),
+    ]);
+    expect(created).toHaveLength(20);
+    for (const [i, id] of created.entries()) {
+      const summary = (await getIssue(fork(orm), root, id)).summary;
+      expect(summary, id).toMatch(/^person \d+$/);
+      expect(summary).not.toBe(`imported ${i}`);
+    }
+  });
+
+  it('refuses logins that could pass for others (control, zero-width, look-alike), creating no user', async () => {
+    const tricks = ['ro\u0001ot', 'root\u200b', 'r\u043e\u043et', '\uff52\uff4f\uff4f\uff54'];
+    const users = await importUsers(
+      fork(orm),
+      root,
+      tricks.map((login) => ({ login })),
+    );
+    expect(users.map((r) => r.imported)).toEqual([false, false, false, false]);
+    expect(users[2]?.errors?.[0]).toMatchObject({
+      fieldName: 'login',
+      message: expect.stringMatching(/look-alike/),
+    });
+    const issues = await importIssues(fork(orm), root, {
+      project: 'IMP',
+      issues: tricks.map((login, i) =>
+        issue({
+          numberInProject: String(700 + i),
+          summary: 'tricky',
+          created: String(T0),
+          reporterName: login,
+        }),
+      ),
+    });
+    expect(issues.map((r) => [r.imported, r.errors?.[0]?.fieldName])).toEqual(
+      tricks.map(() => [false, 'reporterName']),
+    );
+    const keys = tricks.map((l) => l.toLowerCase());
+    const rows = await fork(orm).execute(
+      `select login from users where login_key in (${keys.map(() => '?').join(', ')})`,
+      keys,
+    );
+    expect(rows).toEqual([]);
+  });
+
   it('reports each bad issue and stores the valid ones', async () => {
     const results = await importIssues(fork(orm), root, {
       project: 'IMP',

@@ -37,6 +37,11 @@ export const Issue = defineEntity({
      * until a change is recorded (the latest change's author wins; see issue-view.ts).
      */
     updater: () => p.manyToOne(User).nullable().deleteRule('set null').index(),
+    /**
+     * Created by the import API (migration 0021; issues older than it count as imported). Importing a
+     * number again updates an imported issue; an issue people created is never overwritten by one.
+     */
+    imported: p.boolean().default(false),
   },
 });
 export type IIssue = InferEntity<typeof Issue>;

@@ -1,10 +1,13 @@
+import { importedLoginProblem } from '@trackline/contracts';
 import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
 
-/** Logins an import may reference without knowing them (the original's authors of deleted accounts). */
-const REFERENCE_LOGIN = /^[^\s/\\?#%&<>"']{1,100}$/u;
-export const isReferenceLogin = (login: string) => REFERENCE_LOGIN.test(login);
+/**
+ * Logins an import may reference without knowing them (the original's authors of deleted accounts):
+ * the imported-login rule of the contracts, the same as `PUT /rest/import/users` applies.
+ */
+export const isReferenceLogin = (login: string) => importedLoginProblem(login) === null;
 
 /**
  * The ids of the users named by `logins` (any case), creating a placeholder for each unknown
