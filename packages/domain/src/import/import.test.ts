@@ -1,9 +1,12 @@
-import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
+import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { createGroup, listUserGroups } from '../groups/groups.js';
+import { applyCommand } from '../issues/apply-command.js';
+import { deleteComment, updateComment } from '../issues/comments/comments.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
+import { searchIssues } from '../issues/search/search-issues.js';
 import type { Orm } from '../orm/create-orm.js';
 import { createProject } from '../projects/projects.js';
 import { listSystemUsers } from '../users/users.js';
@@ -146,6 +149,56 @@ describe('import', () => {
     expect(after.comments.map((c) => [c.id, c.text, c.updated])).toEqual([
       [before.comments[0]?.id, 'hello, edited', T0 + 6],
     ]);
+  });
+
+  it('leaves the text of imported comments searchable, and later comments and edits too', async () => {
+    await createProject(fork(orm), root, { shortName: 'TXT', name: 'Text' });
+    const found = async (query: string) =>
+      (await searchIssues(fork(orm), root, `project: TXT ${query}`, { max: 10 })).map((i) => i.id);
+    const many = Array.from({ length: 30 }, (_, k) =>
+      issue(
+        {
+          numberInProject: String(k + 1),
+          summary: `Batch ${k + 1}`,
+          created: String(T0),
+          reporterName: 'alice',
+        },
+        [
+          { author: 'alice', text: `zebra${k} first remark`, created: String(T0 + 1) },
+          { author: 'bob', text: `quokka${k} second remark`, created: String(T0 + 2) },
+        ],
+      ),
+    );
+    await importIssues(fork(orm), root, { project: 'TXT', issues: many });
+    expect(await found('zebra7')).toEqual(['TXT-8']);
+    expect(await found('quokka29')).toEqual(['TXT-30']);
+    expect(await found('comments: quokka3')).toEqual(['TXT-4']);
+    expect(await found('summary: quokka3')).toEqual([]);
+    expect(await found('{second remark} summary: {batch 12}')).toEqual(['TXT-12']);
+    // A re-import adding a comment to an existing issue, then a comment added as usual.
+    await importIssues(fork(orm), root, {
+      project: 'TXT',
+      issues: [
+        issue({ numberInProject: '2', summary: 'Batch 2', created: String(T0), reporterName: 'alice' }, [
+          { author: 'alice', text: 'wombat arrives later', created: String(T0 + 3) },
+        ]),
+      ],
+    });
+    expect(await found('wombat')).toEqual(['TXT-2']);
+    expect(await found('zebra1 quokka1')).toEqual(['TXT-2']);
+    await applyCommand(fork(orm), root, ['TXT-5'], [op.comment()], 'platypus sighting');
+    expect(await found('platypus')).toEqual(['TXT-5']);
+    expect(await found('platypus zebra4')).toEqual(['TXT-5']);
+    // Edits and deletions take words out again.
+    const comments = (await getIssue(fork(orm), root, 'TXT-5')).comments;
+    const added = comments.find((c) => c.text === 'platypus sighting');
+    const first = comments.find((c) => c.text.startsWith('zebra4'));
+    await updateComment(fork(orm), root, 'TXT-5', String(added?.id), 'echidna sighting');
+    expect(await found('platypus')).toEqual([]);
+    expect(await found('echidna')).toEqual(['TXT-5']);
+    await deleteComment(fork(orm), root, 'TXT-5', String(first?.id));
+    expect(await found('zebra4')).toEqual([]);
+    expect(await found('quokka4 echidna')).toEqual(['TXT-5']);
   });
 
   it('reports each bad issue and stores the valid ones', async () => {
