@@ -393,7 +393,7 @@ async function writeIssues(
       },
     );
   }
-  await writeFieldValues(tx, byIssue, userIds, replacing);
+  await writeFieldValues(tx, catalogue, byIssue, userIds, replacing);
   if (groupId !== null) {
     const assignees = new Set(plans.flatMap((p) => p.assignments.flatMap((a) => a.logins.map(userId))));
     if (assignees.size)

@@ -8,7 +8,9 @@ import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
 import { searchIssues } from '../issues/search/search-issues.js';
 import type { Orm } from '../orm/create-orm.js';
+import type { Em } from '../orm/em.js';
 import { createProject } from '../projects/projects.js';
+import { readRows, runStatement } from '../read-models/statements.js';
 import { listSystemUsers } from '../users/users.js';
 import { type ImportedIssue, importIssues } from './import-issues.js';
 import { importLinks } from './import-links.js';
@@ -199,6 +201,67 @@ describe('import', () => {
     await deleteComment(fork(orm), root, 'TXT-5', String(first?.id));
     expect(await found('zebra4')).toEqual([]);
     expect(await found('quokka4 echidna')).toEqual(['TXT-5']);
+  });
+
+  it('stores field values with their search keys, and the keys are right whoever writes them', async () => {
+    await createProject(fork(orm), root, { shortName: 'KEY', name: 'Keys' });
+    await importIssues(fork(orm), root, {
+      project: 'KEY',
+      issues: [
+        issue({
+          numberInProject: '1',
+          summary: 'Keys',
+          created: String(T0),
+          reporterName: 'alice',
+          State: 'Open',
+          Priority: 'Critical',
+          Assignee: 'alice',
+        }),
+      ],
+    });
+    const truth =
+      'select ifv.id, ifv.field_key, ifv.value_key, pf.custom_field_id as want_field, fv.name_key as want_value ' +
+      'from issue_field_values ifv join project_fields pf on pf.id = ifv.field_id ' +
+      'left join field_values fv on fv.id = ifv.value_id join issues i on i.id = ifv.issue_id ' +
+      "join projects p on p.id = i.project_id where p.short_name = 'KEY'";
+    type KeyRow = {
+      id: number;
+      field_key: number;
+      value_key: string | null;
+      want_field: number;
+      want_value: string | null;
+    };
+    const rows = await readRows<KeyRow>(fork(orm) as Em, truth);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.map((r) => [Number(r.field_key), r.value_key])).toEqual(
+      rows.map((r) => [Number(r.want_field), r.want_value]),
+    );
+    expect(rows.filter((r) => r.value_key !== null).map((r) => r.value_key)).toEqual(
+      expect.arrayContaining(['open', 'critical']),
+    );
+    // A writer that leaves the keys out, or gives wrong ones, is corrected by the triggers.
+    const state = rows.find((r) => r.value_key === 'open') as KeyRow;
+    const [stateRow] = await readRows<{ issue_id: number; field_id: number; value_id: number }>(
+      fork(orm) as Em,
+      'select issue_id, field_id, value_id from issue_field_values where id = ?',
+      [state.id],
+    );
+    for (const keys of [
+      [null, null],
+      [Number(state.want_field) + 1000, 'wrong'],
+    ]) {
+      await runStatement(fork(orm) as Em, 'delete from issue_field_values where id = ?', [state.id]);
+      await runStatement(
+        fork(orm) as Em,
+        'insert into issue_field_values (id, issue_id, field_id, slot, value_id, field_key, value_key) values (?, ?, ?, 0, ?, ?, ?)',
+        [state.id, stateRow?.issue_id, stateRow?.field_id, stateRow?.value_id, ...keys],
+      );
+      const [fixed] = await readRows<KeyRow>(fork(orm) as Em, `${truth} and ifv.id = ?`, [state.id]);
+      expect([Number(fixed?.field_key), fixed?.value_key]).toEqual([Number(state.want_field), 'open']);
+    }
+    expect(
+      await searchIssues(fork(orm), root, 'project: KEY State: Open Priority: Critical for: alice'),
+    ).toHaveLength(1);
   });
 
   it('reports each bad issue and stores the valid ones', async () => {
