@@ -1,5 +1,5 @@
-// Search benchmark (issue 21): builds TRACKLINE_BENCH_SEARCH_ISSUES issues (default 20,000; the
-// issue's figure is 1,000,000) through `PUT /rest/import/{project}/issues` (100 per request,
+// Search benchmark (issue 21): builds TRACKLINE_BENCH_SEARCH_ISSUES issues (default 1,000,000,
+// the issue's figure; 10,000 and 100,000 for the growth curve) through `PUT /rest/import/{project}/issues` (100 per request,
 // sequential): 20 projects, 200 users, each issue with 5 field values (State, Priority, Type,
 // Assignee, Subsystem on half of them), 40 words of summary and description and 2 comments of 40
 // words (words drawn from a Zipf-distributed vocabulary of 5,000). Then, for a fixed mix of
@@ -11,12 +11,12 @@
 // keeps (and reuses, if present) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE`. Prints JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDomain, processCpuMs, startApi } from './bench-support.mjs';
 
 const domain = await loadDomain();
-const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 20_000);
+const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 1_000_000);
 const REPS = Number(process.env.TRACKLINE_BENCH_SEARCH_REPS ?? 30);
 const PG = process.env.TRACKLINE_BENCH_SEARCH_PG;
 const KEEP = process.env.TRACKLINE_BENCH_SEARCH_KEEP === '1';
@@ -228,10 +228,12 @@ try {
   let importMs = null;
   let importCpuMs = null;
   let importRequestsMs = null;
+  let importLoadAverage = null;
   let indexCatchUpMs = null;
   if (!reuse) {
     const cpu = processCpuMs(server.child.pid);
     ({ ms: importMs, serverMs: importRequestsMs } = await importAll(server.url));
+    importLoadAverage = loadavg().map((l) => +l.toFixed(2));
     importCpuMs = processCpuMs(server.child.pid) - cpu;
     // SQLite's text index is near-real-time (its indexer process): how long it took to catch up.
     if (!PG) indexCatchUpMs = await waitForIndexer(file);
@@ -270,11 +272,14 @@ try {
         database: PG ? 'postgresql' : 'sqlite',
         issues: ISSUES,
         reps: REPS,
+        // The machine's load (1, 5, 15 minutes) when the measurements ended: a shared machine shows here.
+        loadAverage: loadavg().map((l) => +l.toFixed(2)),
         importMs: importMs === null ? null : Math.round(importMs),
         importPerSecond: importMs === null ? null : Math.round((ISSUES / importMs) * 1000),
         importServerCpuMs: importCpuMs,
         // The import requests' own time on the server (their Server-Timing), summed.
         importRequestsMs: importRequestsMs === null ? null : Math.round(importRequestsMs),
+        importLoadAverage,
         indexCatchUpMs: indexCatchUpMs === null ? null : Math.round(indexCatchUpMs),
         rows,
       },
