@@ -140,11 +140,15 @@ async function importAll(url) {
     const issues = [];
     for (let i = 0; i < count; i++)
       issues.push(issueXml(++numbers[p], T0 + Math.floor(((first + i) / ISSUES) * SPAN)));
-    const res = await fetch(`${url}/rest/import/${project(p)}/issues`, {
-      method: 'PUT',
-      headers,
-      body: `<issues>${issues.join('')}</issues>`,
-    });
+    const send = () =>
+      fetch(`${url}/rest/import/${project(p)}/issues`, {
+        method: 'PUT',
+        headers,
+        body: `<issues>${issues.join('')}</issues>`,
+      });
+    // A pooled connection the server closed meanwhile fails once: the batch is sent again (an
+    // import is idempotent: a second identical request changes nothing).
+    const res = await send().catch(send);
     const text = await res.text();
     serverMs += Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? 0);
     if (res.status !== 200 || (text.match(/imported="true"/g) ?? []).length !== count)
