@@ -9,6 +9,7 @@ import { deleteIssueDependents, issueIdsOfProject } from '../issues/issue-depend
 import type { Em } from '../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type ProjectListItem, readableProjects } from '../read-models/projects.js';
+import { readRows } from '../read-models/statements.js';
 import { RoleGrant } from '../roles/role.entity.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { VcsIntegrationProject } from '../vcs/vcs.entity.js';
@@ -39,6 +40,20 @@ export async function getReadableProject(em: Em, actor: Actor, shortName: string
   );
   if (!project || !can(actor, 'READ_PROJECT', project.id)) throw DomainError.notFound('Project', shortName);
   return project;
+}
+
+/**
+ * The database id of a project the actor may read (READ_PROJECT), by short name; NOT_FOUND
+ * otherwise, alike for a missing one. One indexed read, no entity: for paths that only need to
+ * scope by project (a page of its issues).
+ */
+export async function readableProjectId(em: Em, actor: Actor, shortName: string): Promise<number> {
+  const [row] = await readRows<{ id: number }>(em, 'select id from projects where short_name_key = ?', [
+    shortName.toUpperCase(),
+  ]);
+  const id = row === undefined ? undefined : Number(row.id);
+  if (id === undefined || !can(actor, 'READ_PROJECT', id)) throw DomainError.notFound('Project', shortName);
+  return id;
 }
 
 export async function createProject(em: Em, actor: Actor, input: NewProject): Promise<IProject> {

@@ -112,7 +112,10 @@ export async function planQuery(
   const items = condition.kind === 'and' ? condition.items : [condition];
   const candidates = items.filter((c): c is Leaf & { driver: Driver } => c.kind === 'leaf' && !!c.driver);
   let best: { item: Leaf & { driver: Driver }; rows: number } | undefined;
-  if (candidates.length > 0) {
+  // One ordered driver is chosen whatever its size: nothing to rank, no estimate to run.
+  const only = candidates.length === 1 ? candidates[0] : undefined;
+  if (only?.driver.ordered) best = { item: only, rows: 0 };
+  else if (candidates.length > 0) {
     const sized = await Promise.all(
       candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })),
     );
