@@ -5,6 +5,7 @@ import { GroupMember } from '../groups/group.entity.js';
 import { findGroupByName } from '../groups/group-names.js';
 import { IssueComment } from '../issues/comments/comment.entity.js';
 import { Issue } from '../issues/issue.entity.js';
+import { noteBulkWrite } from '../issues/search/search-engine.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toMs } from '../orm/row-values.js';
@@ -296,6 +297,8 @@ export async function importIssues(
       }
     }
   }
+  // Statistics follow a bulk load (search plans); their upkeep never fails the import.
+  await noteBulkWrite(em, plans.length).catch(() => {});
   return results;
 }
 

@@ -84,7 +84,7 @@ async function plan(
     const [row] = await runSearchStatement(em, estimateStatement(driver));
     return Number(row?.[0] ?? 0);
   };
-  return { plan: await planQuery(condition, readable, estimate), sort: compiled.sort };
+  return { plan: await planQuery(condition, readable, estimate, { dialect }), sort: compiled.sort };
 }
 
 /** Database ids of a page of matching readable issues, newest first unless the query sorts. */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { and, type Driver, leaf, planQuery } from './search-plan.js';
+import {
+  and,
+  countStatement,
+  type Driver,
+  ESTIMATE_LIMIT,
+  leaf,
+  or,
+  pageStatement,
+  planQuery,
+} from './search-plan.js';
 
 const readable = { sql: '1 = 1', params: [] };
 const valueLeaf = (key: string, ordered = true) => {
@@ -20,7 +29,7 @@ describe('planQuery', () => {
       return 10;
     });
     expect(estimated).toEqual([]);
-    expect(plan.from).toBe('issue_field_values d join issues i on i.id = d.issue_id');
+    expect(plan.from).toBe('issue_field_values d cross join issues i on i.id = d.issue_id');
     expect(plan.ordered).toBe(true);
   });
 
@@ -40,5 +49,55 @@ describe('planQuery', () => {
     expect(small.from).toContain('issue_field_values d');
     const large = await planQuery(valueLeaf('open', false), readable, async () => 2000);
     expect(large.from).toBe('issues i');
+  });
+});
+
+describe('counts on SQLite', () => {
+  const big = async () => ESTIMATE_LIMIT;
+  it('join the chosen driver first (cross join)', async () => {
+    const plan = await planQuery(
+      and([valueLeaf('open'), leaf({ sql: 'i.resolved_at is null', params: [] })]),
+      readable,
+      big,
+    );
+    expect(plan.from).toBe('issue_field_values d cross join issues i on i.id = d.issue_id');
+    const pg = await planQuery(valueLeaf('open'), readable, big, { dialect: 'postgresql' });
+    expect(pg.from).toBe('issue_field_values d join issues i on i.id = d.issue_id');
+  });
+
+  it('intersect several large ordered ranges by a merge, other conditions on its rows', async () => {
+    const plan = await planQuery(
+      and([valueLeaf('open'), valueLeaf('critical'), leaf({ sql: 'i.resolved_at is null', params: [] })]),
+      readable,
+      big,
+    );
+    const count = countStatement(plan);
+    expect(count.sql).toBe(
+      'select count(*) as n from (select d.issue_id as id from issue_field_values d where d.value_key = ? intersect ' +
+        'select d.issue_id as id from issue_field_values d where d.value_key = ? order by 1 limit -1) m ' +
+        'cross join issues i on i.id = m.id where i.resolved_at is null and 1 = 1',
+    );
+    expect(count.params).toEqual(['open', 'critical']);
+    // The page keeps the smallest range and its probes: it stops at its 50th row.
+    expect(pageStatement(plan, [], 0, 50).sql).not.toContain('intersect');
+    // PostgreSQL combines its indexes itself.
+    const pg = await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, big, {
+      dialect: 'postgresql',
+    });
+    expect(countStatement(pg).sql).not.toContain('intersect');
+  });
+
+  it('keep probing when a range is small, and merge an OR of ranges as a union', async () => {
+    const small = await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, async (d) =>
+      d.where.params[0] === 'open' ? 10 : ESTIMATE_LIMIT,
+    );
+    expect(countStatement(small).sql).not.toContain('intersect');
+    const either = await planQuery(or([valueLeaf('open'), valueLeaf('fixed')]), readable, big);
+    expect(countStatement(either)).toEqual({
+      sql:
+        'select count(*) as n from (select d.issue_id as id from issue_field_values d where d.value_key = ? union ' +
+        'select d.issue_id as id from issue_field_values d where d.value_key = ? order by 1 limit -1) m where 1 = 1 and 1 = 1',
+      params: ['open', 'fixed'],
+    });
   });
 });

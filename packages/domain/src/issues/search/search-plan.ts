@@ -91,6 +91,17 @@ export type Plan = {
   orderId: string;
   ordered: boolean;
   driverOnly?: { from: string; where: Sql };
+  /** The count's own FROM and WHERE when it is cheaper than the page's (SQLite merges, below). */
+  count?: { from: string; where: Sql };
+};
+
+export type PlanOptions = {
+  /**
+   * SQLite (the default): the chosen driver is joined first (`cross join`: SQLite keeps that
+   * order, whatever its own estimates say), and counts of several large index ranges merge
+   * them (see `mergedCount`). PostgreSQL plans joins and bitmap-combines indexes itself.
+   */
+  dialect?: 'sqlite' | 'postgresql';
 };
 
 /** Whether SQL refers to a column of `i` other than its id. */
@@ -108,17 +119,18 @@ export async function planQuery(
   condition: Condition,
   readable: Sql,
   estimate: (driver: Driver) => Promise<number>,
+  options: PlanOptions = {},
 ): Promise<Plan> {
+  const sqlite = (options.dialect ?? 'sqlite') === 'sqlite';
   const items = condition.kind === 'and' ? condition.items : [condition];
   const candidates = items.filter((c): c is Leaf & { driver: Driver } => c.kind === 'leaf' && !!c.driver);
   let best: { item: Leaf & { driver: Driver }; rows: number } | undefined;
+  let sized: { item: Leaf & { driver: Driver }; rows: number }[] = [];
   // One ordered driver is chosen whatever its size: nothing to rank, no estimate to run.
   const only = candidates.length === 1 ? candidates[0] : undefined;
   if (only?.driver.ordered) best = { item: only, rows: 0 };
   else if (candidates.length > 0) {
-    const sized = await Promise.all(
-      candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })),
-    );
+    sized = await Promise.all(candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })));
     for (const c of sized) {
       // An unordered driver needs its rows sorted: only worth it when it is small.
       if (!c.item.driver.ordered && c.rows >= ESTIMATE_LIMIT) continue;
@@ -130,6 +142,9 @@ export async function planQuery(
         best = c;
     }
   }
+  // Counts on SQLite: several large ordered ranges (every estimate at its bound) are intersected
+  // by a merge of the ranges, an OR of ordered ranges is their merged union.
+  const merged = sqlite ? mergedCount(condition, sized, readable) : undefined;
   // A driver on the issues themselves needs no join: its condition on `i` picks the index.
   if (best?.item.driver.from === 'issues d') best = undefined;
   const rest = render(and(items.filter((c) => c !== best?.item)));
@@ -139,6 +154,7 @@ export async function planQuery(
       where: { sql: `${rest.sql} and ${readable.sql}`, params: [...rest.params, ...readable.params] },
       orderId: 'i.id',
       ordered: true,
+      ...(merged ? { count: merged } : {}),
     };
   }
   const d = best.item.driver;
@@ -150,11 +166,64 @@ export async function planQuery(
     ? undefined
     : { from: d.from, where: { sql: where.sql.replace(/\bi\.id\b/g, d.id), params: where.params } };
   return {
-    from: `${d.from} join issues i on i.id = ${d.id}`,
+    from: `${d.from} ${sqlite ? 'cross join' : 'join'} issues i on i.id = ${d.id}`,
     where,
     orderId: d.ordered ? d.id : 'i.id',
     ordered: d.ordered,
     ...(driverOnly ? { driverOnly } : {}),
+    ...(merged ? { count: merged } : {}),
+  };
+}
+
+/** One ordered driver as a compound's arm: its issue ids, in id order. */
+const arm = (d: Driver): Sql => ({
+  sql: `select ${d.id} as id from ${d.from} where ${d.where.sql}`,
+  params: d.where.params,
+});
+
+/**
+ * A count's FROM and WHERE over a merge of ordered index ranges (SQLite), or undefined when the
+ * page's statement is as good:
+ *  - an AND whose ordered drivers are all large (each estimate reached its bound): the
+ *    probe of every row of the smallest range would cost one index descent per row; the
+ *    `intersect … order by 1` of the ranges is a single merge walk of them (SQLite's MERGE
+ *    compound, no temporary index), and the other conditions are checked on its rows only;
+ *  - an OR of conditions that are all ordered ranges: their `union … order by 1`, a merge as
+ *    well, instead of a walk over every issue.
+ * (`limit -1` keeps SQLite from dropping the compound's ORDER BY, which selects the merge.)
+ */
+function mergedCount(
+  condition: Condition,
+  sized: { item: Leaf & { driver: Driver }; rows: number }[],
+  readable: Sql,
+): { from: string; where: Sql } | undefined {
+  let arms: Leaf[] = [];
+  let operator = 'intersect';
+  let rest: Condition = TRUE;
+  const large = sized.filter((c) => c.item.driver.ordered && c.rows >= ESTIMATE_LIMIT);
+  if (condition.kind === 'or' && condition.items.every((c) => c.kind === 'leaf' && c.driver?.ordered)) {
+    arms = condition.items as Leaf[];
+    operator = 'union';
+  } else if (large.length >= 2 && large.length === sized.filter((c) => c.item.driver.ordered).length) {
+    arms = large.map((c) => c.item);
+    const items = condition.kind === 'and' ? condition.items : [condition];
+    rest = and(items.filter((c) => !arms.includes(c as Leaf)));
+  } else return undefined;
+  const parts = arms.map((a) => arm((a as Leaf & { driver: Driver }).driver));
+  const compound = {
+    sql: `(${parts.map((p) => p.sql).join(` ${operator} `)} order by 1 limit -1) m`,
+    params: parts.flatMap((p) => p.params),
+  };
+  const r = render(rest);
+  const where = { sql: `${r.sql} and ${readable.sql}`, params: [...r.params, ...readable.params] };
+  if (needsIssueRow(where.sql))
+    return {
+      from: `${compound.sql} cross join issues i on i.id = m.id`,
+      where: { ...where, params: [...compound.params, ...where.params] },
+    };
+  return {
+    from: compound.sql,
+    where: { sql: where.sql.replace(/\bi\.id\b/g, 'm.id'), params: [...compound.params, ...where.params] },
   };
 }
 
@@ -169,7 +238,7 @@ export function pageStatement(plan: Plan, sort: SortKey[], skip: number, max: nu
 }
 
 export function countStatement(plan: Plan): Sql {
-  const { from, where } = plan.driverOnly ?? plan;
+  const { from, where } = plan.count ?? plan.driverOnly ?? plan;
   return { sql: `select count(*) as n from ${from} where ${where.sql}`, params: where.params };
 }
 
