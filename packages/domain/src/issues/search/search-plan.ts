@@ -248,3 +248,12 @@ export function estimateStatement(driver: Driver): Sql {
     params: driver.where.params,
   };
 }
+
+/** The estimates of several drivers in one statement (one round trip to a search worker). */
+export function estimatesStatement(drivers: Driver[]): Sql {
+  const parts = drivers.map(estimateStatement);
+  return {
+    sql: `select ${parts.map((p, i) => `(${p.sql}) as n${i}`).join(', ')}`,
+    params: parts.flatMap((p) => p.params),
+  };
+}
