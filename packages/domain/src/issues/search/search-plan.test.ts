@@ -101,3 +101,28 @@ describe('counts on SQLite', () => {
     });
   });
 });
+
+describe('drivers on the issues themselves', () => {
+  const projectLeaf = leaf(
+    { sql: 'i.project_id = ?', params: [7] },
+    { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: [7] }, ordered: true },
+  );
+  const unresolved = leaf(
+    { sql: 'i.resolved_at is null', params: [] },
+    { from: 'issues d', id: 'd.id', where: { sql: 'd.resolved_at is null', params: [] }, ordered: false },
+  );
+  it('are walked first on SQLite, whose statistics cannot tell which is smaller', async () => {
+    const plan = await planQuery(and([projectLeaf, unresolved]), readable, async (d) =>
+      d.where.sql.includes('project') ? 5 : ESTIMATE_LIMIT,
+    );
+    expect(plan.from).toBe('issues d cross join issues i on i.id = d.id');
+    expect(plan.where.sql).toBe('d.project_id = ? and i.resolved_at is null and 1 = 1');
+    expect(plan.orderId).toBe('d.id');
+  });
+  it('are left to PostgreSQL, which picks the index of the condition on the issue', async () => {
+    const plan = await planQuery(and([projectLeaf, unresolved]), readable, async () => 5, {
+      dialect: 'postgresql',
+    });
+    expect(plan.from).toBe('issues i');
+  });
+});
