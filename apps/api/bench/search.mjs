@@ -8,7 +8,8 @@
 // p99 of TRACKLINE_BENCH_SEARCH_REPS (30) requests each, after one warm-up request.
 // Database: SQLite file (default) or PostgreSQL with TRACKLINE_BENCH_SEARCH_PG=postgres://…/ (a
 // database `trackline_bench_search` is created there, dropped first). TRACKLINE_BENCH_SEARCH_KEEP=1
-// keeps (and reuses, if present) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE`. Prints JSON.
+// keeps (and reuses, if present: queries only) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE` or the
+// PostgreSQL database. Prints JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -214,13 +215,29 @@ async function measure(url, path) {
   return { median: +percentile(times, 50).toFixed(2), p99: +percentile(times, 99).toFixed(2), body };
 }
 
+/** Whether the kept PostgreSQL database exists with issues (TRACKLINE_BENCH_SEARCH_KEEP=1 reuses it). */
+function pgHasIssues() {
+  try {
+    const out = execFileSync(
+      'psql',
+      [`${PG.replace(/\/$/, '')}/trackline_bench_search`, '-Atc', 'select count(*) from issues'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    return Number(String(out).trim()) > 0;
+  } catch {
+    return false;
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-search-'));
 const file = process.env.TRACKLINE_BENCH_SEARCH_FILE ?? join(dir, 'search.sqlite');
 const pgUrl = PG ? `${PG.replace(/\/$/, '')}/trackline_bench_search` : undefined;
 let server;
 try {
-  const reuse = !PG && KEEP && existsSync(file);
-  if (PG) {
+  const reuse = KEEP && (PG ? pgHasIssues() : existsSync(file));
+  if (PG && !reuse) {
     execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
     execFileSync('psql', [PG, '-qc', 'create database trackline_bench_search']);
   }

@@ -98,8 +98,8 @@ export type Plan = {
 export type PlanOptions = {
   /**
    * SQLite (the default): the chosen driver is joined first (`cross join`: SQLite keeps that
-   * order, whatever its own estimates say), and counts of several large index ranges merge
-   * them (see `mergedCount`). PostgreSQL plans joins and bitmap-combines indexes itself.
+   * order, whatever its own estimates say). Counts of several large index ranges combine them
+   * (see `mergedCount`) on both databases.
    */
   dialect?: 'sqlite' | 'postgresql';
 };
@@ -142,9 +142,9 @@ export async function planQuery(
         best = c;
     }
   }
-  // Counts on SQLite: several large ordered ranges (every estimate at its bound) are intersected
-  // by a merge of the ranges, an OR of ordered ranges is their merged union.
-  const merged = sqlite ? mergedCount(condition, sized, readable) : undefined;
+  // Counts: several large ordered ranges (every estimate at its bound) are intersected by a merge
+  // of the ranges, an OR of ordered ranges is their merged union.
+  const merged = mergedCount(condition, sized, readable, sqlite);
   // A driver on the issues themselves: PostgreSQL picks the index from its condition on `i` (its
   // statistics know how skewed a column is); SQLite's averages do not (`resolved_at is null` holds
   // half of the issues, its statistics say two), so there the measured driver is walked first and
@@ -185,8 +185,9 @@ const arm = (d: Driver): Sql => ({
 });
 
 /**
- * A count's FROM and WHERE over a merge of ordered index ranges (SQLite), or undefined when the
- * page's statement is as good:
+ * A count's FROM and WHERE over a combination of ordered index ranges, or undefined when the
+ * page's statement is as good (PostgreSQL runs the same compound by hashing; its bitmap AND/OR only
+ * combines conditions on one row, and a field value's conditions are on different rows):
  *  - an AND whose ordered drivers are all large (each estimate reached its bound): the
  *    probe of every row of the smallest range would cost one index descent per row; the
  *    `intersect … order by 1` of the ranges is a single merge walk of them (SQLite's MERGE
@@ -199,6 +200,7 @@ function mergedCount(
   condition: Condition,
   sized: { item: Leaf & { driver: Driver }; rows: number }[],
   readable: Sql,
+  sqlite: boolean,
 ): { from: string; where: Sql } | undefined {
   let arms: Leaf[] = [];
   let operator = 'intersect';
@@ -214,14 +216,14 @@ function mergedCount(
   } else return undefined;
   const parts = arms.map((a) => arm((a as Leaf & { driver: Driver }).driver));
   const compound = {
-    sql: `(${parts.map((p) => p.sql).join(` ${operator} `)} order by 1 limit -1) m`,
+    sql: `(${parts.map((p) => p.sql).join(` ${operator} `)}${sqlite ? ' order by 1 limit -1' : ''}) m`,
     params: parts.flatMap((p) => p.params),
   };
   const r = render(rest);
   const where = { sql: `${r.sql} and ${readable.sql}`, params: [...r.params, ...readable.params] };
   if (needsIssueRow(where.sql))
     return {
-      from: `${compound.sql} cross join issues i on i.id = m.id`,
+      from: `${compound.sql} ${sqlite ? 'cross join' : 'join'} issues i on i.id = m.id`,
       where: { ...where, params: [...compound.params, ...where.params] },
     };
   return {
