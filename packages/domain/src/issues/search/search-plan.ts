@@ -98,8 +98,8 @@ export type Plan = {
 export type PlanOptions = {
   /**
    * SQLite (the default): the chosen driver is joined first (`cross join`: SQLite keeps that
-   * order, whatever its own estimates say). Counts of several large index ranges combine them
-   * (see `mergedCount`) on both databases.
+   * order, whatever its own estimates say). Counts combine index ranges (see `mergedCount`):
+   * intersections on SQLite, unions on both.
    */
   dialect?: 'sqlite' | 'postgresql';
 };
@@ -186,8 +186,9 @@ const arm = (d: Driver): Sql => ({
 
 /**
  * A count's FROM and WHERE over a combination of ordered index ranges, or undefined when the
- * page's statement is as good (PostgreSQL runs the same compound by hashing; its bitmap AND/OR only
- * combines conditions on one row, and a field value's conditions are on different rows):
+ * page's statement is as good. PostgreSQL runs a compound by hashing: its `union` replaces a walk
+ * over every issue (1.5 s → 0.12 s for 33,397 of 100,000 issues), its `intersect` was no faster
+ * than the probes (55-64 ms against 32-61 ms), so there only ORs are combined:
  *  - an AND whose ordered drivers are all large (each estimate reached its bound): the
  *    probe of every row of the smallest range would cost one index descent per row; the
  *    `intersect … order by 1` of the ranges is a single merge walk of them (SQLite's MERGE
@@ -209,7 +210,11 @@ function mergedCount(
   if (condition.kind === 'or' && condition.items.every((c) => c.kind === 'leaf' && c.driver?.ordered)) {
     arms = condition.items as Leaf[];
     operator = 'union';
-  } else if (large.length >= 2 && large.length === sized.filter((c) => c.item.driver.ordered).length) {
+  } else if (
+    sqlite &&
+    large.length >= 2 &&
+    large.length === sized.filter((c) => c.item.driver.ordered).length
+  ) {
     arms = large.map((c) => c.item);
     const items = condition.kind === 'and' ? condition.items : [condition];
     rest = and(items.filter((c) => !arms.includes(c as Leaf)));
