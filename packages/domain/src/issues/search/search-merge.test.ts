@@ -4,6 +4,7 @@ import type { Actor } from '../../auth/actor.js';
 import { type ImportedIssue, importIssues } from '../../import/import-issues.js';
 import type { Orm } from '../../orm/create-orm.js';
 import { createProject } from '../../projects/projects.js';
+import { addFieldValue } from '../fields/project-fields.js';
 import { countIssues, searchIssues } from './search-issues.js';
 import { ESTIMATE_LIMIT } from './search-plan.js';
 
@@ -17,13 +18,24 @@ const ISSUES = Math.ceil((ESTIMATE_LIMIT * 4.2) / 100) * 100;
 const STATES = ['Open', 'Fixed', 'Submitted'];
 const PRIORITIES = ['Critical', 'Major'];
 const TYPES = ['Bug', 'Feature', 'Task', 'Cosmetics'];
-type Row = { n: number; state: string; priority: string; type: string; word: boolean };
+type Row = {
+  n: number;
+  state: string;
+  priority: string;
+  type: string;
+  word: boolean;
+  subsystem: boolean;
+  versions: boolean;
+};
 const rows: Row[] = Array.from({ length: ISSUES }, (_, k) => ({
   n: k + 1,
   state: STATES[k % 3] as string,
   priority: PRIORITIES[Math.floor(k / 3) % 2] as string,
   type: TYPES[Math.floor(k / 7) % 4] as string,
   word: k % 5 !== 0,
+  subsystem: k % 2 === 0,
+  // Two values of a multi-valued field: `has:` lists such an issue twice in its range.
+  versions: k % 3 === 0,
 }));
 
 describe('counts merged over large ranges', () => {
@@ -34,6 +46,11 @@ describe('counts merged over large ranges', () => {
     root = await actorFor(orm, 'root');
     await createProject(fork(orm), root, { shortName: 'MRG', name: 'Merge' });
     await createProject(fork(orm), root, { shortName: 'OTH', name: 'Other' });
+    for (const project of ['MRG', 'OTH']) {
+      await addFieldValue(fork(orm), root, project, 'Subsystem', { name: 'Core' });
+      for (const name of ['1.0', '2.0'])
+        await addFieldValue(fork(orm), root, project, 'Fix versions', { name });
+    }
     const issue = (r: Row): ImportedIssue => ({
       fields: Object.entries({
         numberInProject: String(r.n),
@@ -43,7 +60,10 @@ describe('counts merged over large ranges', () => {
         State: r.state,
         Priority: r.priority,
         Type: r.type,
-      }).map(([name, value]) => ({ name, values: [value] })),
+        ...(r.subsystem ? { Subsystem: 'Core' } : {}),
+      })
+        .map(([name, value]) => ({ name, values: [value] }))
+        .concat(r.versions ? [{ name: 'Fix versions', values: ['1.0', '2.0'] }] : []),
     });
     for (let first = 0; first < ISSUES; first += 100)
       await importIssues(fork(orm), root, {
@@ -68,6 +88,10 @@ describe('counts merged over large ranges', () => {
       (r) => r.state === 'Fixed' || r.priority === 'Major',
     ],
     ['project: MRG -Open Priority: Major', (r) => r.state !== 'Open' && r.priority === 'Major'],
+    ['project: MRG has: Subsystem Priority: Critical', (r) => r.subsystem && r.priority === 'Critical'],
+    ['project: MRG has: {Fix versions} State: Open', (r) => r.versions && r.state === 'Open'],
+    ['project: MRG has: {Fix versions}', (r) => r.versions],
+    ['project: MRG has: {Fix versions}, Subsystem zanzibar', (r) => r.versions && r.subsystem && r.word],
   ])('%s', async (query, test) => {
     const want = expected(test);
     expect(await countIssues(fork(orm), root, query)).toBe(want.length);

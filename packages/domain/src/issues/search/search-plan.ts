@@ -18,6 +18,12 @@ export type Driver = {
   where: Sql;
   /** Whether the index lists the rows in issue id order (then a page needs no sort). */
   ordered: boolean;
+  /**
+   * Whether the range may list an issue more than once (one row per value of a multi-valued
+   * field): never a page's or a count's driver, only an arm of a combined count (`intersect` and
+   * `union` are sets).
+   */
+  duplicates?: boolean;
 };
 export type Leaf = { kind: 'leaf'; probe: Sql; driver?: Driver };
 export type Condition =
@@ -123,15 +129,17 @@ export async function planQuery(
 ): Promise<Plan> {
   const sqlite = (options.dialect ?? 'sqlite') === 'sqlite';
   const items = condition.kind === 'and' ? condition.items : [condition];
-  const candidates = items.filter((c): c is Leaf & { driver: Driver } => c.kind === 'leaf' && !!c.driver);
+  const all = items.filter((c): c is Leaf & { driver: Driver } => c.kind === 'leaf' && !!c.driver);
+  const candidates = all.filter((c) => !c.driver.duplicates);
   let best: { item: Leaf & { driver: Driver }; rows: number } | undefined;
   let sized: { item: Leaf & { driver: Driver }; rows: number }[] = [];
   // One ordered driver is chosen whatever its size: nothing to rank, no estimate to run.
   const only = candidates.length === 1 ? candidates[0] : undefined;
-  if (only?.driver.ordered) best = { item: only, rows: 0 };
-  else if (candidates.length > 0) {
-    sized = await Promise.all(candidates.map(async (item) => ({ item, rows: await estimate(item.driver) })));
+  if (only?.driver.ordered && all.length === 1) best = { item: only, rows: 0 };
+  else if (all.length > 0) {
+    sized = await Promise.all(all.map(async (item) => ({ item, rows: await estimate(item.driver) })));
     for (const c of sized) {
+      if (c.item.driver.duplicates) continue;
       // An unordered driver needs its rows sorted: only worth it when it is small.
       if (!c.item.driver.ordered && c.rows >= ESTIMATE_LIMIT) continue;
       if (
