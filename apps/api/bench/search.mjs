@@ -1,5 +1,5 @@
-// Search benchmark (issue 21): builds TRACKLINE_BENCH_SEARCH_ISSUES issues (default 20,000; the
-// issue's figure is 1,000,000) through `PUT /rest/import/{project}/issues` (100 per request,
+// Search benchmark (issue 21): builds TRACKLINE_BENCH_SEARCH_ISSUES issues (default 1,000,000,
+// the issue's figure; 10,000 and 100,000 for the growth curve) through `PUT /rest/import/{project}/issues` (100 per request,
 // sequential): 20 projects, 200 users, each issue with 5 field values (State, Priority, Type,
 // Assignee, Subsystem on half of them), 40 words of summary and description and 2 comments of 40
 // words (words drawn from a Zipf-distributed vocabulary of 5,000). Then, for a fixed mix of
@@ -8,18 +8,21 @@
 // p99 of TRACKLINE_BENCH_SEARCH_REPS (30) requests each, after one warm-up request.
 // Database: SQLite file (default) or PostgreSQL with TRACKLINE_BENCH_SEARCH_PG=postgres://…/ (a
 // database `trackline_bench_search` is created there, dropped first). TRACKLINE_BENCH_SEARCH_KEEP=1
-// keeps (and reuses, if present) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE`. Prints JSON.
+// keeps (and reuses, if present: queries only) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE` or the
+// PostgreSQL database. Prints JSON.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDomain, processCpuMs, startApi } from './bench-support.mjs';
 
 const domain = await loadDomain();
-const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 20_000);
+const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 1_000_000);
 const REPS = Number(process.env.TRACKLINE_BENCH_SEARCH_REPS ?? 30);
 const PG = process.env.TRACKLINE_BENCH_SEARCH_PG;
 const KEEP = process.env.TRACKLINE_BENCH_SEARCH_KEEP === '1';
+// Extra node flags of the server (for example `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+const NODE_ARGS = (process.env.TRACKLINE_BENCH_SEARCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PROJECTS = 20;
 const USERS = 200;
 const BATCH = 100;
@@ -131,23 +134,29 @@ async function importAll(url) {
   const numbers = new Array(PROJECTS).fill(0);
   const started = performance.now();
   let batches = 0;
+  let serverMs = 0;
   for (let first = 0; first < ISSUES; first += BATCH) {
     const p = batches++ % PROJECTS;
     const count = Math.min(BATCH, ISSUES - first);
     const issues = [];
     for (let i = 0; i < count; i++)
       issues.push(issueXml(++numbers[p], T0 + Math.floor(((first + i) / ISSUES) * SPAN)));
-    const res = await fetch(`${url}/rest/import/${project(p)}/issues`, {
-      method: 'PUT',
-      headers,
-      body: `<issues>${issues.join('')}</issues>`,
-    });
+    const send = () =>
+      fetch(`${url}/rest/import/${project(p)}/issues`, {
+        method: 'PUT',
+        headers,
+        body: `<issues>${issues.join('')}</issues>`,
+      });
+    // A pooled connection the server closed meanwhile fails once: the batch is sent again (an
+    // import is idempotent: a second identical request changes nothing).
+    const res = await send().catch(send);
     const text = await res.text();
+    serverMs += Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? 0);
     if (res.status !== 200 || (text.match(/imported="true"/g) ?? []).length !== count)
       throw new Error(`import answered ${res.status}: ${text.slice(0, 400)}`);
     if (batches % 500 === 0) process.stderr.write(`search bench: imported ${first + count} issues\n`);
   }
-  return performance.now() - started;
+  return { ms: performance.now() - started, serverMs };
 }
 
 // The everyday mix: one of each kind the issue names. Words: a frequent one (rank 20) and a
@@ -206,24 +215,46 @@ async function measure(url, path) {
   return { median: +percentile(times, 50).toFixed(2), p99: +percentile(times, 99).toFixed(2), body };
 }
 
+/** Whether the kept PostgreSQL database exists with issues (TRACKLINE_BENCH_SEARCH_KEEP=1 reuses it). */
+function pgHasIssues() {
+  try {
+    const out = execFileSync(
+      'psql',
+      [`${PG.replace(/\/$/, '')}/trackline_bench_search`, '-Atc', 'select count(*) from issues'],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    return Number(String(out).trim()) > 0;
+  } catch {
+    return false;
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-search-'));
 const file = process.env.TRACKLINE_BENCH_SEARCH_FILE ?? join(dir, 'search.sqlite');
 const pgUrl = PG ? `${PG.replace(/\/$/, '')}/trackline_bench_search` : undefined;
 let server;
 try {
-  const reuse = !PG && KEEP && existsSync(file);
-  if (PG) {
+  const reuse = KEEP && (PG ? pgHasIssues() : existsSync(file));
+  if (PG && !reuse) {
     execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
     execFileSync('psql', [PG, '-qc', 'create database trackline_bench_search']);
   }
   if (!reuse) await prepare(PG ? { kind: 'postgresql', url: pgUrl } : { kind: 'sqlite', file });
-  server = await startApi(file, { env: { NODE_ENV: 'production', ...(PG ? { DATABASE_URL: pgUrl } : {}) } });
+  server = await startApi(file, {
+    nodeArgs: NODE_ARGS,
+    env: { NODE_ENV: 'production', ...(PG ? { DATABASE_URL: pgUrl } : {}) },
+  });
   let importMs = null;
   let importCpuMs = null;
+  let importRequestsMs = null;
+  let importLoadAverage = null;
   let indexCatchUpMs = null;
   if (!reuse) {
     const cpu = processCpuMs(server.child.pid);
-    importMs = await importAll(server.url);
+    ({ ms: importMs, serverMs: importRequestsMs } = await importAll(server.url));
+    importLoadAverage = loadavg().map((l) => +l.toFixed(2));
     importCpuMs = processCpuMs(server.child.pid) - cpu;
     // SQLite's text index is near-real-time (its indexer process): how long it took to catch up.
     if (!PG) indexCatchUpMs = await waitForIndexer(file);
@@ -232,7 +263,7 @@ try {
     else {
       server.child.kill('SIGTERM');
       await new Promise((r) => server.child.once('exit', r));
-      server = await startApi(file, { env: { NODE_ENV: 'production' } });
+      server = await startApi(file, { nodeArgs: NODE_ARGS, env: { NODE_ENV: 'production' } });
       await new Promise((r) => setTimeout(r, 3000)); // the start-up `pragma optimize` in its worker
     }
   }
@@ -262,9 +293,14 @@ try {
         database: PG ? 'postgresql' : 'sqlite',
         issues: ISSUES,
         reps: REPS,
+        // The machine's load (1, 5, 15 minutes) when the measurements ended: a shared machine shows here.
+        loadAverage: loadavg().map((l) => +l.toFixed(2)),
         importMs: importMs === null ? null : Math.round(importMs),
         importPerSecond: importMs === null ? null : Math.round((ISSUES / importMs) * 1000),
         importServerCpuMs: importCpuMs,
+        // The import requests' own time on the server (their Server-Timing), summed.
+        importRequestsMs: importRequestsMs === null ? null : Math.round(importRequestsMs),
+        importLoadAverage,
         indexCatchUpMs: indexCatchUpMs === null ? null : Math.round(indexCatchUpMs),
         rows,
       },

@@ -46,7 +46,7 @@ async function fillProject(orm: Orm): Promise<void> {
       : `select x from generate_series(1, ${ISSUES}) x`;
   // Text is not searched here: PostgreSQL's document trigger is left out of the bulk load.
   if (TEST_DIALECT !== 'sqlite')
-    await runStatement(fork(orm) as Em, 'alter table issues disable trigger issue_search_issue');
+    await runStatement(fork(orm) as Em, 'alter table issues disable trigger issue_search_issues_inserted');
   await runStatement(
     fork(orm) as Em,
     'insert into issues (project_id, number_in_project, summary, description, reporter_id, created_at, updated_at) ' +
@@ -54,7 +54,7 @@ async function fillProject(orm: Orm): Promise<void> {
     [now, now],
   );
   if (TEST_DIALECT !== 'sqlite')
-    await runStatement(fork(orm) as Em, 'alter table issues enable trigger issue_search_issue');
+    await runStatement(fork(orm) as Em, 'alter table issues enable trigger issue_search_issues_inserted');
   // Statistics after the bulk load, as autovacuum (PostgreSQL) or the engine (SQLite) keeps them.
   await runStatement(fork(orm) as Em, 'analyze');
 }

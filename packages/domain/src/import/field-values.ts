@@ -16,7 +16,13 @@ import { placeholders } from '../orm/sql-fragments.js';
  * bundle (the original's "assignees are auto-imported") instead of being refused.
  */
 
-type CatalogueField = FieldDef & { defaultKey: string | null; bundleId: number | null };
+type CatalogueField = FieldDef & {
+  defaultKey: string | null;
+  bundleId: number | null;
+  /** The search keys of its rows (migration 0020): the field's prototype, its values' name keys. */
+  fieldKey: number;
+  valueKeys: Map<number, string>;
+};
 
 /** The fields of one project with their values, loaded once per import request. */
 export type FieldCatalogue = Map<string, CatalogueField>;
@@ -25,6 +31,7 @@ export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<Fie
   const rows = await tx.execute<
     {
       id: number;
+      custom_field_id: number;
       name: string;
       name_key: string;
       kind: FieldDef['kind'];
@@ -39,7 +46,7 @@ export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<Fie
       resolved: unknown;
     }[]
   >(
-    'select pf.id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, pf.default_value, pf.bundle_id, ' +
+    'select pf.id, pf.custom_field_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, pf.default_value, pf.bundle_id, ' +
       'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
       'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
     [projectId],
@@ -52,10 +59,14 @@ export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<Fie
         ...fieldDefOf(row, projectId),
         defaultKey: row.default_value?.toLowerCase() ?? null,
         bundleId: row.bundle_id === null ? null : Number(row.bundle_id),
+        fieldKey: Number(row.custom_field_id),
+        valueKeys: new Map(),
       };
       fields.set(row.name_key, field);
     }
     addFieldValueRow(field, row);
+    if (row.value_id !== null && row.value_key !== null)
+      field.valueKeys.set(Number(row.value_id), row.value_key);
   }
   return fields;
 }
@@ -155,6 +166,7 @@ const rowKey = (r: Row) => `${r.slot}:${r.value ?? '-'}:${r.user ?? '-'}:${r.tex
  */
 export async function writeFieldValues(
   tx: Em,
+  catalogue: FieldCatalogue,
   byIssue: Map<number, FieldAssignment[]>,
   userIds: Map<string, number>,
   replacing: number[],
@@ -228,11 +240,26 @@ export async function writeFieldValues(
         [field, ...issues],
       );
   }
+  // The rows carry their search keys, so the key triggers (migration 0026) find nothing to fix.
+  const byId = new Map([...catalogue.values()].map((f) => [f.id, f]));
   await bulkInsert(
     tx,
     'issue_field_values',
-    ['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number'],
-    [...wanted.values()].flat().map((r) => [r.issue, r.field, r.slot, r.value, r.user, r.text, r.number]),
+    ['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number', 'field_key', 'value_key'],
+    [...wanted.values()].flat().map((r) => {
+      const field = byId.get(r.field);
+      return [
+        r.issue,
+        r.field,
+        r.slot,
+        r.value,
+        r.user,
+        r.text,
+        r.number,
+        field?.fieldKey ?? null,
+        r.value === null ? null : (field?.valueKeys.get(r.value) ?? null),
+      ];
+    }),
   );
   if (bundleUsers.size) {
     await tx

@@ -9,6 +9,7 @@ import {
   parseTimestamp,
   refused,
 } from '../issues/import-report.js';
+import { noteBulkWrite } from '../issues/search/search-engine.js';
 import { IssueComment } from '../model/comment.entity.js';
 import { GroupMember } from '../model/group.entity.js';
 import { Issue } from '../model/issue.entity.js';
@@ -348,6 +349,8 @@ export async function importIssues(
       }
     }
   }
+  // Statistics follow a bulk load (search plans); their upkeep never fails the import.
+  await noteBulkWrite(em, plans.length).catch(() => {});
   return results;
 }
 
@@ -464,7 +467,7 @@ async function writeIssues(
       },
     );
   }
-  await writeFieldValues(tx, byIssue, userIds, replacing);
+  await writeFieldValues(tx, catalogue, byIssue, userIds, replacing);
   if (groupId !== null) {
     const assignees = new Set(plans.flatMap((p) => p.assignments.flatMap((a) => a.logins.map(userId))));
     if (assignees.size)

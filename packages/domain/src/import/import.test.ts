@@ -1,11 +1,16 @@
-import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
+import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import { createGroup, grantGroupRole, listUserGroups } from '../groups/groups.js';
+import { applyCommand } from '../issues/apply-command.js';
+import { deleteComment, updateComment } from '../issues/comments/comments.js';
 import { createIssue } from '../issues/create-issue.js';
 import { getIssue } from '../issues/get-issue.js';
+import { searchIssues } from '../issues/search/search-issues.js';
 import { Group, GroupRoleGrant } from '../model/group.entity.js';
+import type { Em } from '../orm/em.js';
 import type { Orm } from '../orm/open-orm.js';
+import { readRows, runStatement } from '../orm/statements.js';
 import { createProject } from '../projects/projects.js';
 import { addRolePermission, createRole } from '../roles/roles.js';
 import { listSystemUsers } from '../users/users.js';
@@ -235,6 +240,117 @@ describe('import', () => {
       keys,
     );
     expect(rows).toEqual([]);
+  });
+
+  it('leaves the text of imported comments searchable, and later comments and edits too', async () => {
+    await createProject(fork(orm), root, { shortName: 'TXT', name: 'Text' });
+    const found = async (query: string) =>
+      (await searchIssues(fork(orm), root, `project: TXT ${query}`, { max: 10 })).map((i) => i.id);
+    const many = Array.from({ length: 30 }, (_, k) =>
+      issue(
+        {
+          numberInProject: String(k + 1),
+          summary: `Batch ${k + 1}`,
+          created: String(T0),
+          reporterName: 'alice',
+        },
+        [
+          { author: 'alice', text: `zebra${k} first remark`, created: String(T0 + 1) },
+          { author: 'bob', text: `quokka${k} second remark`, created: String(T0 + 2) },
+        ],
+      ),
+    );
+    await importIssues(fork(orm), root, { project: 'TXT', issues: many });
+    expect(await found('zebra7')).toEqual(['TXT-8']);
+    expect(await found('quokka29')).toEqual(['TXT-30']);
+    expect(await found('comments: quokka3')).toEqual(['TXT-4']);
+    expect(await found('summary: quokka3')).toEqual([]);
+    expect(await found('{second remark} summary: {batch 12}')).toEqual(['TXT-12']);
+    // A re-import adding a comment to an existing issue, then a comment added as usual.
+    await importIssues(fork(orm), root, {
+      project: 'TXT',
+      issues: [
+        issue({ numberInProject: '2', summary: 'Batch 2', created: String(T0), reporterName: 'alice' }, [
+          { author: 'alice', text: 'wombat arrives later', created: String(T0 + 3) },
+        ]),
+      ],
+    });
+    expect(await found('wombat')).toEqual(['TXT-2']);
+    expect(await found('zebra1 quokka1')).toEqual(['TXT-2']);
+    await applyCommand(fork(orm), root, ['TXT-5'], [op.comment()], 'platypus sighting');
+    expect(await found('platypus')).toEqual(['TXT-5']);
+    expect(await found('platypus zebra4')).toEqual(['TXT-5']);
+    // Edits and deletions take words out again.
+    const comments = (await getIssue(fork(orm), root, 'TXT-5')).comments;
+    const added = comments.find((c) => c.text === 'platypus sighting');
+    const first = comments.find((c) => c.text.startsWith('zebra4'));
+    await updateComment(fork(orm), root, 'TXT-5', String(added?.id), 'echidna sighting');
+    expect(await found('platypus')).toEqual([]);
+    expect(await found('echidna')).toEqual(['TXT-5']);
+    await deleteComment(fork(orm), root, 'TXT-5', String(first?.id));
+    expect(await found('zebra4')).toEqual([]);
+    expect(await found('quokka4 echidna')).toEqual(['TXT-5']);
+  });
+
+  it('stores field values with their search keys, and the keys are right whoever writes them', async () => {
+    await createProject(fork(orm), root, { shortName: 'KEY', name: 'Keys' });
+    await importIssues(fork(orm), root, {
+      project: 'KEY',
+      issues: [
+        issue({
+          numberInProject: '1',
+          summary: 'Keys',
+          created: String(T0),
+          reporterName: 'alice',
+          State: 'Open',
+          Priority: 'Critical',
+          Assignee: 'alice',
+        }),
+      ],
+    });
+    const truth =
+      'select ifv.id, ifv.field_key, ifv.value_key, pf.custom_field_id as want_field, fv.name_key as want_value ' +
+      'from issue_field_values ifv join project_fields pf on pf.id = ifv.field_id ' +
+      'left join field_values fv on fv.id = ifv.value_id join issues i on i.id = ifv.issue_id ' +
+      "join projects p on p.id = i.project_id where p.short_name = 'KEY'";
+    type KeyRow = {
+      id: number;
+      field_key: number;
+      value_key: string | null;
+      want_field: number;
+      want_value: string | null;
+    };
+    const rows = await readRows<KeyRow>(fork(orm) as Em, truth);
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.map((r) => [Number(r.field_key), r.value_key])).toEqual(
+      rows.map((r) => [Number(r.want_field), r.want_value]),
+    );
+    expect(rows.filter((r) => r.value_key !== null).map((r) => r.value_key)).toEqual(
+      expect.arrayContaining(['open', 'critical']),
+    );
+    // A writer that leaves the keys out, or gives wrong ones, is corrected by the triggers.
+    const state = rows.find((r) => r.value_key === 'open') as KeyRow;
+    const [stateRow] = await readRows<{ issue_id: number; field_id: number; value_id: number }>(
+      fork(orm) as Em,
+      'select issue_id, field_id, value_id from issue_field_values where id = ?',
+      [state.id],
+    );
+    for (const keys of [
+      [null, null],
+      [Number(state.want_field) + 1000, 'wrong'],
+    ]) {
+      await runStatement(fork(orm) as Em, 'delete from issue_field_values where id = ?', [state.id]);
+      await runStatement(
+        fork(orm) as Em,
+        'insert into issue_field_values (id, issue_id, field_id, slot, value_id, field_key, value_key) values (?, ?, ?, 0, ?, ?, ?)',
+        [state.id, stateRow?.issue_id, stateRow?.field_id, stateRow?.value_id, ...keys],
+      );
+      const [fixed] = await readRows<KeyRow>(fork(orm) as Em, `${truth} and ifv.id = ?`, [state.id]);
+      expect([Number(fixed?.field_key), fixed?.value_key]).toEqual([Number(state.want_field), 'open']);
+    }
+    expect(
+      await searchIssues(fork(orm), root, 'project: KEY State: Open Priority: Critical for: alice'),
+    ).toHaveLength(1);
   });
 
   it('reports each bad issue and stores the valid ones', async () => {

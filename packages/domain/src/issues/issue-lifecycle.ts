@@ -3,7 +3,7 @@ import { DomainError } from '../errors.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { deleteIssueRows } from '../projects/issue-dependents.js';
-import { getReadableProject } from '../projects/projects.js';
+import { readableProjectId } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
 import { type FieldChange, recordIssueChange } from './history/history.js';
@@ -30,8 +30,8 @@ export async function listProjectIssues(
   filter: string,
   options: ProjectIssuesOptions = {},
 ): Promise<IssueView[]> {
-  const project = await getReadableProject(em, actor, shortName);
-  return searchIssues(em, actor, filter, { ...options, projectId: project.id });
+  const projectId = await readableProjectId(em, actor, shortName);
+  return searchIssues(em, actor, filter, { ...options, projectId });
 }
 
 export type IssueTextChange = { summary?: string | undefined; description?: string | undefined };

@@ -8,7 +8,8 @@ export const IssueComment = defineEntity({
   tableName: 'issue_comments',
   properties: {
     id: p.integer().primary().autoincrement(),
-    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    /** Indexed: an issue's comments, and the search document's refresh (migration 0025). */
+    issue: () => p.manyToOne(Issue).deleteRule('cascade').index(),
     author: () => p.manyToOne(User).deleteRule('cascade').index(),
     text: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,5 +1,6 @@
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
+import { tables } from '../model/database.js';
 import { ProjectField } from '../model/field.entity.js';
 import { GroupRoleGrant } from '../model/group.entity.js';
 import { Issue } from '../model/issue.entity.js';
@@ -8,6 +9,7 @@ import { RoleGrant } from '../model/role.entity.js';
 import { type IUser, User } from '../model/user.entity.js';
 import { VcsIntegrationProject } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
+import { type Param, prepareRead } from '../orm/typed-query.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type ProjectListItem, readableProjects } from '../read-models/projects.js';
 import { attachDefaultFields } from './attach-fields.js';
@@ -39,6 +41,22 @@ export async function getReadableProject(em: Em, actor: Actor, shortName: string
   );
   if (!project || !can(actor, 'READ_PROJECT', project.id)) throw DomainError.notFound('Project', shortName);
   return project;
+}
+
+const projectIdQuery = prepareRead((param: Param<{ key: string }>) =>
+  tables.selectFrom('projects').select('id').where('short_name_key', '=', param('key')),
+);
+
+/**
+ * The database id of a project the actor may read (READ_PROJECT), by short name; NOT_FOUND
+ * otherwise, alike for a missing one. One indexed read, no entity: for paths that only need to
+ * scope by project (a page of its issues).
+ */
+export async function readableProjectId(em: Em, actor: Actor, shortName: string): Promise<number> {
+  const row = await projectIdQuery.first(em, { key: shortName.toUpperCase() });
+  const id = row === undefined ? undefined : Number(row.id);
+  if (id === undefined || !can(actor, 'READ_PROJECT', id)) throw DomainError.notFound('Project', shortName);
+  return id;
 }
 
 export async function createProject(em: Em, actor: Actor, input: NewProject): Promise<IProject> {

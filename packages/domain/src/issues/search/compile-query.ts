@@ -387,6 +387,28 @@ class QueryCompiler {
     });
   }
 
+  /**
+   * The field holds some value (`has: Field`). Its rows are listed in issue order by the index
+   * (field_key, user_id, issue_id) under `user_id is null` (every value but a user's), once per
+   * value: a range that only combined counts may use (`duplicates`).
+   */
+  private present(field: SearchField): Condition {
+    const f = this.fieldIn(field, 'x');
+    const probe = {
+      sql: `exists (select 1 from issue_field_values x where x.issue_id = i.id and ${f.sql})`,
+      params: f.params,
+    };
+    if (field.fieldKeys.length !== 1 || field.hiddenProjectIds.length > 0 || field.kinds.has('user'))
+      return leaf(probe);
+    return leaf(probe, {
+      from: 'issue_field_values d',
+      id: 'd.issue_id',
+      where: { sql: 'd.field_key = ? and d.user_id is null', params: [field.fieldKeys[0]] },
+      ordered: true,
+      duplicates: true,
+    });
+  }
+
   private empty(field: SearchField): Condition {
     const f = this.fieldIn(field, 'x');
     return leaf({
@@ -701,7 +723,7 @@ class QueryCompiler {
         });
     }
     const field = this.fieldNamed(attribute.key);
-    if (field) return not(this.empty(field));
+    if (field) return this.present(field);
     const links = this.vocabulary.links.get(attribute.key);
     if (links) return this.linkedTo(links, { sql: 'select id from issues', params: [] });
     throw bad(`Unknown attribute of has: ${at(attribute.name, attribute)}`, attribute);

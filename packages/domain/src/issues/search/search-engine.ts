@@ -19,7 +19,12 @@ import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from
 export type SearchSettings = { budgetMs: number; timeZone: string };
 export const DEFAULT_SEARCH_SETTINGS: SearchSettings = { budgetMs: 10_000, timeZone: 'UTC' };
 
-type Engine = { settings: SearchSettings; run?: SqlRunner; stop(): Promise<void> };
+type Engine = {
+  settings: SearchSettings;
+  run?: SqlRunner;
+  maintain?: () => Promise<void>;
+  stop(): Promise<void>;
+};
 
 const engines = new WeakMap<object, Engine>();
 
@@ -79,9 +84,14 @@ export async function startSearchEngine(
     timer.unref();
   }
   let stopping: Promise<void> | undefined;
+  const analyze = pg;
   const engine: Engine = {
     settings,
     run,
+    ...(pool ? { maintain: pool.maintain } : {}),
+    ...(analyze
+      ? { maintain: () => analyze.query({ text: ANALYZE, values: [] }).then(() => undefined) }
+      : {}),
     stop() {
       if (timer) clearInterval(timer);
       stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
@@ -98,6 +108,36 @@ export async function startSearchEngine(
       await pool?.maintain();
     },
   };
+}
+
+/** The tables whose statistics plan searches (PostgreSQL). */
+const ANALYZE = 'analyze issues, issue_field_values, issue_comments, issue_tags, issue_search';
+
+/** Bulk writes between statistics updates: the first after this many issues, then each doubling. */
+export const UPKEEP_FIRST = 2000;
+const upkeep = new WeakMap<object, { written: number; next: number }>();
+
+/**
+ * Notes `count` issues written in bulk (an import). A database filled faster than its statistics
+ * follow gets plans made for an empty one (PostgreSQL's autovacuum analyses within a minute or
+ * so, SQLite only when asked): past 2,000 issues written by this process, then each time the
+ * number doubles, the statistics are brought up to date — by the engine off the request
+ * (SQLite `pragma optimize` in the indexer process, PostgreSQL `analyze` on the search pool), or
+ * on this connection without an engine. A handful of times over an import of millions.
+ */
+export async function noteBulkWrite(em: Em, count: number): Promise<void> {
+  const key = keyOf(em);
+  const state = upkeep.get(key) ?? { written: 0, next: UPKEEP_FIRST };
+  upkeep.set(key, state);
+  state.written += count;
+  if (state.written < state.next) return;
+  state.next = state.written * 2;
+  const engine = engines.get(key);
+  if (engine?.maintain) {
+    void engine.maintain().catch(() => {});
+    return;
+  }
+  await em.execute(searchDialect(em) === 'postgresql' ? ANALYZE : 'pragma optimize');
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

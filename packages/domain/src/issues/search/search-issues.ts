@@ -11,7 +11,8 @@ import { runSearchStatement, searchDialect, searchSettingsOf } from './search-en
 import {
   and,
   countStatement,
-  estimateStatement,
+  type Driver,
+  estimatesStatement,
   leaf,
   type Plan,
   pageStatement,
@@ -81,11 +82,33 @@ async function plan(
   }
   const condition = and([compiled.condition, ...extra]);
   if (condition.kind === 'false') return null;
-  const estimate = async (driver: Parameters<typeof estimateStatement>[0]) => {
-    const [row] = await runSearchStatement(em, estimateStatement(driver));
-    return Number(row?.[0] ?? 0);
-  };
-  return { plan: await planQuery(condition, readable, estimate), sort: compiled.sort };
+  const estimate = batchedEstimates(em);
+  return { plan: await planQuery(condition, readable, estimate, { dialect }), sort: compiled.sort };
+}
+
+/**
+ * The planner's estimates: the drivers it asks for together (in one tick) are counted by one
+ * statement, one round trip to a search worker instead of one per condition.
+ */
+function batchedEstimates(em: Em): (driver: Driver) => Promise<number> {
+  let pending: { driver: Driver; resolve: (n: number) => void; reject: (e: unknown) => void }[] = [];
+  return (driver) =>
+    new Promise<number>((resolve, reject) => {
+      pending.push({ driver, resolve, reject });
+      if (pending.length > 1) return;
+      queueMicrotask(() => {
+        const batch = pending;
+        pending = [];
+        runSearchStatement(em, estimatesStatement(batch.map((b) => b.driver))).then(
+          ([row]) => {
+            for (const [i, b] of batch.entries()) b.resolve(Number(row?.[i] ?? 0));
+          },
+          (error) => {
+            for (const b of batch) b.reject(error);
+          },
+        );
+      });
+    });
 }
 
 /** Database ids of a page of matching readable issues, newest first unless the query sorts. */

@@ -1,0 +1,24 @@
+-- Search documents at write speed (issue 21). Migration 0020 recomputed an issue's whole document
+-- (summary, description and every comment) at each inserted comment, and comments had no index
+-- on their issue: each comment insert aggregated the comments by a scan of the whole table, so an
+-- import slowed down with every issue it added. Now: comments are indexed by issue; inserted
+-- issues get their documents once per statement (transition table); inserted comments append
+-- their own words (weight C) to their issues' documents, once per statement, without reading the
+-- issue or its other comments again. Edits (summary, description, a comment's text, deletion,
+-- visibility) still recompute the document of the issues they touch. The public comments are
+-- chosen by `coalesce(permitted_group_id, 0) = 0`, not `is null`: without statistics (a database
+-- being filled) PostgreSQL bitmap-scanned the whole `permitted_group_id` index for `is null` at
+-- every issue, and an import slowed down with every issue it added (50 issues/s at 77,000).
+create index if not exists "issue_comments_issue_id_index" on "issue_comments" ("issue_id");
+drop trigger "issue_search_issue" on "issues";
+drop function "trackline_issue_search_issue"();
+create function "trackline_issue_search_issues_inserted"() returns trigger language plpgsql as $$ begin insert into "issue_search" ("issue_id", "doc") select n."id", setweight(to_tsvector('english', n."summary"), 'A') || setweight(to_tsvector('english', n."description"), 'B') from new_issues n on conflict ("issue_id") do update set "doc" = excluded."doc"; return null; end $$;
+create trigger "issue_search_issues_inserted" after insert on "issues" referencing new table as new_issues for each statement execute function "trackline_issue_search_issues_inserted"();
+create function "trackline_issue_search_issue_edited"() returns trigger language plpgsql as $$ begin insert into "issue_search" ("issue_id", "doc") select i."id", setweight(to_tsvector('english', i."summary"), 'A') || setweight(to_tsvector('english', i."description"), 'B') || setweight(to_tsvector('english', coalesce((select string_agg(c."text", ' ' order by c."id") from "issue_comments" c where c."issue_id" = i."id" and not c."deleted" and coalesce(c."permitted_group_id", 0) = 0), '')), 'C') from "issues" i where i."id" = any(array[new."id"]) on conflict ("issue_id") do update set "doc" = excluded."doc"; return null; end $$;
+create trigger "issue_search_issue_edited" after update of "summary", "description" on "issues" for each row execute function "trackline_issue_search_issue_edited"();
+drop trigger "issue_search_comment" on "issue_comments";
+drop function "trackline_issue_search_comment"();
+create function "trackline_issue_search_comments_inserted"() returns trigger language plpgsql as $$ begin update "issue_search" s set "doc" = s."doc" || setweight(to_tsvector('english', n."text"), 'C') from (select c."issue_id", string_agg(c."text", ' ' order by c."id") as "text" from new_comments c where not c."deleted" and c."permitted_group_id" is null group by c."issue_id") n where s."issue_id" = n."issue_id"; insert into "issue_search" ("issue_id", "doc") select i."id", setweight(to_tsvector('english', i."summary"), 'A') || setweight(to_tsvector('english', i."description"), 'B') || setweight(to_tsvector('english', coalesce((select string_agg(c."text", ' ' order by c."id") from "issue_comments" c where c."issue_id" = i."id" and not c."deleted" and coalesce(c."permitted_group_id", 0) = 0), '')), 'C') from "issues" i where i."id" = any(array(select distinct c."issue_id" from new_comments c where not exists (select 1 from "issue_search" s where s."issue_id" = c."issue_id"))) on conflict ("issue_id") do update set "doc" = excluded."doc"; return null; end $$;
+create trigger "issue_search_comments_inserted" after insert on "issue_comments" referencing new table as new_comments for each statement execute function "trackline_issue_search_comments_inserted"();
+create function "trackline_issue_search_comment_edited"() returns trigger language plpgsql as $$ begin insert into "issue_search" ("issue_id", "doc") select i."id", setweight(to_tsvector('english', i."summary"), 'A') || setweight(to_tsvector('english', i."description"), 'B') || setweight(to_tsvector('english', coalesce((select string_agg(c."text", ' ' order by c."id") from "issue_comments" c where c."issue_id" = i."id" and not c."deleted" and coalesce(c."permitted_group_id", 0) = 0), '')), 'C') from "issues" i where i."id" = any(case tg_op when 'DELETE' then array[old."issue_id"] else array[old."issue_id", new."issue_id"] end) on conflict ("issue_id") do update set "doc" = excluded."doc"; return null; end $$;
+create trigger "issue_search_comment_edited" after update of "text", "deleted", "permitted_group_id", "issue_id" or delete on "issue_comments" for each row execute function "trackline_issue_search_comment_edited"();

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import {
+  and,
+  countStatement,
+  type Driver,
+  ESTIMATE_LIMIT,
+  leaf,
+  or,
+  pageStatement,
+  planQuery,
+} from './search-plan.js';
+
+const readable = { sql: '1 = 1', params: [] };
+const valueLeaf = (key: string, ordered = true) => {
+  const driver: Driver = {
+    from: 'issue_field_values d',
+    id: 'd.issue_id',
+    where: { sql: 'd.value_key = ?', params: [key] },
+    ordered,
+  };
+  return leaf({ sql: `exists (select 1 from x where x.value_key = ?)`, params: [key] }, driver);
+};
+
+describe('planQuery', () => {
+  it('takes a single ordered driver without estimating it', async () => {
+    const estimated: unknown[] = [];
+    const plan = await planQuery(valueLeaf('open'), readable, async (d) => {
+      estimated.push(d.where.params);
+      return 10;
+    });
+    expect(estimated).toEqual([]);
+    expect(plan.from).toBe('issue_field_values d cross join issues i on i.id = d.issue_id');
+    expect(plan.ordered).toBe(true);
+  });
+
+  it('ranks several drivers by their estimates and starts from the smallest', async () => {
+    const sizes: Record<string, number> = { open: 2000, critical: 40 };
+    const estimated: unknown[] = [];
+    const plan = await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, async (d) => {
+      estimated.push(d.where.params[0]);
+      return sizes[d.where.params[0] as string] ?? 0;
+    });
+    expect(estimated.sort()).toEqual(['critical', 'open']);
+    expect(plan.where.params[0]).toBe('critical');
+  });
+
+  it('still estimates a single unordered driver: used only when small enough to sort', async () => {
+    const small = await planQuery(valueLeaf('open', false), readable, async () => 5);
+    expect(small.from).toContain('issue_field_values d');
+    const large = await planQuery(valueLeaf('open', false), readable, async () => 2000);
+    expect(large.from).toBe('issues i');
+  });
+});
+
+describe('counts on SQLite', () => {
+  const big = async () => ESTIMATE_LIMIT;
+  it('join the chosen driver first (cross join)', async () => {
+    const plan = await planQuery(
+      and([valueLeaf('open'), leaf({ sql: 'i.resolved_at is null', params: [] })]),
+      readable,
+      big,
+    );
+    expect(plan.from).toBe('issue_field_values d cross join issues i on i.id = d.issue_id');
+    const pg = await planQuery(valueLeaf('open'), readable, big, { dialect: 'postgresql' });
+    expect(pg.from).toBe('issue_field_values d join issues i on i.id = d.issue_id');
+  });
+
+  it('intersect several large ordered ranges by a merge, other conditions on its rows', async () => {
+    const plan = await planQuery(
+      and([valueLeaf('open'), valueLeaf('critical'), leaf({ sql: 'i.resolved_at is null', params: [] })]),
+      readable,
+      big,
+    );
+    const count = countStatement(plan);
+    expect(count.sql).toBe(
+      'select count(*) as n from (select d.issue_id as id from issue_field_values d where d.value_key = ? intersect ' +
+        'select d.issue_id as id from issue_field_values d where d.value_key = ? order by 1 limit -1) m ' +
+        'cross join issues i on i.id = m.id where i.resolved_at is null and 1 = 1',
+    );
+    expect(count.params).toEqual(['open', 'critical']);
+    // The page keeps the smallest range and its probes: it stops at its 50th row.
+    expect(pageStatement(plan, [], 0, 50).sql).not.toContain('intersect');
+    // PostgreSQL hashes a compound: no faster than its probes for an AND, far faster for an OR.
+    const pg = await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, big, {
+      dialect: 'postgresql',
+    });
+    expect(countStatement(pg).sql).not.toContain('intersect');
+    const pgOr = await planQuery(or([valueLeaf('open'), valueLeaf('fixed')]), readable, big, {
+      dialect: 'postgresql',
+    });
+    expect(countStatement(pgOr).sql).toBe(
+      'select count(*) as n from (select d.issue_id as id from issue_field_values d where d.value_key = ? union ' +
+        'select d.issue_id as id from issue_field_values d where d.value_key = ?) m where 1 = 1 and 1 = 1',
+    );
+  });
+
+  it('keep probing when a range is small, and merge an OR of ranges as a union', async () => {
+    const small = await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, async (d) =>
+      d.where.params[0] === 'open' ? 10 : ESTIMATE_LIMIT,
+    );
+    expect(countStatement(small).sql).not.toContain('intersect');
+    const either = await planQuery(or([valueLeaf('open'), valueLeaf('fixed')]), readable, big);
+    expect(countStatement(either)).toEqual({
+      sql:
+        'select count(*) as n from (select d.issue_id as id from issue_field_values d where d.value_key = ? union ' +
+        'select d.issue_id as id from issue_field_values d where d.value_key = ? order by 1 limit -1) m where 1 = 1 and 1 = 1',
+      params: ['open', 'fixed'],
+    });
+  });
+});
+
+describe('drivers on the issues themselves', () => {
+  const projectLeaf = leaf(
+    { sql: 'i.project_id = ?', params: [7] },
+    { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: [7] }, ordered: true },
+  );
+  const unresolved = leaf(
+    { sql: 'i.resolved_at is null', params: [] },
+    { from: 'issues d', id: 'd.id', where: { sql: 'd.resolved_at is null', params: [] }, ordered: false },
+  );
+  it('are walked first on SQLite, whose statistics cannot tell which is smaller', async () => {
+    const plan = await planQuery(and([projectLeaf, unresolved]), readable, async (d) =>
+      d.where.sql.includes('project') ? 5 : ESTIMATE_LIMIT,
+    );
+    expect(plan.from).toBe('issues d cross join issues i on i.id = d.id');
+    expect(plan.where.sql).toBe('d.project_id = ? and i.resolved_at is null and 1 = 1');
+    expect(plan.orderId).toBe('d.id');
+  });
+  it('are left to PostgreSQL, which picks the index of the condition on the issue', async () => {
+    const plan = await planQuery(and([projectLeaf, unresolved]), readable, async () => 5, {
+      dialect: 'postgresql',
+    });
+    expect(plan.from).toBe('issues i');
+  });
+});
