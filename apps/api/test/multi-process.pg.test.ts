@@ -228,7 +228,14 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('two API processes on one Postgre
       const issue = `(select i.id from issues i join projects p on p.id = i.project_id where p.short_name_key = 'CMD' and i.number_in_project = 1)`;
       const count = async (sql: string) => Number((await rows<{ n: unknown }>(orm, sql))[0]?.n);
       expect(await count("select count(*) as n from tags where name_key = 'x'")).toBe(1);
-      expect(await count(`select count(*) as n from issue_tags where issue_id = ${issue}`)).toBe(1);
+      // Tag x once, and the starring user's own Star tag once (a star is that tag).
+      const tagged = (name: string) =>
+        count(
+          `select count(*) as n from issue_tags it join tags t on t.id = it.tag_id where it.issue_id = ${issue} and t.name_key = '${name}'`,
+        );
+      expect(await tagged('x')).toBe(1);
+      expect(await tagged('star')).toBe(1);
+      expect(await count(`select count(*) as n from issue_tags where issue_id = ${issue}`)).toBe(2);
       expect(await count(`select count(*) as n from issue_votes where issue_id = ${issue}`)).toBe(1);
       expect(await count(`select count(*) as n from issue_stars where issue_id = ${issue}`)).toBe(1);
       const comments = await rows<{ text: string }>(
@@ -248,7 +255,7 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('two API processes on one Postgre
         expect(field('Fix versions')).toEqual(['1.0']);
         expect(field('Priority')).toEqual(['Major']);
         expect(field('votes')).toBe('1');
-        expect(view.tag.map((t: { value: string }) => t.value)).toEqual(['x']);
+        expect(view.tag.map((t: { value: string }) => t.value)).toEqual(['Star', 'x']);
         expect(view.comment).toHaveLength(EACH);
       }
       expect(views[0]).toEqual(views[1]);

@@ -1,8 +1,17 @@
 import { IssueLink } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
+import { dialectOfEm } from '../orm/open-orm.js';
+import { toBool } from '../orm/row-values.js';
 import { runStatement, storedTime } from '../orm/statements.js';
 import { deleteIssueRows } from '../projects/issue-dependents.js';
-import type { CommandState, FieldSlots, IssueState, LinkKey, SlotValue } from './command-state.js';
+import {
+  type CommandState,
+  type FieldSlots,
+  type IssueState,
+  type LinkKey,
+  linkKey,
+  type SlotValue,
+} from './command-state.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
 import { changeIssueVisibility } from './issue-visibility.js';
@@ -88,12 +97,43 @@ const diff = (set: { initial: Set<number>; current: Set<number> }) => ({
 
 const issuesOf = (key: LinkKey) => key.split(':').slice(1).map(Number);
 
+/**
+ * The links to add that no concurrent command added meanwhile. An undirected link (Relates) is
+ * stored in the direction its command gave, so two commands adding it from either end would both
+ * pass the unique index; on PostgreSQL the issues at both ends are locked first (in id order; `no
+ * key update` leaves foreign-key checks alone) and the links read again, so the second command
+ * sees the first's. SQLite runs one writer at a time: what the command loaded is current.
+ */
+async function withoutConcurrentDuplicates(em: Em, added: LinkKey[]): Promise<LinkKey[]> {
+  if (added.length === 0 || dialectOfEm(em) !== 'postgresql') return added;
+  const ids = [...new Set(added.flatMap(issuesOf))].sort((a, b) => a - b);
+  const list = placeholderList(ids.length);
+  await em.execute(`select id from issues where id in (${list}) order by id for no key update`, ids);
+  const rows = await em.execute<
+    { type_id: number; source_id: number; target_id: number; directed: unknown }[]
+  >(
+    'select l.type_id, l.source_id, l.target_id, t.directed from issue_links l ' +
+      `join issue_link_types t on t.id = l.type_id where l.source_id in (${list}) and l.target_id in (${list})`,
+    [...ids, ...ids],
+  );
+  const present = new Set<LinkKey>();
+  for (const r of rows) {
+    const [type, source, target] = [Number(r.type_id), Number(r.source_id), Number(r.target_id)];
+    present.add(linkKey(type, source, target));
+    if (!toBool(r.directed)) present.add(linkKey(type, target, source));
+  }
+  return added.filter((key) => !present.has(key));
+}
+
 /** Writes the links added and removed; the ids of the issues on either end of a change. */
 async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set<number>> {
   const touched = new Set<number>();
   const removed = [...state.links.initial].filter(([key]) => !state.links.current.has(key));
   if (removed.length) await em.nativeDelete(IssueLink, { id: { $in: removed.map(([, id]) => id) } });
-  const added = [...state.links.current].filter((key) => !state.links.initial.has(key));
+  const added = await withoutConcurrentDuplicates(
+    em,
+    [...state.links.current].filter((key) => !state.links.initial.has(key)),
+  );
   if (added.length) {
     await em.insertMany(
       IssueLink,
