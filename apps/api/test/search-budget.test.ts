@@ -147,7 +147,11 @@ describe('search time budget', () => {
           TRACKLINE_RATE_LIMIT: 'off',
           NODE_ENV: 'production',
         },
-        stdio: ['ignore', 'pipe', 'ignore'],
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let errors = '';
+      child.stderr.on('data', (d) => {
+        errors = (errors + d).slice(-4000);
       });
       const port = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -156,7 +160,7 @@ describe('search time budget', () => {
           const found = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
           if (found) resolve(found);
         });
-        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+        child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}${errors}`)));
       });
       void fetch(`http://127.0.0.1:${port}${SLOW}`, { headers: auth }).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 300));

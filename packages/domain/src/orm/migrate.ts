@@ -76,7 +76,13 @@ async function migrateInTransaction(
       'run',
       ctx,
     );
-    for (const [oldName, newName] of Object.entries(RENAMED_MIGRATIONS)) {
+    const recorded = (
+      await conn.execute<{ name: string }[]>('select name from trackline_migrations', [], 'all', ctx)
+    ).map((r) => r.name);
+    // Only a database that recorded old names is written to: a normal start takes no write lock
+    // (another process may be writing; SQLite would make this one wait, or fail after its timeout).
+    for (const oldName of recorded.filter((name) => name in RENAMED_MIGRATIONS)) {
+      const newName = RENAMED_MIGRATIONS[oldName] as string;
       await conn.execute(
         'update trackline_migrations set name = ? where name = ?',
         [newName, oldName],
@@ -84,11 +90,7 @@ async function migrateInTransaction(
         ctx,
       );
     }
-    const done = new Set(
-      (await conn.execute<{ name: string }[]>('select name from trackline_migrations', [], 'all', ctx)).map(
-        (r) => r.name,
-      ),
-    );
+    const done = new Set(recorded.map((name) => RENAMED_MIGRATIONS[name] ?? name));
     for (const file of files) {
       if (done.has(file)) continue;
       for (const statement of splitStatements(await readFile(dir + file, 'utf8'))) {
