@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_COMMAND_LENGTH, MAX_QUERY_LENGTH } from '../common/limits.js';
+import { MAX_COMMAND_LENGTH } from '../common/limits.js';
+import { ZQueryText } from '../common/paging.js';
 import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 
@@ -67,7 +68,7 @@ const contextFields = {
   issueIds: z.string().max(10_000, 'must be at most 10000 characters').optional(),
   /** A folder id (see /rest/issuesFolder) narrowing `query`. */
   folder: z.string().max(200, 'must be at most 200 characters').optional(),
-  query: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+  query: ZQueryText.optional(),
   command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
   noIssuesContext: QueryBool.optional(),
 };

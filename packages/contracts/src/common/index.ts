@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './limits.js';
 export * from './media-type.js';
+export * from './paging.js';
 export * from './query-bool.js';
 export * from './route-meta.js';
 export * from './small-bodies.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_OFFSET, MAX_PAGE_SIZE, MAX_QUERY_LENGTH } from '../common/limits.js';
+import { ZPageOffset, ZPageSize, ZQueryText } from '../common/paging.js';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { name } from '../common/text-fields.js';
@@ -23,24 +23,9 @@ const folderXml = element('folder');
  * (default and cap 500) returned. Without parameters a list of up to 500 answers as before.
  */
 export const ZFolderPageInput = z.object({
-  start: z
-    .number()
-    .int()
-    .min(0, 'must be at least 0')
-    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
-    .optional(),
-  after: z
-    .number()
-    .int()
-    .min(0, 'must be at least 0')
-    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
-    .optional(),
-  max: z
-    .number()
-    .int()
-    .min(1, 'must be at least 1')
-    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
-    .optional(),
+  start: ZPageOffset.optional(),
+  after: ZPageOffset.optional(),
+  max: ZPageSize.optional(),
 });
 export type FolderPageInput = z.infer<typeof ZFolderPageInput>;
 
@@ -128,7 +113,7 @@ export const saveSearchMeta = {
 } satisfies RouteMeta;
 export const ZSaveSearchInput = z.object({
   name: name(100),
-  query: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
+  query: ZQueryText,
   shared: QueryBool.optional(),
 });
 export const deleteSavedSearchMeta = {

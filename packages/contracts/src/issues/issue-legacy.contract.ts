@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  MAX_PAGE_OFFSET,
-  MAX_QUERY_LENGTH,
-  MAX_ROW_ID,
-  MAX_SUMMARY_LENGTH,
-  MAX_TEXT_LENGTH,
-} from '../common/limits.js';
+import { MAX_QUERY_LENGTH, MAX_ROW_ID, MAX_SUMMARY_LENGTH, MAX_TEXT_LENGTH } from '../common/limits.js';
+import { ZPageOffset, ZQueryText } from '../common/paging.js';
 import type { RouteMeta } from '../common/route-meta.js';
 import { ZCount, ZEmpty } from '../common/small-bodies.js';
 import { name, optionalText } from '../common/text-fields.js';
@@ -23,7 +18,7 @@ import { executeCommandMeta, ZCreateIssueInput, ZIssue, ZIssueId } from './issue
 const TAGS = ['Issues'];
 
 /** The legacy `filter` search text (same limits as `GET /issue`). */
-const ZFilter = z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional();
+const ZFilter = ZQueryText.optional();
 
 export const countIssuesMeta = {
   openapi: {
@@ -87,12 +82,7 @@ export const listProjectIssuesMeta = {
 export const ZListProjectIssuesInput = z.object({
   project: ZProjectShortName,
   filter: ZFilter,
-  after: z
-    .number()
-    .int()
-    .min(0, 'must be at least 0')
-    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
-    .optional(),
+  after: ZPageOffset.optional(),
   /** Larger pages are capped (one legacy client asks for 1000000), not refused. */
   max: z.number().int().min(1, 'must be at least 1').max(MAX_ROW_ID).optional(),
   /** Only issues updated after this time (ms since the epoch). */

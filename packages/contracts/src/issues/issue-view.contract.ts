@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import {
-  MAX_COMMAND_LENGTH,
-  MAX_COMMENT_LENGTH,
-  MAX_PAGE_OFFSET,
-  MAX_PAGE_SIZE,
-  MAX_QUERY_LENGTH,
-} from '../common/limits.js';
+import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '../common/limits.js';
+import { ZPageOffset, ZPageSize, ZQueryText } from '../common/paging.js';
 import { optionalText } from '../common/text-fields.js';
 import { ZProjectShortName } from '../projects/project.contract.js';
 import { ZIssueId, ZValueColor } from './issue.contract.js';
@@ -101,19 +96,9 @@ export const ZViewIssueInput = z.object({ issue: ZIssueId });
 
 /** A page of issues matching a query, and how many match in all. */
 export const ZListIssuesInput = z.object({
-  filter: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
-  after: z
-    .number()
-    .int()
-    .min(0, 'must be at least 0')
-    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
-    .optional(),
-  max: z
-    .number()
-    .int()
-    .min(1, 'must be at least 1')
-    .max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`)
-    .optional(),
+  filter: ZQueryText.optional(),
+  after: ZPageOffset.optional(),
+  max: ZPageSize.optional(),
 });
 export const ZListIssuesOutput = z.object({ issues: z.array(ZIssueView), total: z.number().int() });
 
@@ -121,7 +106,7 @@ export const ZListIssuesOutput = z.object({ issues: z.array(ZIssueView), total: 
 export const ZApplyCommandInput = z.object({
   /** Readable ids; wins over `query`. */
   issues: z.array(ZIssueId).max(500, 'must name at most 500 issues').optional(),
-  query: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
+  query: ZQueryText.optional(),
   command: z.string().max(MAX_COMMAND_LENGTH, `must be at most ${MAX_COMMAND_LENGTH} characters`).optional(),
   comment: optionalText(MAX_COMMENT_LENGTH),
   /** The comment is visible to this group's members only. */

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import {
   MAX_COMMAND_LENGTH,
   MAX_COMMENT_LENGTH,
-  MAX_PAGE_OFFSET,
-  MAX_QUERY_LENGTH,
   MAX_SUMMARY_LENGTH,
   MAX_TEXT_LENGTH,
 } from '../common/limits.js';
+import { ZPageOffset, ZQueryText } from '../common/paging.js';
 import { QueryBool } from '../common/query-bool.js';
 import type { RouteMeta } from '../common/route-meta.js';
 import { ZEmpty } from '../common/small-bodies.js';
@@ -128,13 +127,8 @@ export const searchIssuesMeta = {
   xml: { kind: 'custom', renderer: 'issueCompacts' },
 } satisfies RouteMeta;
 export const ZSearchIssuesInput = z.object({
-  filter: z.string().max(MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
-  after: z
-    .number()
-    .int()
-    .min(0, 'must be at least 0')
-    .max(MAX_PAGE_OFFSET, `must be at most ${MAX_PAGE_OFFSET}`)
-    .optional(),
+  filter: ZQueryText.optional(),
+  after: ZPageOffset.optional(),
   /** Larger pages are capped (at `SEARCH_MAX_RESULTS` in the domain), not refused. */
   max: z
     .number()

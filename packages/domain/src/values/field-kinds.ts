@@ -1,21 +1,11 @@
+import { FIELD_KINDS } from '@trackline/contracts';
+
 /**
- * The original's field types without their cardinality (`enum[*]` is `enum` + multi). The
- * first six take their values from a bundle; the others hold a typed value of their own.
+ * The original's field types without their cardinality (`enum[*]` is `enum` + multi), as the
+ * contracts list them: the first six take their values from a bundle; the others hold a typed
+ * value of their own.
  */
-export const FIELD_KINDS = [
-  'enum',
-  'state',
-  'user',
-  'version',
-  'build',
-  'ownedField',
-  'string',
-  'text',
-  'integer',
-  'float',
-  'date',
-  'period',
-] as const;
+export { FIELD_KINDS };
 export type FieldKind = (typeof FIELD_KINDS)[number];
 
 export const BUNDLE_KINDS = ['enum', 'state', 'user', 'version', 'build', 'ownedField'] as const;
