@@ -1,25 +1,14 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { workspaceRoot, workspaceSources } from './workspace-sources.js';
 
 /**
  * Libraries are used through their public API or replaced whole, never patched or read from
  * outside: a minor release of tRPC, zod, trpc-to-openapi or MikroORM must not be able to break
  * a transport silently. Every TypeScript source of the workspace (tests included) is checked.
  */
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const SKIP = new Set(['node_modules', 'dist', 'dist-testing', '.turbo', 'bench-results', 'test-results']);
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (SKIP.has(name) || name.startsWith('.')) return [];
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.(ts|tsx|mts)$/.test(name) ? [path] : [];
-  });
-}
-
 const FORBIDDEN: [RegExp, string][] = [
   [/from ['"][^'"]*unstable-core-do-not-import[^'"]*['"]/, "imports a library's private entry point"],
   [/from ['"]@trpc\/server\/dist\//, "imports a file inside @trpc/server's build"],
@@ -30,7 +19,7 @@ const FORBIDDEN: [RegExp, string][] = [
 ];
 
 describe('public APIs only', () => {
-  const files = ['apps', 'packages'].flatMap((top) => sources(join(root, top)));
+  const files = workspaceSources({ tests: true });
 
   it('finds the sources', () => expect(files.length).toBeGreaterThan(100));
 
@@ -41,7 +30,7 @@ describe('public APIs only', () => {
       .flatMap((file) => {
         const text = readFileSync(file, 'utf8');
         return FORBIDDEN.filter(([pattern]) => pattern.test(text)).map(
-          ([, why]) => `${relative(root, file)}: ${why}`,
+          ([, why]) => `${relative(workspaceRoot, file)}: ${why}`,
         );
       });
     expect(found).toEqual([]);

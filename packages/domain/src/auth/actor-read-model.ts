@@ -118,6 +118,16 @@ const userWithPasswordQuery = prepareRead((param: Param<{ id: number }>) =>
   tables.selectFrom('users').select(['id', 'login', 'type', 'password_hash']).where('id', '=', param('id')),
 );
 
+const userQuery = prepareRead((param: Param<{ id: number }>) =>
+  tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
+);
+
+/** The columns of a user that authentication needs, by id (null: no such user). */
+export async function findUser(em: Em, id: number): Promise<AuthenticatedUser | null> {
+  const row = await userQuery.first(em, { id });
+  return row ? toUser(row) : null;
+}
+
 /** A user by id with their password hash (a remembered Basic pair is checked against it). */
 export async function findUserWithPassword(
   em: Em,

@@ -81,7 +81,7 @@ async function migrateInTransaction(
     ).map((r) => r.name);
     // Only a database that recorded old names is written to: a normal start takes no write lock
     // (another process may be writing; SQLite would make this one wait, or fail after its timeout).
-    for (const oldName of recorded.filter((name) => name in RENAMED_MIGRATIONS)) {
+    for (const oldName of recorded.filter((name) => Object.hasOwn(RENAMED_MIGRATIONS, name))) {
       const newName = RENAMED_MIGRATIONS[oldName] as string;
       await conn.execute(
         'update trackline_migrations set name = ? where name = ?',

@@ -1,10 +1,9 @@
 import type { UserType } from '@trackline/contracts';
 import { covers } from '../auth/actor.js';
+import { findUser } from '../auth/actor-read-model.js';
 import { loadActor } from '../auth/load-actor.js';
-import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import { readRows } from '../orm/statements.js';
-import { type Param, prepareRead } from '../orm/typed-query.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 
 export type Committer =
@@ -53,14 +52,10 @@ export async function findCommitter(
  * set it (or whoever controls that address) would act, through commits, with rights the setter
  * never had; for instance when the account was granted more after its e-mail was set.
  */
-const userById = prepareRead((param: Param<{ id: number }>) =>
-  tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
-);
-
 async function untrustedEmail(em: Em, user: Candidate): Promise<string | null> {
   const setterId = user.email_set_by === null ? null : Number(user.email_set_by);
   if (setterId === null || setterId === Number(user.id)) return null;
-  const setter = await userById.first(em, { id: setterId });
+  const setter = await findUser(em, setterId);
   const again = `[ ${user.login} ] or an administrator holding everything it holds must set it again`;
   if (!setter) return `the e-mail of [ ${user.login} ] was set by an account that no longer exists; ${again}`;
   const asActor = (u: { id: number; login: string; type: UserType }) =>

@@ -1,5 +1,6 @@
 import type { PermissionKey, UserType } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
+import { findUser } from '../auth/actor-read-model.js';
 import { loadActor } from '../auth/load-actor.js';
 import type { CommandVocabulary } from '../commands/vocabulary.js';
 import { executionVocabulary } from '../issues/execute-command.js';
@@ -32,9 +33,6 @@ const linkedLiveProjects = prepareRead((param: Param<{ integrationId: number }>)
     .select('l.project_id')
     .where('l.integration_id', '=', param('integrationId'))
     .where('p.deleted_at', 'is', null),
-);
-const userById = prepareRead((param: Param<{ id: number }>) =>
-  tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
 );
 const roleById = prepareRead((param: Param<{ id: number }>) =>
   tables.selectFrom('roles').select(['id', 'name']).where('id', '=', param('id')),
@@ -103,7 +101,7 @@ export class DeliveryContext {
   ): Promise<DeliveryContext> {
     const links = await linkedLiveProjects.all(em, { integrationId: integration.id });
     const projectIds = new Set(links.map((l) => Number(l.project_id)));
-    const service = await userById.first(em, { id: integration.serviceUserId });
+    const service = await findUser(em, integration.serviceUserId);
     if (!service)
       throw new Error(`the service user ${integration.serviceUserId} of a VCS integration is missing`);
     const role =
