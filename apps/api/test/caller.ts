@@ -1,4 +1,4 @@
-import { type Actor, DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type Orm } from '@trackline/domain';
+import { type Actor, DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type Em, type Orm } from '@trackline/domain';
 import { fork } from '@trackline/domain/testing';
 import { TRPCError } from '@trpc/server';
 import { appRouter } from '../src/trpc/app.router.js';
@@ -17,6 +17,7 @@ export function callerContext(orm: Orm, actor: Actor | null): Context {
   return {
     orm,
     em: fork(orm),
+    reads: orm.em as Em,
     actor,
     authFailure: null,
     resourceLimits: DEFAULT_RESOURCE_LIMITS,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_CODES, ERROR_TABLE, type ErrorCode } from '@trackline/contracts';
-import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, DomainError } from '@trackline/domain';
+import { DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, DomainError, type Em } from '@trackline/domain';
 import { createTestOrm, fork } from '@trackline/domain/testing';
 import { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
@@ -39,6 +39,7 @@ beforeAll(async () => {
   const createContext = (transport: 'rest' | 'trpc') => async (): Promise<Context> => ({
     orm,
     em: fork(orm),
+    reads: orm.em as Em,
     actor: null,
     authFailure: null,
     baseUrl: base,

@@ -10,7 +10,7 @@ import type { Credentials } from './credentials.js';
 import { readCredentials } from './credentials.js';
 import { type LimitsStore, memoryLimitsStore } from './limit-stores.js';
 import { checkPasswordOnce } from './password-check.js';
-import { type LoginThrottle, type Resolved, resolveActor } from './resolve-actor.js';
+import { type AuthEms, type LoginThrottle, type Resolved, resolveActor } from './resolve-actor.js';
 
 /**
  * Login throttling and per-user request limits, counted by rate-limiter-flexible limiters in a
@@ -131,7 +131,7 @@ export type RequestGuard = {
   isSecure(req: IncomingMessage): boolean;
   /** What procedures may know of the request (see `RequestFacts`). */
   requestFacts(
-    em: Em,
+    fork: () => Em,
     req: IncomingMessage,
     res: ServerResponse,
     transport: Context['transport'],
@@ -143,7 +143,7 @@ export type RequestGuard = {
    * /rest, a TRPCError on /trpc).
    */
   authenticate(
-    em: Em,
+    ems: AuthEms,
     req: IncomingMessage,
     res: ServerResponse,
     transport: Context['transport'],
@@ -237,7 +237,7 @@ export function createGuard(
     security,
     clientIp,
     isSecure,
-    requestFacts(em, req, res, transport, resolved) {
+    requestFacts(fork, req, res, transport, resolved) {
       let queryKeys: ReadonlySet<string> | undefined;
       return {
         session: resolved.session ?? null,
@@ -249,7 +249,7 @@ export function createGuard(
         },
         async checkPassword(login, password) {
           const limit = logins ? { throttle: logins, ip: clientIp(req) } : undefined;
-          const outcome = await checkPasswordOnce(em, login, password, limit);
+          const outcome = await checkPasswordOnce(fork(), login, password, limit);
           if ('retryAfter' in outcome) {
             security.loginThrottled('current-password', login, outcome.retryAfter);
             refuse(res, transport, outcome.retryAfter, tooManyFailures(outcome.retryAfter));
@@ -259,12 +259,12 @@ export function createGuard(
         },
       };
     },
-    async authenticate(em, req, res, transport) {
+    async authenticate(ems, req, res, transport) {
       const credentials = readCredentials(req.headers);
       const resolved =
         logins && credentials.kind === 'basic'
-          ? await resolveActor(em, credentials, { throttle: logins, ip: clientIp(req) })
-          : await resolveActor(em, credentials);
+          ? await resolveActor(ems, credentials, { throttle: logins, ip: clientIp(req) })
+          : await resolveActor(ems, credentials);
       if (resolved.retryAfter) {
         security.loginThrottled('basic', basicLogin(credentials), resolved.retryAfter);
         refuse(res, transport, resolved.retryAfter, tooManyFailures(resolved.retryAfter));

@@ -2,8 +2,8 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 
 /**
  * The server's structured log: one JSON object per line (pino), to standard output unless a
- * destination is given (tests capture it). Today it carries the security log (`security-log.ts`);
- * request logs are meant to join it here, through the same logger and request context.
+ * destination is given (tests capture it): the request log (`request-log.ts`), errors with their
+ * request's context and the security log (`security-log.ts`), through one logger.
  */
 export type { Logger } from 'pino';
 
@@ -26,6 +26,10 @@ const REDACTED = [
 ];
 
 export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): Logger {
+  // Standard output is written asynchronously: a line waiting for a slow reader (a pipe, a log
+  // shipper) never blocks a request, and lines logged while a write is in flight go out together
+  // (a synchronous write per request line was 5% of a computed read). pino flushes what is left
+  // when the process exits.
   return pino(
     {
       level: options.level ?? 'info',
@@ -35,7 +39,7 @@ export function createLogger(options: { level?: LogLevel; destination?: Destinat
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...REDACTED, ...REDACTED.map((key) => `*.${key}`)], censor: '[redacted]' },
     },
-    options.destination,
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 

@@ -8,7 +8,10 @@ import { type RequestContext, requestContext } from './request-context.js';
  * no route serves are logged by their first segment only (a client chooses them).
  */
 export function createRequestLog(logger: Logger) {
-  const log = logger.child({ log: 'http' });
+  // The line is built here from named fields that never hold a secret (the route is a pattern,
+  // the query string is never read), so the logger's redaction, which walks every key of every
+  // line for wildcard paths (3% of a computed read), is left off for it.
+  const log = logger.child({ log: 'http' }, { redact: [] });
   return function track(req: IncomingMessage, res: ServerResponse, context: RequestContext): void {
     if (!log.isLevelEnabled('info')) return;
     const started = process.hrtime.bigint();

@@ -104,11 +104,19 @@ function coerce(plan: CoercionPlan, value: unknown): unknown {
 const takesText = (member: z.ZodType) => innermost(member) instanceof z.ZodString;
 const isArray = (member: z.ZodType) => innermost(member) instanceof z.ZodArray;
 
-/** The first segment of a normalized path, as the index keys it (patterns match case-insensitively). */
-const firstSegment = (normalized: string) => {
-  const end = normalized.indexOf('/', 1);
-  return (end < 0 ? normalized.slice(1) : normalized.slice(1, end)).toLowerCase();
-};
+/** The first two segments of a normalized path, lower-cased as the index keys them ('' when absent). */
+function leadingSegments(normalized: string): [string, string] {
+  const first = normalized.indexOf('/', 1);
+  if (first < 0) return [normalized.slice(1).toLowerCase(), ''];
+  const second = normalized.indexOf('/', first + 1);
+  return [
+    normalized.slice(1, first).toLowerCase(),
+    (second < 0 ? normalized.slice(first + 1) : normalized.slice(first + 1, second)).toLowerCase(),
+  ];
+}
+
+/** A pattern's segment that is a parameter (or holds one): it matches any request segment. */
+const isParameter = (segment: string) => segment.includes('{');
 
 function routeOf(procedurePath: string, operation: Operation): Route | null {
   const openapi = operation.meta.openapi;
@@ -136,38 +144,44 @@ export function createRouteTable(router: object) {
     if (route)
       routes.push({ ...route, pattern: getPathRegExp(normalizePath(route.path)), order: routes.length });
   }
-  // method -> first segment -> routes; patterns starting with a parameter are tried for any segment.
-  const index = new Map<string, { bySegment: Map<string, typeof routes>; anySegment: typeof routes }>();
-  for (const route of routes) {
-    let byMethod = index.get(route.method);
-    if (!byMethod) {
-      byMethod = { bySegment: new Map(), anySegment: [] };
-      index.set(route.method, byMethod);
-    }
-    const segment = firstSegment(normalizePath(route.path));
-    if (segment.startsWith('{')) byMethod.anySegment.push(route);
-    else byMethod.bySegment.set(segment, [...(byMethod.bySegment.get(segment) ?? []), route]);
-  }
+  // A request tries, in declaration order, only the patterns whose first two segments can match
+  // its own: literal segments equal (case-insensitively) or parameters. Under GET /admin alone
+  // there are dozens of patterns; trying each one's regular expression was 2% of a computed read.
+  const keyed = routes.map((route) => {
+    const [first, second] = leadingSegments(normalizePath(route.path));
+    return { route, first, second };
+  });
+  const literalSeconds = new Set(
+    keyed.filter((k) => !isParameter(k.second)).map((k) => `${k.route.method} ${k.first} ${k.second}`),
+  );
+  const namedFirsts = new Set(keyed.map((k) => k.first));
+  const methods = [...new Set(routes.map((route) => route.method))];
   const candidates = new Map<string, typeof routes>();
-  function candidatesFor(method: string, segment: string): typeof routes {
-    const key = `${method} ${segment}`;
+  function candidatesFor(method: string, normalized: string): typeof routes {
+    const [first, second] = leadingSegments(normalized);
+    // A second segment no pattern names (an issue id, a role name) is keyed as `*`: the keys stay
+    // the patterns' own, however many paths clients choose.
+    const secondKey = literalSeconds.has(`${method} ${first} ${second}`) ? second : '*';
+    const key = `${method} ${first} ${secondKey}`;
     let found = candidates.get(key);
     if (!found) {
-      const byMethod = index.get(method);
-      found = byMethod
-        ? [...(byMethod.bySegment.get(segment) ?? []), ...byMethod.anySegment].sort(
-            (a, b) => a.order - b.order,
-          )
-        : [];
-      // Segments are client-chosen: remember only those some pattern names.
-      if (byMethod?.bySegment.has(segment) || candidates.size < 1000) candidates.set(key, found);
+      found = keyed
+        .filter(
+          (k) =>
+            k.route.method === method &&
+            (isParameter(k.first) || k.first === first) &&
+            (isParameter(k.second) || k.second === '' || k.second === secondKey),
+        )
+        .map((k) => k.route);
+      // First segments are client-chosen too: remember only those some pattern names.
+      if (namedFirsts.has(first) || candidates.size < 1000) candidates.set(key, found);
     }
     return found;
   }
   /** `path` is relative to `/rest` (`/issue/PRJ-1`); null when no operation serves it. */
   function find(method: string, path: string): MatchedRoute | null {
     const normalized = normalizePath(path);
-    for (const route of candidatesFor(method, firstSegment(normalized))) {
+    for (const route of candidatesFor(method, normalized)) {
       const match = route.pattern.exec(normalized);
       if (match) return { route, pathInput: { ...(match.groups ?? {}) } };
     }
@@ -176,9 +190,8 @@ export function createRouteTable(router: object) {
   /** Whether some method serves `path` (a wrong method is then 405, not 404). */
   function servesPath(path: string): boolean {
     const normalized = normalizePath(path);
-    const segment = firstSegment(normalized);
-    return [...index.keys()].some((method) =>
-      candidatesFor(method, segment).some((route) => route.pattern.test(normalized)),
+    return methods.some((method) =>
+      candidatesFor(method, normalized).some((route) => route.pattern.test(normalized)),
     );
   }
   return Object.assign(find, { routes: routes as readonly Route[], servesPath });

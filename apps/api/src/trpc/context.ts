@@ -26,7 +26,14 @@ export type RequestFacts = {
 
 export type Context = {
   orm: Orm;
-  em: Em;
+  /** The request's own entity manager, forked on first use. */
+  readonly em: Em;
+  /**
+   * The ORM's shared entity manager, for read models that run statements only (`readRows`)
+   * outside any transaction: no identity map, so nothing to fork. Entity methods on it throw
+   * (MikroORM's global-context check); use `em` for those.
+   */
+  reads: Em;
   /** The authenticated caller, or null with the reason credentials were refused. */
   actor: Actor | null;
   authFailure: string | null;

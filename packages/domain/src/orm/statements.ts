@@ -8,8 +8,9 @@ import type { Em } from './em.js';
  * (`?` placeholders) and the parameters are bound:
  *   - SQLite: one better-sqlite3 `Statement` per SQL text per database, kept for the process.
  *     The ORM's single connection is guarded by a mutex that a transaction holds until it ends;
- *     the statement runs under that mutex (never in the middle of another request's
- *     transaction), or directly inside the caller's own transaction, whose rows it then sees.
+ *     the statement runs directly inside the caller's own transaction (whose rows it then sees),
+ *     at once when no transaction is open, or else under that mutex (never in the middle of
+ *     another request's transaction): see `onSqlite`.
  *   - PostgreSQL: a named prepared statement (`pg` prepares it once per pooled connection).
  *     Inside a transaction, the statement goes through the ORM on the transaction's connection.
  * For reads; writes keep the entities and the unit of work, except single statements that
@@ -28,7 +29,8 @@ type SqliteStatement = {
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number };
 };
-type SqliteDatabase = { prepare(sql: string): SqliteStatement };
+/** better-sqlite3's Database: `inTransaction` is whether a transaction is open on the connection. */
+type SqliteDatabase = { prepare(sql: string): SqliteStatement; readonly inTransaction: boolean };
 type PgPool = {
   query(config: {
     name: string;
@@ -99,6 +101,18 @@ function pgText(sql: string): { name: string; text: string } {
   return found;
 }
 
+/**
+ * Runs a statement on SQLite's one connection: inside the caller's own transaction; at once when
+ * no transaction is open on the connection (better-sqlite3 runs it synchronously, so no other
+ * request can begin one meanwhile, and it sees committed rows only); otherwise after the open
+ * transaction ends, under the connection's mutex (never in the middle of another request's
+ * transaction). Taking the mutex when the connection is idle was 2% of a computed read.
+ */
+function onSqlite<T>(em: Em, native: Extract<Native, { kind: 'sqlite' }>, work: () => T): T | Promise<T> {
+  if (em.getTransactionContext() || !native.db.inTransaction) return work();
+  return native.exclusive(work);
+}
+
 /** SQLite binds no booleans. */
 const sqliteParam = (p: Param) => (typeof p === 'boolean' ? (p ? 1 : 0) : p);
 
@@ -110,8 +124,7 @@ export async function readRows<T>(em: Em, sql: string, params: readonly unknown[
   if (!params.every(isParam)) return em.execute<T[]>(sql, [...params]);
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
-    const run = () => sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[];
-    return em.getTransactionContext() ? run() : native.exclusive(run);
+    return onSqlite(em, native, () => sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[]);
   }
   if (em.getTransactionContext() || inlineOnly.has(sql)) return em.execute<T[]>(sql, [...params]);
   const { name, text } = pgText(sql);
@@ -156,8 +169,7 @@ export async function runStatement(em: Em, sql: string, params: readonly unknown
   if (!params.every(isParam)) return viaOrm();
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
-    const run = () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes;
-    return em.getTransactionContext() ? run() : native.exclusive(run);
+    return onSqlite(em, native, () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes);
   }
   if (em.getTransactionContext() || inlineOnly.has(sql)) return viaOrm();
   const { name, text } = pgText(sql);

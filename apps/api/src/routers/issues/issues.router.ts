@@ -29,7 +29,7 @@ export const issuesRouter = router({
     .meta(c.getIssueMeta)
     .input(c.ZGetIssueInput)
     .output(c.ZIssue)
-    .query(async ({ ctx, input }) => toIssueDto(await d.getIssue(ctx.em, ctx.actor, input.issue))),
+    .query(async ({ ctx, input }) => toIssueDto(await d.getIssue(ctx.reads, ctx.actor, input.issue))),
 
   search: authedProcedure
     .meta(c.searchIssuesMeta)
@@ -70,7 +70,7 @@ export const issuesRouter = router({
   view: authedProcedure
     .input(c.ZViewIssueInput)
     .output(c.ZIssueView)
-    .query(async ({ ctx, input }) => toIssueViewDto(await d.getIssue(ctx.em, ctx.actor, input.issue))),
+    .query(async ({ ctx, input }) => toIssueViewDto(await d.getIssue(ctx.reads, ctx.actor, input.issue))),
 
   /** tRPC only: a page of typed issue views matching a query, newest first, and how many match. */
   list: authedProcedure

@@ -44,7 +44,7 @@ export const projectsRouter = router({
     .input(z.object({}))
     .output(c.ZListProjectsOutput)
     .query(async ({ ctx }) =>
-      (await d.listAccessibleProjects(ctx.em, ctx.actor)).map((p) => ({
+      (await d.listAccessibleProjects(ctx.reads, ctx.actor)).map((p) => ({
         id: p.shortName,
         url: restUrl(ctx, 'admin', 'project', p.shortName),
       })),

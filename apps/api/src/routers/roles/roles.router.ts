@@ -21,7 +21,7 @@ export const rolesRouter = router({
     .input(z.object({}))
     .output(c.ZListRolesOutput)
     .query(async ({ ctx }) =>
-      (await d.listRoles(ctx.em, ctx.actor)).map((r) => ({
+      (await d.listRoles(ctx.reads, ctx.actor)).map((r) => ({
         name: r.name,
         url: restUrl(ctx, 'admin', 'role', r.name),
       })),
@@ -31,7 +31,7 @@ export const rolesRouter = router({
     .meta(c.getRoleMeta)
     .input(c.ZGetRoleInput)
     .output(c.ZRole)
-    .query(async ({ ctx, input }) => toRole(ctx, await d.getRole(ctx.em, ctx.actor, input.role))),
+    .query(async ({ ctx, input }) => toRole(ctx, await d.getRole(ctx.reads, ctx.actor, input.role))),
 
   create: authedProcedure
     .meta(c.createRoleMeta)
