@@ -12,6 +12,7 @@ import {
   and,
   countStatement,
   type Driver,
+  type Estimate,
   estimatesStatement,
   leaf,
   type Plan,
@@ -90,16 +91,21 @@ async function plan(
  * The planner's estimates: the drivers it asks for together (in one tick) are counted by one
  * statement, one round trip to a search worker instead of one per condition.
  */
-function batchedEstimates(em: Em): (driver: Driver) => Promise<number> {
-  let pending: { driver: Driver; resolve: (n: number) => void; reject: (e: unknown) => void }[] = [];
-  return (driver) =>
+function batchedEstimates(em: Em): Estimate {
+  let pending: {
+    driver: Driver;
+    limit: number;
+    resolve: (n: number) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  return (driver, limit) =>
     new Promise<number>((resolve, reject) => {
-      pending.push({ driver, resolve, reject });
+      pending.push({ driver, limit, resolve, reject });
       if (pending.length > 1) return;
       queueMicrotask(() => {
         const batch = pending;
         pending = [];
-        runSearchStatement(em, estimatesStatement(batch.map((b) => b.driver))).then(
+        runSearchStatement(em, estimatesStatement(batch)).then(
           ([row]) => {
             for (const [i, b] of batch.entries()) b.resolve(Number(row?.[i] ?? 0));
           },

@@ -8,6 +8,7 @@ import {
   or,
   pageStatement,
   planQuery,
+  REFINED_ESTIMATE_LIMIT,
 } from './search-plan.js';
 
 const readable = { sql: '1 = 1', params: [] };
@@ -42,6 +43,42 @@ describe('planQuery', () => {
     });
     expect(estimated.sort()).toEqual(['critical', 'open']);
     expect(plan.where.params[0]).toBe('critical');
+  });
+
+  it('counts drivers tied at the bound again, further, and starts from the smallest', async () => {
+    // At a million issues: the project 50,000, the reporter 5,000, the word 70,000; all reach 2,000.
+    const sizes: Record<string, number> = { project: 50_000, reporter: 5_000, word: 70_000 };
+    const asked: [unknown, number][] = [];
+    const plan = await planQuery(
+      and([valueLeaf('project'), valueLeaf('reporter'), valueLeaf('word')]),
+      readable,
+      async (d, limit) => {
+        asked.push([d.where.params[0], limit]);
+        return Math.min(sizes[d.where.params[0] as string] ?? 0, limit);
+      },
+    );
+    expect(plan.where.params[0]).toBe('reporter');
+    expect(
+      asked
+        .filter(([, limit]) => limit === REFINED_ESTIMATE_LIMIT)
+        .map(([key]) => key)
+        .sort(),
+    ).toEqual(['project', 'reporter', 'word']);
+  });
+
+  it('counts no driver again when at most one reached the bound', async () => {
+    const sizes: Record<string, number> = { open: 50_000, critical: 40 };
+    const limits: number[] = [];
+    const plan = await planQuery(
+      and([valueLeaf('open'), valueLeaf('critical')]),
+      readable,
+      async (d, limit) => {
+        limits.push(limit);
+        return Math.min(sizes[d.where.params[0] as string] ?? 0, limit);
+      },
+    );
+    expect(plan.where.params[0]).toBe('critical');
+    expect(limits).toEqual([ESTIMATE_LIMIT, ESTIMATE_LIMIT]);
   });
 
   it('still estimates a single unordered driver: used only when small enough to sort', async () => {
