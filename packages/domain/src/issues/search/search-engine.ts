@@ -22,6 +22,8 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = { budgetMs: 10_000, timeZ
 type Engine = {
   settings: SearchSettings;
   run?: SqlRunner;
+  /** Statements `run` executes at once, each on its own connection and core (SQLite's worker processes). */
+  parallelism: number;
   maintain?: () => Promise<void>;
   stop(): Promise<void>;
 };
@@ -88,6 +90,7 @@ export async function startSearchEngine(
   const engine: Engine = {
     settings,
     run,
+    parallelism: pool ? Math.max(1, options.workers ?? 2) : 1,
     ...(pool ? { maintain: pool.maintain } : {}),
     ...(analyze
       ? { maintain: () => analyze.query({ text: ANALYZE, values: [] }).then(() => undefined) }
@@ -164,6 +167,16 @@ const QUERY_CANCELED = '57014';
  * Runs one search statement within the budget; rows as arrays of column values. Over budget:
  * SEARCH_TIMEOUT naming the budget and the setting.
  */
+/**
+ * How many statements of one search may usefully run at once: SQLite's worker processes each
+ * have a connection and a core; 1 without them and on PostgreSQL (which parallelises a statement
+ * itself).
+ */
+export function searchParallelism(em: Em): number {
+  const engine = engines.get(keyOf(em));
+  return engine?.run && !em.getTransactionContext() ? engine.parallelism : 1;
+}
+
 export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;

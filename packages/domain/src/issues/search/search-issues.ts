@@ -7,13 +7,14 @@ import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery } from './compile-query.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
-import { runSearchStatement, searchDialect, searchSettingsOf } from './search-engine.js';
+import { runSearchStatement, searchDialect, searchParallelism, searchSettingsOf } from './search-engine.js';
 import {
   and,
   countStatement,
   type Driver,
   type Estimate,
   estimatesStatement,
+  type IdSlice,
   leaf,
   type Plan,
   pageStatement,
@@ -32,6 +33,8 @@ export type SearchOptions = {
   now?: number | undefined;
   /** Dates in this time zone instead of the setting's (tests). */
   timeZone?: string | undefined;
+  /** Slices of issue ids a merged count is split into, from any size on (tests); the engine's parallelism by default. */
+  countSlices?: number | undefined;
 };
 
 export const SEARCH_DEFAULT_MAX = 10;
@@ -173,8 +176,39 @@ export async function countIssues(
 ): Promise<number> {
   const planned = await plan(em, actor, query, options);
   if (!planned) return 0;
-  const [row] = await runSearchStatement(em, countStatement(planned.plan));
-  return Number(row?.[0] ?? 0);
+  const slices = await countSlices(em, planned.plan, options.countSlices);
+  const counts = await Promise.all(
+    slices.map(async (slice) => {
+      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice));
+      return Number(row?.[0] ?? 0);
+    }),
+  );
+  return counts.reduce((sum, n) => sum + n, 0);
 }
+
+/**
+ * A merged count (several large ranges walked side by side, `search-plan.ts`) is split into as
+ * many slices of issue ids as the search workers can run at once, each counted on its own
+ * connection and core and the counts summed: at a million issues, two-field counts walk hundreds
+ * of thousands of index entries. Other counts run whole (`[undefined]`). The slices are counted
+ * at about the same moment, not in one snapshot: an issue created meanwhile may or may not be
+ * counted, as it may be by a single statement started a moment earlier or later.
+ */
+async function countSlices(em: Em, plan: Plan, forced?: number): Promise<(IdSlice | undefined)[]> {
+  const parallelism = forced ?? searchParallelism(em);
+  if (!plan.countIn || parallelism < 2) return [undefined];
+  const [row] = await runSearchStatement(em, { sql: 'select max(id) from issues', params: [] });
+  const maxId = Number(row?.[0] ?? 0);
+  if (maxId < (forced ? 1 : SLICED_COUNT_MIN_ISSUES)) return [undefined];
+  const step = Math.ceil(maxId / parallelism);
+  return Array.from({ length: parallelism }, (_, i) => ({
+    from: i * step + 1,
+    // The last slice is open: issues created after `max(id)` was read are counted too.
+    to: i === parallelism - 1 ? Number.MAX_SAFE_INTEGER : (i + 1) * step,
+  }));
+}
+
+/** Below this many issues a merged count takes a few milliseconds: not worth a second statement. */
+const SLICED_COUNT_MIN_ISSUES = 50_000;
 
 export type { Sql };

@@ -115,6 +115,14 @@ describe('counts on SQLite', () => {
         'cross join issues i on i.id = m.id where i.resolved_at is null and 1 = 1',
     );
     expect(count.params).toEqual(['open', 'critical']);
+    // A slice of issue ids: each range walked over that slice only (parameters in order).
+    const slice = countStatement(plan, { from: 1, to: 500 });
+    expect(slice.sql).toBe(
+      'select count(*) as n from (select d.issue_id as id from issue_field_values d where d.value_key = ? and d.issue_id between ? and ? intersect ' +
+        'select d.issue_id as id from issue_field_values d where d.value_key = ? and d.issue_id between ? and ? order by 1 limit -1) m ' +
+        'cross join issues i on i.id = m.id where i.resolved_at is null and 1 = 1',
+    );
+    expect(slice.params).toEqual(['open', 1, 500, 'critical', 1, 500]);
     // The page keeps the smallest range and its probes: it stops at its 50th row.
     expect(pageStatement(plan, [], 0, 50).sql).not.toContain('intersect');
     // PostgreSQL hashes a compound: no faster than its probes for an AND, far faster for an OR.
