@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
-import { basic, JSON_ACCEPT, ROOT_PASSWORD, startTestServer, type TestServer, XML_ACCEPT } from './harness.js';
+import {
+  basic,
+  JSON_ACCEPT,
+  ROOT_PASSWORD,
+  startTestServer,
+  type TestServer,
+  XML_ACCEPT,
+} from './harness.js';
 import { createIssue, mustExecute, PRJ, q, root, setUpWorld } from './issue-fixtures.js';
 
 /*
@@ -20,14 +27,20 @@ let productionUrl: string;
 beforeAll(async () => {
   server = await startTestServer();
   await setUpWorld(server);
-  const first = await createIssue(server, 'Trusted output', { description: 'Line one\n"quoted" <b>tag</b> \u00e9\u{1F600}' });
+  const first = await createIssue(server, 'Trusted output', {
+    description: 'Line one\n"quoted" <b>tag</b> \u00e9\u{1F600}',
+  });
   const second = await createIssue(server, 'The other one');
   await mustExecute(
     server,
     first,
     `Priority Critical add Fix versions 1.0 add Fix versions 2.0 Assignee u_dev tag Reading relates to ${second}`,
   );
-  const comment = await root(server, 'POST', `/rest/issue/${first}/execute${q({ comment: 'A <comment> & "more"' })}`);
+  const comment = await root(
+    server,
+    'POST',
+    `/rest/issue/${first}/execute${q({ comment: 'A <comment> & "more"' })}`,
+  );
   expect(comment.status, comment.text).toBe(200);
   await mustExecute(server, second, 'State Fixed vote');
   production = createServer(createRequestHandler({ orm: server.orm, outputChecks: 'untrusted' }));
