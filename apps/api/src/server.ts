@@ -35,6 +35,7 @@ import { LEGACY_XML } from './rest/legacy-xml.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { type InputLimits, REST_BODY_LIMIT } from './rest/request-body.js';
 import { createRestHandler } from './rest/rest-handler.js';
+import type { OutputChecks } from './rest/run-operation.js';
 import { renderXmlError } from './rest/xml.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
@@ -66,6 +67,11 @@ export type ServerOptions = {
    * accepted it (default true); false refuses it with 400 (TRACKLINE_LOGIN_QUERY_PASSWORD=off).
    */
   loginQueryPassword?: boolean | undefined;
+  /**
+   * Which `/rest` outputs are checked against their schema: `all` when absent (tests); `main.ts`
+   * passes `untrusted` under NODE_ENV=production (rest/run-operation.ts).
+   */
+  outputChecks?: OutputChecks | undefined;
 };
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
@@ -82,6 +88,7 @@ export function createRequestHandler({
   logger = silentLogger(),
   consoleDir,
   loginQueryPassword = true,
+  outputChecks = 'all',
 }: ServerOptions) {
   const consoleFiles = consoleDir ? loadConsoleFiles(consoleDir) : null;
   // Errors go to the structured log with their request's context (a caller may add its own sink).
@@ -136,6 +143,7 @@ export function createRequestHandler({
     createContext: (req, res) => createContext(req, res, 'rest'),
     customXml: LEGACY_XML,
     logError,
+    outputChecks,
     ...(inputLimits ? { inputLimits } : {}),
   });
   /** Contexts of `/trpc` POSTs, built before their body is read (see `authenticateTrpcFirst`). */

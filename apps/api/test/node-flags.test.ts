@@ -10,7 +10,10 @@ const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.m
 const flags = JSON.parse(read('apps/api/node-flags.json')) as string[];
 
 describe('the server node flags', () => {
-  it('keep the young generation small', () => expect(flags).toContain('--max-semi-space-size=2'));
+  it('keep the young generation small and the old one close to its live size', () => {
+    expect(flags).toContain('--max-semi-space-size=4');
+    expect(flags).toContain('--heap-growing-percent=50');
+  });
 
   it('are passed by ./trackline start (from the file) and by pnpm start (written out)', () => {
     expect(read('trackline')).toMatch(

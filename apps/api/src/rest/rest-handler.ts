@@ -14,7 +14,7 @@ import {
 } from './request-body.js';
 import { readRequestInput } from './request-input.js';
 import { createRouteTable, dropEmptyValues, queryInput } from './route-table.js';
-import { type Outcome, runOperation } from './run-operation.js';
+import { type Outcome, type OutputChecks, runOperation } from './run-operation.js';
 import { type CustomRenderer, renderXml } from './xml.js';
 
 const CONTENT_TYPE: Record<Format, string> = {
@@ -31,6 +31,8 @@ export type RestHandlerOptions = {
   logError?: (error: unknown) => void;
   /** Parameters and nesting a request may carry; `DEFAULT_INPUT_LIMITS` when absent. */
   inputLimits?: InputLimits;
+  /** Which outputs are checked against their schema (rest/run-operation.ts); `all` when absent. */
+  outputChecks?: OutputChecks;
 };
 
 /**
@@ -45,6 +47,7 @@ export function createRestHandler(options: RestHandlerOptions) {
   const limits = options.inputLimits ?? DEFAULT_INPUT_LIMITS;
   const logError = options.logError ?? (() => {});
   const customXml = options.customXml ?? {};
+  const outputChecks = options.outputChecks ?? 'all';
 
   /** Serves `url` (known to start with `/rest/`). */
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -80,7 +83,7 @@ export function createRestHandler(options: RestHandlerOptions) {
           throw tooManyParameters(limits.maxParameters);
         fields = queryInput(route, url.searchParams);
       }
-      const outcome = await runOperation(ctx, matched, fields, logError);
+      const outcome = await runOperation(ctx, matched, fields, logError, outputChecks);
       writeOutcome(req, res, ctx, outcome, customXml);
     } catch (error) {
       if (!(error instanceof DomainError)) logError(error);

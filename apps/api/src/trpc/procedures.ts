@@ -28,6 +28,11 @@ export type Operation = {
   type: 'query' | 'mutation';
   /** Whether a caller is required (every operation of the app router; tests build public ones). */
   authed: boolean;
+  /**
+   * The output is built by our own code from typed rows (the legacy issue DTOs): `/rest` may skip
+   * checking it against `output` (production), as tests and development never do. See `OutputChecks`.
+   */
+  trustedOutput: boolean;
   run: (opts: { ctx: AuthedContext; input: never }) => unknown;
 };
 
@@ -101,7 +106,12 @@ function builder<C>(procedure: typeof authedBase, authed: boolean) {
     input<I extends z.ZodType>(input: I) {
       const withInput = procedure.meta(meta).input(input);
       return {
-        output<O extends z.ZodType>(output: O) {
+        /**
+         * `trusted`: the run builds its output from typed rows with our own code (no user
+         * object passes through it as is), so in production `/rest` writes it without
+         * re-checking it against the schema (rest/run-operation.ts). tRPC checks it always.
+         */
+        output<O extends z.ZodType>(output: O, options: { trusted?: boolean } = {}) {
           const withOutput = withInput.output(output);
           const record = <P extends object>(type: Operation['type'], run: Run<I, O, C>, built: P): P => {
             operationOf.set(built, {
@@ -110,6 +120,7 @@ function builder<C>(procedure: typeof authedBase, authed: boolean) {
               output,
               type,
               authed,
+              trustedOutput: options.trusted === true,
               run: run as unknown as Operation['run'],
             });
             return built;

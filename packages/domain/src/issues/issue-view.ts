@@ -327,50 +327,53 @@ async function loadViews(
     ),
     (r) => Number(r.project_id),
   );
-  const valuesBy = group(valueRows, (r) => `${r.issue_id}:${r.field_id}`);
+  // Values come ordered by issue: one list per issue, each field picking its own rows from it.
+  const valuesBy = group(valueRows, (r) => Number(r.issue_id));
   const tagsBy = group(tagRows, (r) => Number(r.issue_id));
   const commentsBy = group(commentRows, (r) => Number(r.issue_id));
-  const byId = new Map(
-    issues.map((row) => {
-      const id = Number(row.id);
-      const view: IssueView = {
-        id: formatIssueId(row.short_name, Number(row.number_in_project)),
-        dbId: id,
-        numberInProject: Number(row.number_in_project),
-        project: { shortName: row.short_name, name: row.project_name },
-        summary: row.summary,
-        description: row.description,
-        reporter: { login: row.login, fullName: row.full_name },
-        created: toMs(row.created_at),
-        updated: toMs(row.updated_at),
-        resolved: toMsOrNull(row.resolved_at),
-        fields: (definitionsBy.get(Number(row.project_id)) ?? []).map((definition) =>
-          toField(definition, valuesBy.get(`${id}:${definition.id}`) ?? []),
-        ),
-        ...(row.updater_login !== null && row.updater_login !== undefined
-          ? { updater: { login: row.updater_login, fullName: row.updater_full_name ?? row.updater_login } }
-          : {}),
-        attachments: (attachmentsBy.get(id) ?? []).map((a) => ({ id: Number(a.id), name: a.name })),
-        tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
-        stars: Number(row.stars),
-        starredByMe: Number(row.my_stars) > 0,
-        votes: Number(row.votes),
-        votedByMe: Number(row.my_votes) > 0,
-        voters: votersBy.get(id) ?? [],
-        watchers: watchersBy.get(id) ?? [],
-        comments: (commentsBy.get(id) ?? []).map((c) => ({
-          id: Number(c.id),
-          author: { login: c.login, fullName: c.full_name },
-          text: c.text,
-          created: toMs(c.created_at),
-          updated: toMs(c.updated_at),
-        })),
-        links: [],
-        permittedGroup: row.permitted_group ?? null,
-      };
-      return [id, view];
-    }),
-  );
+  const byId = new Map<number, IssueView>();
+  for (const row of issues) {
+    const id = Number(row.id);
+    const values = valuesBy.get(id);
+    const definitions = definitionsBy.get(Number(row.project_id));
+    const fields: IssueFieldView[] = [];
+    if (definitions) for (const definition of definitions) fields.push(toField(definition, values));
+    // Every view gets the same properties in the same order (no spread into the literal): V8 then
+    // keeps one compact shape for all of them instead of a dictionary per view (2 KiB each).
+    const view: IssueView = {
+      id: formatIssueId(row.short_name, Number(row.number_in_project)),
+      dbId: id,
+      numberInProject: Number(row.number_in_project),
+      project: { shortName: row.short_name, name: row.project_name },
+      summary: row.summary,
+      description: row.description,
+      reporter: { login: row.login, fullName: row.full_name },
+      created: toMs(row.created_at),
+      updated: toMs(row.updated_at),
+      resolved: toMsOrNull(row.resolved_at),
+      fields,
+      attachments: (attachmentsBy.get(id) ?? []).map((a) => ({ id: Number(a.id), name: a.name })),
+      tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
+      stars: Number(row.stars),
+      starredByMe: Number(row.my_stars) > 0,
+      votes: Number(row.votes),
+      votedByMe: Number(row.my_votes) > 0,
+      voters: votersBy.get(id) ?? [],
+      watchers: watchersBy.get(id) ?? [],
+      comments: (commentsBy.get(id) ?? []).map((c) => ({
+        id: Number(c.id),
+        author: { login: c.login, fullName: c.full_name },
+        text: c.text,
+        created: toMs(c.created_at),
+        updated: toMs(c.updated_at),
+      })),
+      links: [],
+      permittedGroup: row.permitted_group ?? null,
+    };
+    if (row.updater_login !== null && row.updater_login !== undefined)
+      view.updater = { login: row.updater_login, fullName: row.updater_full_name ?? row.updater_login };
+    byId.set(id, view);
+  }
   for (const link of linkRows) {
     if (!canReadIssue(actor, accessFacts(link))) continue;
     const otherId = Number(link.id);
@@ -463,29 +466,42 @@ async function readFieldRows(
   return { definitionRows, valueRows };
 }
 
-function toField(definition: FieldDefinitionRow, rows: FieldValueRow[]): IssueFieldView {
+/** A field of an issue from the issue's value rows (all its fields' rows; this field's are picked). */
+function toField(definition: FieldDefinitionRow, rows: readonly FieldValueRow[] | undefined): IssueFieldView {
   const kind = definition.kind;
-  const field: IssueFieldView = {
+  // Most fields hold no value or one: the list is made when the first value comes (an empty
+  // array that is pushed to reserves room for 17).
+  let values: IssueFieldView['values'] | undefined;
+  if (rows) {
+    const fieldId = Number(definition.id);
+    for (const row of rows) {
+      if (Number(row.field_id) !== fieldId) continue;
+      const value = toFieldValue(kind, row);
+      if (!value) continue;
+      if (values) values.push(value);
+      else values = [value];
+    }
+  }
+  return {
     name: definition.name,
     kind,
     multi: toBool(definition.multi),
     emptyText: definition.empty_text,
-    values: [],
+    values: values ?? [],
   };
-  for (const row of rows) {
-    if (row.value_name !== null) {
-      const value: IssueFieldView['values'][number] =
-        kind === 'state'
-          ? { name: row.value_name, resolved: toBool(row.resolved) }
-          : { name: row.value_name };
-      if (row.color_index !== null && row.color_index !== undefined)
-        value.colorIndex = Number(row.color_index);
-      field.values.push(value);
-    } else if (row.login !== null) {
-      field.values.push({ name: row.login, fullName: row.full_name ?? row.login });
-    } else if (row.text !== null || (row.number !== null && row.number !== undefined)) {
-      field.values.push({ name: formatSimpleValue(kind, row.text, row.number) });
-    }
+}
+
+function toFieldValue(kind: FieldKind, row: FieldValueRow): IssueFieldView['values'][number] | undefined {
+  if (row.value_name !== null) {
+    const colored = row.color_index !== null && row.color_index !== undefined;
+    if (kind === 'state')
+      return colored
+        ? { name: row.value_name, resolved: toBool(row.resolved), colorIndex: Number(row.color_index) }
+        : { name: row.value_name, resolved: toBool(row.resolved) };
+    return colored ? { name: row.value_name, colorIndex: Number(row.color_index) } : { name: row.value_name };
   }
-  return field;
+  if (row.login !== null) return { name: row.login, fullName: row.full_name ?? row.login };
+  if (row.text !== null || (row.number !== null && row.number !== undefined))
+    return { name: formatSimpleValue(kind, row.text, row.number) };
+  return undefined;
 }

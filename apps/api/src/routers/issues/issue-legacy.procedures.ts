@@ -45,7 +45,7 @@ export const issueLiteralProcedures = {
   byProject: authedProcedure
     .meta(c.listProjectIssuesMeta)
     .input(c.ZListProjectIssuesInput)
-    .output(c.ZListProjectIssuesOutput)
+    .output(c.ZListProjectIssuesOutput, { trusted: true })
     .query(async ({ ctx, input }) => {
       const found = await d
         .listProjectIssues(ctx.em, ctx.actor, input.project, input.filter ?? '', {

@@ -7,57 +7,47 @@ type Field = IssueDto['field'][number];
 
 /** Values of a custom field: always an array; users as `{value, fullName}`; bundle values with ids and colour. */
 function customField(f: IssueFieldView): Field {
-  if (f.kind === 'user') {
-    return {
-      name: f.name,
-      value: f.values.map((v) => ({ value: v.name, fullName: v.fullName ?? v.name })),
-    };
-  }
+  if (f.kind === 'user')
+    return { name: f.name, value: f.values.map((v) => ({ value: v.name, fullName: v.fullName ?? v.name })) };
+  const names = f.values.map((v) => v.name);
   // Simple fields (string, text, integer, float, date, period) hold a value of their own.
-  if (!BUNDLE_KINDS.includes(f.kind as (typeof BUNDLE_KINDS)[number])) {
-    return { name: f.name, value: f.values.map((v) => v.name) };
-  }
-  return {
-    name: f.name,
-    value: f.values.map((v) => v.name),
-    // Bundle values are named uniquely within their bundle: the name is the value's id.
-    valueId: f.values.map((v) => v.name),
-    color: colorOf(f.values[0]?.colorIndex),
-  };
+  if (!BUNDLE_KINDS.includes(f.kind as (typeof BUNDLE_KINDS)[number])) return { name: f.name, value: names };
+  // Bundle values are named uniquely within their bundle: the name is the value's id (one array for both:
+  // the wire objects are only read).
+  return { name: f.name, value: names, valueId: names, color: colorOf(f.values[0]?.colorIndex) };
 }
 
 /**
  * The legacy issue representation: built-in attributes (strings) and custom fields (arrays) as
  * one `field` list, then `links` (and `attachments` when there are some) as fields of their own.
- * Empty fields are left out.
+ * Empty fields are left out. Built straight into the wire objects (no intermediate list): a page
+ * of 50 issues is written without being checked against the schema in production, see
+ * rest/run-operation.ts.
  */
 export function toIssueDto(issue: IssueView): IssueDto {
   const updater = issue.updater ?? issue.reporter;
-  const builtIn: [string, string | undefined][] = [
-    ['projectShortName', issue.project.shortName],
-    ['numberInProject', String(issue.numberInProject)],
-    ['summary', issue.summary],
-    ['description', issue.description || undefined],
-    ['created', String(issue.created)],
-    ['updated', String(issue.updated)],
-    ['updaterName', updater.login],
-    ['updaterFullName', updater.fullName],
-    ['resolved', issue.resolved === null ? undefined : String(issue.resolved)],
-    ['reporterName', issue.reporter.login],
-    ['reporterFullName', issue.reporter.fullName],
-    ['commentsCount', String(issue.comments.length)],
-    ['votes', String(issue.votes)],
-    ['permittedGroup', issue.permittedGroup ?? undefined],
-  ];
-  const field: Field[] = builtIn.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value }]));
+  const field: Field[] = [];
+  const add = (name: string, value: string | undefined) => {
+    if (value !== undefined) field.push({ name, value });
+  };
+  add('projectShortName', issue.project.shortName);
+  add('numberInProject', String(issue.numberInProject));
+  add('summary', issue.summary);
+  add('description', issue.description || undefined);
+  add('created', String(issue.created));
+  add('updated', String(issue.updated));
+  add('updaterName', updater.login);
+  add('updaterFullName', updater.fullName);
+  if (issue.resolved !== null) add('resolved', String(issue.resolved));
+  add('reporterName', issue.reporter.login);
+  add('reporterFullName', issue.reporter.fullName);
+  add('commentsCount', String(issue.comments.length));
+  add('votes', String(issue.votes));
+  add('permittedGroup', issue.permittedGroup ?? undefined);
   // The original's `voterName` / `watcherName` (user[*] built-ins the import takes back): one value per
   // user, a single one written as a plain field, several as a list, as its serializer did.
-  for (const [name, logins] of [
-    ['voterName', issue.voters ?? []],
-    ['watcherName', issue.watchers ?? []],
-  ] as const)
-    if (logins.length === 1) field.push({ name, value: logins[0] as string });
-    else if (logins.length > 1) field.push({ name, value: [...logins] });
+  addUsers(field, 'voterName', issue.voters);
+  addUsers(field, 'watcherName', issue.watchers);
   for (const f of issue.fields) if (f.values.length > 0) field.push(customField(f));
   if (issue.links.length > 0) {
     field.push({
@@ -99,4 +89,9 @@ export function toIssueDto(issue: IssueView): IssueDto {
       target: l.direction === 'inward' ? issue.id : l.issue.id,
     })),
   };
+}
+
+function addUsers(field: Field[], name: string, logins: readonly string[] | undefined) {
+  if (!logins || logins.length === 0) return;
+  field.push({ name, value: logins.length === 1 ? (logins[0] as string) : [...logins] });
 }

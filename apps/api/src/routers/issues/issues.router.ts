@@ -28,13 +28,13 @@ export const issuesRouter = router({
   get: authedProcedure
     .meta(c.getIssueMeta)
     .input(c.ZGetIssueInput)
-    .output(c.ZIssue)
+    .output(c.ZIssue, { trusted: true })
     .query(async ({ ctx, input }) => toIssueDto(await d.getIssue(ctx.reads, ctx.actor, input.issue))),
 
   search: authedProcedure
     .meta(c.searchIssuesMeta)
     .input(c.ZSearchIssuesInput)
-    .output(c.ZSearchIssuesOutput)
+    .output(c.ZSearchIssuesOutput, { trusted: true })
     .query(async ({ ctx, input }) => {
       const found = await d
         .searchIssues(ctx.em, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
