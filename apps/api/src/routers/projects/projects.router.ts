@@ -42,7 +42,7 @@ export const projectsRouter = router({
   list: authedProcedure
     .meta(c.listProjectsMeta)
     .input(z.object({}))
-    .output(c.ZListProjectsOutput)
+    .output(c.ZListProjectsOutput, { trusted: true })
     .query(async ({ ctx }) =>
       (await d.listAccessibleProjects(ctx.reads, ctx.actor)).map((p) => ({
         id: p.shortName,

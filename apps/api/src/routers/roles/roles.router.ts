@@ -19,7 +19,7 @@ export const rolesRouter = router({
   list: authedProcedure
     .meta(c.listRolesMeta)
     .input(z.object({}))
-    .output(c.ZListRolesOutput)
+    .output(c.ZListRolesOutput, { trusted: true })
     .query(async ({ ctx }) =>
       (await d.listRoles(ctx.reads, ctx.actor)).map((r) => ({
         name: r.name,
@@ -30,7 +30,7 @@ export const rolesRouter = router({
   get: authedProcedure
     .meta(c.getRoleMeta)
     .input(c.ZGetRoleInput)
-    .output(c.ZRole)
+    .output(c.ZRole, { trusted: true })
     .query(async ({ ctx, input }) => toRole(ctx, await d.getRole(ctx.reads, ctx.actor, input.role))),
 
   create: authedProcedure
