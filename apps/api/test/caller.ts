@@ -1,4 +1,10 @@
-import { type Actor, DEFAULT_RESOURCE_LIMITS, DEFAULT_TRASH_DAYS, type Em, type Orm } from '@trackline/domain';
+import {
+  type Actor,
+  DEFAULT_RESOURCE_LIMITS,
+  DEFAULT_TRASH_DAYS,
+  type Em,
+  type Orm,
+} from '@trackline/domain';
 import { fork } from '@trackline/domain/testing';
 import { TRPCError } from '@trpc/server';
 import { appRouter } from '../src/trpc/app.router.js';
