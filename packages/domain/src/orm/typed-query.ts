@@ -134,7 +134,7 @@ export function prepareWrite<Args extends Record<string, unknown>, Q extends Com
  * One prepared statement per length of its lists (an `in` list, the rows of an insert), each
  * compiled at its first use and kept (at most `max` lengths; then they are compiled again).
  */
-export function perLength<P>(prepare: (length: number) => P, max = 64): (length: number) => P {
+export function perLength<P>(prepare: (length: number) => P, max = 256): (length: number) => P {
   const byLength = new Map<number, P>();
   return (length) => {
     let prepared = byLength.get(length);
