@@ -1,16 +1,17 @@
 import type { PermissionKey } from '@trackline/contracts';
+import { sql } from 'kysely';
 import { type Actor, can, projectsWith } from '../auth/actor.js';
 import { readableIssuesSql } from '../auth/issue-access.js';
 import { entryOf } from '../collections/map-entry.js';
 import { capabilitiesOf } from '../commands/requirements.js';
 import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
+import { tables } from '../model/database.js';
 import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
 import { epochCacheFor, remembered } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
-import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../orm/statements.js';
-import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
+import { type Param, perLength, prepareRead, readQuery, sqlCondition } from '../orm/typed-query.js';
+import { bundleMembers } from '../projects/bundle-usage.js';
 import { parseAliases } from './fields/field-aliases.js';
 import { findReadableIssues } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
@@ -34,6 +35,81 @@ type FieldRow = {
 type UserRow = { project_id: number | null; field_key: string | null; login: string; full_name: string };
 
 type ProjectFields = Map<string, VocabularyField>;
+
+type ProjectIds = Param<{ projectIds: readonly number[] }>;
+
+const projectIdsQuery = prepareRead(() => tables.selectFrom('projects').select('id').orderBy('id'));
+
+/** The fields of projects with their bundles' values, per number of projects. */
+const fieldsQuery = perLength((count) =>
+  prepareRead((param: ProjectIds) =>
+    tables
+      .selectFrom('project_fields as pf')
+      .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
+      .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+      .select([
+        'pf.project_id',
+        'pf.name',
+        'pf.name_key',
+        'pf.kind',
+        'pf.multi',
+        'pf.can_be_empty',
+        'pf.empty_text',
+        'fv.name as value_name',
+        'fv.resolved',
+        'cf.is_private',
+        'cf.aliases',
+      ])
+      .where('pf.project_id', 'in', param.list('projectIds', count))
+      .orderBy('pf.project_id')
+      .orderBy('pf.ordinal')
+      .orderBy('pf.id')
+      .orderBy('fv.ordinal')
+      .orderBy('fv.id'),
+  ),
+);
+
+/**
+ * The actor (project and field null), then the users of the projects' user fields (their
+ * bundles' users and groups' members), by login; per number of projects (none: the actor alone).
+ */
+const usersQuery = perLength((count) =>
+  prepareRead((param: Param<{ userId: number; projectIds: readonly number[] }>) => {
+    const actor = tables
+      .selectFrom('users')
+      .select([
+        sql<number | null>`null`.as('project_id'),
+        sql<string | null>`null`.as('field_key'),
+        'login',
+        'full_name',
+      ])
+      .where('id', '=', param('userId'));
+    const all =
+      count === 0
+        ? actor
+        : actor.unionAll(
+            tables
+              .selectFrom('project_fields as pf')
+              .innerJoin(bundleMembers().as('bu'), 'bu.bundle_id', 'pf.bundle_id')
+              .innerJoin('users as u', 'u.id', 'bu.user_id')
+              .select(['pf.project_id', 'pf.name_key as field_key', 'u.login', 'u.full_name'])
+              .where('pf.kind', '=', sql.lit('user'))
+              .where('pf.project_id', 'in', param.list('projectIds', count)),
+          );
+    return all.orderBy('login');
+  }),
+);
+
+/** How many of the projects track time, per number of projects. */
+const trackingQuery = perLength((count) =>
+  prepareRead((param: Param<{ enabled: boolean; projectIds: readonly number[] }>) =>
+    tables
+      .selectFrom('project_time_tracking')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('enabled', '=', param('enabled'))
+      .where('project_id', 'in', param.list('projectIds', count)),
+  ),
+);
 
 /** Per project: its fields by lower-cased name, with bundle values or (for user fields) the bundle's users. */
 function fieldsByProject(fieldRows: FieldRow[], userRows: UserRow[]): Map<number, ProjectFields> {
@@ -132,7 +208,7 @@ export async function buildVocabulary(
     const updatable = projectsWith(actor, 'UPDATE_ISSUE');
     projectIds =
       updatable === 'all'
-        ? (await readRows<{ id: number }>(em, 'select id from projects order by id')).map((r) => Number(r.id))
+        ? (await projectIdsQuery.all(em, {})).map((r) => Number(r.id))
         : [...updatable].sort((a, b) => a - b);
     // Without issues, a kind of command is possible when some project allows it.
     const anywhere = (permission: PermissionKey) => {
@@ -148,16 +224,8 @@ export async function buildVocabulary(
   const allowed = capabilitiesOf(actor.type === 'guest', all);
 
   const fieldProjects = allowed.update ? projectIds : [];
-  const inProjects = fieldProjects.length ? placeholders(fieldProjects) : '';
-  const fieldRows = fieldProjects.length
-    ? await readRows<FieldRow>(
-        em,
-        'select pf.project_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, ' +
-          'fv.name as value_name, fv.resolved, cf.is_private, cf.aliases from project_fields pf ' +
-          'join custom_fields cf on cf.id = pf.custom_field_id left join field_values fv on fv.bundle_id = pf.bundle_id ' +
-          `where pf.project_id in (${inProjects}) order by pf.project_id, pf.ordinal, pf.id, fv.ordinal, fv.id`,
-        fieldProjects,
-      )
+  const fieldRows: FieldRow[] = fieldProjects.length
+    ? await fieldsQuery(fieldProjects.length).all(em, { projectIds: fieldProjects })
     : [];
   // A private field is in the vocabulary only for who may read it (and, for suggestions, set
   // it) there: for anyone else it is no word of the language at all, like a field that does not exist.
@@ -168,17 +236,10 @@ export async function buildVocabulary(
     if (!can(reader, 'PRIVATE_READ_ISSUE', projectId)) return false;
     return options.readsPrivateAs !== undefined || can(actor, 'PRIVATE_UPDATE_ISSUE', projectId);
   });
-  const userRows = await readRows<UserRow>(
-    em,
-    'select null as project_id, null as field_key, login, full_name from users where id = ?' +
-      (fieldProjects.length
-        ? ' union all select pf.project_id, pf.name_key as field_key, u.login, u.full_name from project_fields pf ' +
-          `join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id join users u on u.id = bu.user_id ` +
-          `where pf.kind = 'user' and pf.project_id in (${inProjects})`
-        : '') +
-      ' order by login',
-    [actor.userId, ...fieldProjects],
-  );
+  const userRows: UserRow[] = await usersQuery(fieldProjects.length).all(em, {
+    userId: actor.userId,
+    projectIds: fieldProjects,
+  });
   const perProject = fieldsByProject(settable, userRows);
   const projectFields = fieldProjects.flatMap((id) => perProject.get(id) ?? []);
   const fields = contextIssueIds === null ? unite(projectFields) : intersect(projectFields);
@@ -205,16 +266,33 @@ export async function buildVocabulary(
 /** Whether every one of the projects tracks time (none: false). */
 async function tracksTimeIn(em: Em, projectIds: readonly number[]): Promise<boolean> {
   if (projectIds.length === 0) return false;
-  const rows = await readRows<{ n: unknown }>(
-    em,
-    `select count(*) as n from project_time_tracking where enabled = ? and project_id in (${placeholders(projectIds)})`,
-    [true, ...projectIds],
-  );
+  const rows = await trackingQuery(projectIds.length).all(em, { enabled: true, projectIds });
   return Number(rows[0]?.n ?? 0) === projectIds.length;
 }
 
 /** What a vocabulary holds whatever its context projects: the actor's tags, the link types, linkable issues. */
 type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'groups' | 'workTypes'>;
+
+const tagNamesQuery = prepareRead((param: Param<{ userId: number }>) =>
+  tables
+    .selectFrom('tags')
+    .select((eb) => eb.fn.min('name').as('name'))
+    .where((eb) => eb.or([eb('owner_id', '=', param('userId')), eb('shared', '=', sql.lit(true))]))
+    .groupBy('name_key')
+    .orderBy('name_key'),
+);
+const linkTypesQuery = prepareRead(() =>
+  tables
+    .selectFrom('issue_link_types')
+    .select(['name', 'outward_name', 'inward_name', 'directed'])
+    .orderBy('name_key'),
+);
+const groupNamesQuery = prepareRead(() =>
+  tables.selectFrom('user_groups').select('name').orderBy('name_key'),
+);
+const workTypeNamesQuery = prepareRead(() =>
+  tables.selectFrom('work_types').select('name').orderBy('name_key'),
+);
 
 const sharedPartsCache = epochCacheFor<SharedParts>(
   (p) =>
@@ -242,28 +320,24 @@ function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
     key,
     SAMPLE_MAX_AGE_MS,
     async () => {
-      const tags = await readRows<{ name: string }>(
-        em,
-        'select min(name) as name from tags where owner_id = ? or shared = true group by name_key order by name_key',
-        [actor.userId],
-      );
-      const linkTypes = await readRows<{
-        name: string;
-        outward_name: string;
-        inward_name: string;
-        directed: unknown;
-      }>(em, 'select name, outward_name, inward_name, directed from issue_link_types order by name_key');
+      const tags = await tagNamesQuery.all(em, { userId: actor.userId });
+      const linkTypes = await linkTypesQuery.all(em, {});
+      // Compiled per build (remembered under the epochs): the scope's condition varies per actor.
       const issueIds =
         scope === 'none'
           ? []
-          : await readRows<{ short_name: string; number_in_project: number }>(
+          : await readQuery(
               em,
-              'select p.short_name, i.number_in_project from issues i join projects p on p.id = i.project_id ' +
-                `where ${scope.sql} order by i.id desc limit ${VOCABULARY_ISSUE_SAMPLE}`,
-              scope.params,
+              tables
+                .selectFrom('issues as i')
+                .innerJoin('projects as p', 'p.id', 'i.project_id')
+                .select(['p.short_name', 'i.number_in_project'])
+                .where(sqlCondition(scope))
+                .orderBy('i.id', 'desc')
+                .limit(sql.lit(VOCABULARY_ISSUE_SAMPLE)),
             );
-      const groups = await readRows<{ name: string }>(em, 'select name from user_groups order by name_key');
-      const workTypes = await readRows<{ name: string }>(em, 'select name from work_types order by name_key');
+      const groups = await groupNamesQuery.all(em, {});
+      const workTypes = await workTypeNamesQuery.all(em, {});
       return {
         tags: tags.map((t) => ({ name: t.name })),
         groups: groups.map((g) => ({ name: g.name })),

@@ -6,9 +6,10 @@ import {
   type ResourceLimits,
 } from '../folders/resource-limits.js';
 import { requireTagRoom } from '../folders/tags.js';
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
-import { readRows } from '../orm/statements.js';
+import { type Param, prepareRead } from '../orm/typed-query.js';
 import { nameKey } from '../text/user-text.js';
 import { findReadableIssue, type IssueRef } from './find-issues.js';
 import { visibilityGroupId } from './issue-visibility.js';
@@ -22,6 +23,15 @@ export type LinkTypeRef = {
   inwardName: string;
   directed: boolean;
 };
+
+const userIdQuery = prepareRead((param: Param<{ loginKey: string }>) =>
+  tables.selectFrom('users').select('id').where('login_key', '=', param('loginKey')),
+);
+const linkTypesQuery = prepareRead(() =>
+  tables
+    .selectFrom('issue_link_types')
+    .select(['id', 'name', 'name_key', 'outward_name', 'inward_name', 'directed']),
+);
 
 /** Per-command caches for what ops refer to by name: users, tags, link types, target issues. */
 export class CommandLookups {
@@ -42,8 +52,8 @@ export class CommandLookups {
     const key = nameKey(login);
     if (key === 'me' || key === this.actor.login.toLowerCase()) return this.actor.userId;
     if (!this.users.has(key)) {
-      const rows = await readRows<{ id: number }>(this.em, 'select id from users where login_key = ?', [key]);
-      this.users.set(key, rows[0] ? Number(rows[0].id) : null);
+      const row = await userIdQuery.first(this.em, { loginKey: key });
+      this.users.set(key, row ? Number(row.id) : null);
     }
     return this.users.get(key) ?? null;
   }
@@ -76,14 +86,7 @@ export class CommandLookups {
 
   async linkType(name: string): Promise<LinkTypeRef | null> {
     if (!this.linkTypes) {
-      const rows = await readRows<{
-        id: number;
-        name: string;
-        name_key: string;
-        outward_name: string;
-        inward_name: string;
-        directed: unknown;
-      }>(this.em, 'select id, name, name_key, outward_name, inward_name, directed from issue_link_types');
+      const rows = await linkTypesQuery.all(this.em, {});
       this.linkTypes = new Map(
         rows.map((r) => [
           r.name_key,

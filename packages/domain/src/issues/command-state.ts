@@ -1,11 +1,12 @@
+import { sql } from 'kysely';
 import { entryOf } from '../collections/map-entry.js';
+import { tables } from '../model/database.js';
 import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
 import { epochCacheFor, readEpochs } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
-import { placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../orm/statements.js';
-import { BUNDLE_MEMBERS } from '../projects/bundle-usage.js';
+import { type Param, perLength, prepareRead } from '../orm/typed-query.js';
+import { bundleMembers } from '../projects/bundle-usage.js';
 import type { IssueRef } from './find-issues.js';
 import type { WorkItemInput } from './work-items/work-items.js';
 
@@ -150,16 +151,41 @@ export async function fieldDefinitions(
   return { fields, fieldUsers };
 }
 
+/** A project's fields, each joined with its bundle's values (none: the value columns are null). */
+const projectFieldsQuery = prepareRead((param: Param<{ projectId: number }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
+    .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+    .select([
+      'pf.id',
+      'pf.name',
+      'pf.name_key',
+      'pf.kind',
+      'pf.multi',
+      'pf.can_be_empty',
+      'pf.empty_text',
+      'cf.is_private',
+      'fv.id as value_id',
+      'fv.name as value_name',
+      'fv.name_key as value_key',
+      'fv.resolved',
+    ])
+    .where('pf.project_id', '=', param('projectId')),
+);
+/** The users each user field of a project may take (its bundle's users and groups' members). */
+const projectFieldUsersQuery = prepareRead((param: Param<{ projectId: number }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .innerJoin(bundleMembers().as('bu'), 'bu.bundle_id', 'pf.bundle_id')
+    .select(['pf.id as field_id', 'bu.user_id'])
+    .where('pf.kind', '=', sql.lit('user'))
+    .where('pf.project_id', '=', param('projectId')),
+);
+
 async function loadProjectFields(em: Em, projectId: number): Promise<ProjectFields> {
   const fields = new Map<string, FieldDef>();
-  for (const row of await readRows<FieldValueRow & { name_key: string }>(
-    em,
-    'select pf.id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, cf.is_private, ' +
-      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
-      'from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
-      'left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
-    [projectId],
-  )) {
+  for (const row of await projectFieldsQuery.all(em, { projectId })) {
     let field = fields.get(row.name_key);
     if (!field) {
       field = fieldDefOf(row, projectId);
@@ -168,21 +194,66 @@ async function loadProjectFields(em: Em, projectId: number): Promise<ProjectFiel
     addFieldValueRow(field, row);
   }
   const fieldUsers = new Map<number, Set<number>>();
-  for (const row of await readRows<{ field_id: number; user_id: number }>(
-    em,
-    `select pf.id as field_id, bu.user_id from project_fields pf join (${BUNDLE_MEMBERS}) bu on bu.bundle_id = pf.bundle_id ` +
-      `where pf.kind = 'user' and pf.project_id = ?`,
-    [projectId],
-  )) {
+  for (const row of await projectFieldUsersQuery.all(em, { projectId })) {
     entryOf(fieldUsers, Number(row.field_id), () => new Set<number>()).add(Number(row.user_id));
   }
   return { fields, fieldUsers };
 }
 
+type Ids = Param<{ ids: readonly number[] }>;
+/** The field slots of issues, per number of issues. */
+const slotsQuery = perLength((count) =>
+  prepareRead((param: Ids) =>
+    tables
+      .selectFrom('issue_field_values')
+      .select(['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number'])
+      .where('issue_id', 'in', param.list('ids', count)),
+  ),
+);
+/** The tags, stars and votes of issues (`ref`: the tag or user), per number of issues. */
+const tagsQuery = perLength((count) =>
+  prepareRead((param: Ids) =>
+    tables
+      .selectFrom('issue_tags')
+      .select(['issue_id', 'tag_id as ref'])
+      .where('issue_id', 'in', param.list('ids', count)),
+  ),
+);
+const starsQuery = perLength((count) =>
+  prepareRead((param: Ids) =>
+    tables
+      .selectFrom('issue_stars')
+      .select(['issue_id', 'user_id as ref'])
+      .where('issue_id', 'in', param.list('ids', count)),
+  ),
+);
+const votesQuery = perLength((count) =>
+  prepareRead((param: Ids) =>
+    tables
+      .selectFrom('issue_votes')
+      .select(['issue_id', 'user_id as ref'])
+      .where('issue_id', 'in', param.list('ids', count)),
+  ),
+);
+/** The links touching any of the issues, per number of issues. */
+const linksQuery = perLength((count) =>
+  prepareRead((param: Ids) =>
+    tables
+      .selectFrom('issue_links')
+      .select(['id', 'type_id', 'source_id', 'target_id'])
+      .where((eb) =>
+        eb.or([
+          eb('source_id', 'in', param.list('ids', count)),
+          eb('target_id', 'in', param.list('ids', count)),
+        ]),
+      ),
+  ),
+);
+
 /** Loads everything a command may change on `issues`, with a fixed number of queries. */
 export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<CommandState> {
   const issueIds = issues.map((i) => i.id);
-  const inIssues = placeholders(issueIds);
+  const ids = { ids: issueIds };
   const { fields, fieldUsers } = await fieldDefinitions(em, issues);
 
   const states = new Map<number, IssueState>(
@@ -202,19 +273,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
       },
     ]),
   );
-  for (const row of await readRows<{
-    issue_id: number;
-    field_id: number;
-    slot: number;
-    value_id: number | null;
-    user_id: number | null;
-    text: string | null;
-    number: unknown;
-  }>(
-    em,
-    `select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values where issue_id in (${inIssues})`,
-    issueIds,
-  )) {
+  for (const row of await slotsQuery(issueIds.length).all(em, ids)) {
     const state = states.get(Number(row.issue_id));
     if (!state) continue;
     entryOf(state.initial, Number(row.field_id), (): FieldSlots => new Map()).set(Number(row.slot), {
@@ -225,26 +284,17 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
     });
   }
   const loadSet = async (
-    sql: string,
+    query: typeof tagsQuery,
     pick: (s: IssueState) => { initial: Set<number>; current: Set<number> },
   ) => {
-    for (const row of await readRows<{ issue_id: number; ref: number }>(em, sql, issueIds)) {
+    for (const row of await query(issueIds.length).all(em, ids)) {
       const state = states.get(Number(row.issue_id));
       if (state) pick(state).initial.add(Number(row.ref));
     }
   };
-  await loadSet(
-    `select issue_id, tag_id as ref from issue_tags where issue_id in (${inIssues})`,
-    (s) => s.tags,
-  );
-  await loadSet(
-    `select issue_id, user_id as ref from issue_stars where issue_id in (${inIssues})`,
-    (s) => s.stars,
-  );
-  await loadSet(
-    `select issue_id, user_id as ref from issue_votes where issue_id in (${inIssues})`,
-    (s) => s.votes,
-  );
+  await loadSet(tagsQuery, (s) => s.tags);
+  await loadSet(starsQuery, (s) => s.stars);
+  await loadSet(votesQuery, (s) => s.votes);
   for (const state of states.values()) {
     state.current = copySlots(state.initial);
     for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
@@ -255,12 +305,7 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
 
 /** The links touching any of the issues, as loaded (`initial`, with row ids) and as a command leaves them. */
 export async function loadLinks(em: Em, issueIds: readonly number[]): Promise<CommandState['links']> {
-  const inIssues = placeholders(issueIds);
-  const linkRows = await readRows<{ id: number; type_id: number; source_id: number; target_id: number }>(
-    em,
-    `select id, type_id, source_id, target_id from issue_links where source_id in (${inIssues}) or target_id in (${inIssues})`,
-    [...issueIds, ...issueIds],
-  );
+  const linkRows = await linksQuery(issueIds.length).all(em, { ids: issueIds });
   const initial = new Map<LinkKey, number>(
     linkRows.map((r) => [linkKey(Number(r.type_id), Number(r.source_id), Number(r.target_id)), Number(r.id)]),
   );

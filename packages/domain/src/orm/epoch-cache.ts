@@ -81,6 +81,9 @@ export function perConnection<T extends object>(create: () => T): (em: Em) => T 
 export const epochCacheFor = <T>(bytesOf: (value: T) => number): ((em: Em) => EpochCache<T>) =>
   perConnection(() => new EpochCache(bytesOf));
 
+// Raw reads: `trackline_auth_epoch` is a table of the migrations' triggers, outside the entities
+// (and `orm` sits below `model`, where the typed builder is), so it has no typed description.
+
 /** The authorisation and vocabulary epochs, as one key part (one statement). */
 export async function readEpochs(em: Em): Promise<string> {
   const rows = await readRows<{ id: number; n: unknown }>(

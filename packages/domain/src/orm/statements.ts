@@ -169,7 +169,11 @@ export async function runStatement(em: Em, sql: string, params: readonly unknown
   if (!params.every(isParam)) return viaOrm();
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
-    return onSqlite(em, native, () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes);
+    return onSqlite(
+      em,
+      native,
+      () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes,
+    );
   }
   if (em.getTransactionContext() || inlineOnly.has(sql)) return viaOrm();
   const { name, text } = pgText(sql);

@@ -1,3 +1,4 @@
+import { tables } from '../model/database.js';
 import { Bundle, CustomField, ProjectField } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
 
@@ -35,3 +36,15 @@ export async function deleteUnusedBundles(
 export const BUNDLE_MEMBERS =
   'select bundle_id, user_id from bundle_users union ' +
   'select bg.bundle_id, gm.user_id from bundle_groups bg join group_members gm on gm.group_id = bg.group_id';
+
+/** `BUNDLE_MEMBERS` for the typed builder: `.innerJoin(bundleMembers().as('bm'), 'bm.bundle_id', …)`. */
+export const bundleMembers = () =>
+  tables
+    .selectFrom('bundle_users')
+    .select(['bundle_id', 'user_id'])
+    .union(
+      tables
+        .selectFrom('bundle_groups as bg')
+        .innerJoin('group_members as gm', 'gm.group_id', 'bg.group_id')
+        .select(['bg.bundle_id', 'gm.user_id']),
+    );

@@ -11,17 +11,19 @@ import {
   loadLinks,
 } from '../issues/command-state.js';
 import { issueNotFound, loadIssueRefs } from '../issues/find-issues.js';
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
-import { returningRows, runStatement, storedTime } from '../orm/statements.js';
+import { runStatement, storedTime } from '../orm/statements.js';
+import { asStoredTime, type Param, prepareWrite } from '../orm/typed-query.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import {
-  CHANGE_SQL,
-  changeRowParams,
+  changeInsert,
+  changeRow,
   commentAuthor,
   commitComment,
-  EFFECT_DONE_SQL,
-  EFFECT_SQL,
-  effectRowParams,
+  effectDone,
+  effectInsert,
+  effectRow,
   runCommitCommand,
 } from './apply-reference.js';
 import type { Committer } from './committers.js';
@@ -46,9 +48,23 @@ type Resolved = {
 /** How long one chunk's transaction may keep taking more units (it always takes one). */
 export type ChunkLimits = { budgetMs: number };
 
-const COMMENT_SQL =
-  'insert into issue_comments (issue_id, author_id, text, created_at, updated_at) values (?, ?, ?, ?, ?)';
-const TOUCH_SQL = 'update issues set updated_at = ? where id = ?';
+/** `at`: the time as stored (`storedTime`). */
+const commentInsert = prepareWrite(
+  (param: Param<{ issueId: number; authorId: number; text: string; at: Date | number }>) =>
+    tables.insertInto('issue_comments').values({
+      issue_id: param('issueId'),
+      author_id: param('authorId'),
+      text: param('text'),
+      created_at: asStoredTime(param('at')),
+      updated_at: asStoredTime(param('at')),
+    }),
+);
+const issueTouch = prepareWrite((param: Param<{ id: number; at: Date | number }>) =>
+  tables
+    .updateTable('issues')
+    .set({ updated_at: asStoredTime(param('at')) })
+    .where('id', '=', param('id')),
+);
 
 const ATTEMPTS = 3;
 
@@ -120,7 +136,7 @@ class ChunkCommands {
       // Deleted meanwhile (by a command of this chunk, say): missing, as a fresh lookup would say.
       if (!issue) throw issueNotFound(readableId);
       // A savepoint of our own (prepared, not the ORM's nested transaction): a refused command
-      // leaves nothing behind (a tag it created, say).
+      // leaves nothing behind (a tag it created, say). Raw: savepoints are no query of the builder.
       await runStatement(this.tx, 'savepoint vcs_command');
       let done: { resolved: Map<number, Date | null>; linksChanged: boolean; createdTags: number };
       try {
@@ -195,14 +211,19 @@ export async function applyChunk(em: Em, units: readonly ChunkUnit[], limits: Ch
 async function recordChange(tx: Em, unit: Resolved, at: Date | number) {
   const { commit, issue } = unit;
   const author = commentAuthor(unit);
-  const inserted = await returningRows<{ id: number }>(tx, CHANGE_SQL, changeRowParams(unit, author.userId));
+  const inserted = await changeInsert.returning(tx, changeRow(unit, author.userId));
   if (inserted.length === 0) return;
-  await runStatement(tx, COMMENT_SQL, [issue.id, author.userId, commitComment(commit), at, at]);
-  await runStatement(tx, TOUCH_SQL, [at, issue.id]);
+  await commentInsert.run(tx, {
+    issueId: issue.id,
+    authorId: author.userId,
+    text: commitComment(commit),
+    at,
+  });
+  await issueTouch.run(tx, { id: issue.id, at });
 }
 
 async function applyEffect(tx: Em, unit: Resolved, command: string, commands: ChunkCommands): Promise<void> {
-  const inserted = await returningRows<{ id: number }>(tx, EFFECT_SQL, effectRowParams(unit, command));
+  const inserted = await effectInsert.returning(tx, effectRow(unit, command));
   const effectId = inserted[0]?.id;
   if (effectId === undefined) return;
   // Only a created tag changes what the actor's vocabularies hold.
@@ -212,10 +233,5 @@ async function applyEffect(tx: Em, unit: Resolved, command: string, commands: Ch
     command,
     async (actor, ops) => (await commands.apply(actor, unit.issue.readableId, unit.issue.id, ops)) > 0,
   );
-  await runStatement(tx, EFFECT_DONE_SQL, [
-    outcome.status,
-    outcome.reason,
-    outcome.actorId,
-    Number(effectId),
-  ]);
+  await effectDone.run(tx, { ...outcome, id: Number(effectId) });
 }

@@ -1,4 +1,5 @@
 import { MAX_COMMAND_LENGTH, MAX_COMMENT_LENGTH } from '@trackline/contracts';
+import { sql } from 'kysely';
 import type { Actor } from '../auth/actor.js';
 import { canReadIssue } from '../auth/issue-access.js';
 import { sha256Hex } from '../auth/secrets.js';
@@ -7,8 +8,10 @@ import { DomainError } from '../errors.js';
 import { applyCommand } from '../issues/apply-command.js';
 import { parseCommandOrThrow } from '../issues/execute-command.js';
 import { IssueComment } from '../model/comment.entity.js';
+import { tables } from '../model/database.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
+import { type Param, prepareWrite } from '../orm/typed-query.js';
 import { storableText } from '../text/user-text.js';
 import type { Committer } from './committers.js';
 import type { DeliveryContext } from './delivery-context.js';
@@ -43,35 +46,69 @@ export function commentAuthor(unit: Pick<Unit, 'actor' | 'issue' | 'ctx'>): Acto
   return allowed ? actor : ctx.serviceActor;
 }
 
-/** Records a commit on an issue once: the change row is the dedupe key (nothing on conflict). */
-export const CHANGE_SQL =
-  'insert into vcs_changes (integration_id, issue_id, commit_sha, url, author_name, author_email, message, ' +
-  'committed_at, branch, delivery_id, committer_id, comment_author_id, note, created_at) ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-  'on conflict (integration_id, commit_sha, issue_id) do nothing returning id';
+type ChangeRow = {
+  integrationId: number;
+  issueId: number;
+  commitSha: string;
+  url: string;
+  authorName: string;
+  authorEmail: string | null;
+  message: string;
+  committedAt: string;
+  branch: string;
+  deliveryId: number;
+  committerId: number | null;
+  commentAuthorId: number;
+  note: string | null;
+  createdAt: number;
+};
 
-/** The parameters of `CHANGE_SQL` for a commit on an issue, commented by `authorId`. */
-export function changeRowParams(
+/** Records a commit on an issue once: the change row is the dedupe key (nothing on conflict). */
+export const changeInsert = prepareWrite((param: Param<ChangeRow>) =>
+  tables
+    .insertInto('vcs_changes')
+    .values({
+      integration_id: param('integrationId'),
+      issue_id: param('issueId'),
+      commit_sha: param('commitSha'),
+      url: param('url'),
+      author_name: param('authorName'),
+      author_email: param('authorEmail'),
+      message: param('message'),
+      committed_at: param('committedAt'),
+      branch: param('branch'),
+      delivery_id: param('deliveryId'),
+      committer_id: param('committerId'),
+      comment_author_id: param('commentAuthorId'),
+      note: param('note'),
+      created_at: param('createdAt'),
+    })
+    .onConflict((oc) => oc.columns(['integration_id', 'commit_sha', 'issue_id']).doNothing())
+    .returning('id'),
+);
+
+/** The row of `changeInsert` for a commit on an issue, commented by `authorId`. */
+export function changeRow(
   unit: Pick<Unit, 'ctx' | 'commit' | 'issue' | 'committer'>,
   authorId: number,
-): (string | number | null)[] {
+): ChangeRow {
   const { ctx, commit, issue, committer } = unit;
-  return [
-    ctx.integrationId,
-    issue.id,
-    commit.sha,
-    storableText(commit.url),
-    storableText(commit.authorName),
-    commit.authorEmail ? storableText(commit.authorEmail) : null,
-    truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
-    storableText(commit.timestamp).slice(0, 100),
-    storableText(commit.branch),
-    ctx.deliveryId,
-    committer.kind === 'matched' ? committer.user.id : null,
-    authorId,
-    committer.kind === 'unmatched' ? committer.reason : null,
-    Date.now(),
-  ];
+  return {
+    integrationId: ctx.integrationId,
+    issueId: issue.id,
+    commitSha: commit.sha,
+    url: storableText(commit.url),
+    authorName: storableText(commit.authorName),
+    authorEmail: commit.authorEmail ? storableText(commit.authorEmail) : null,
+    message: truncateText(storableText(commit.message), MAX_COMMENT_LENGTH),
+    committedAt: storableText(commit.timestamp).slice(0, 100),
+    branch: storableText(commit.branch),
+    deliveryId: ctx.deliveryId,
+    committerId: committer.kind === 'matched' ? committer.user.id : null,
+    commentAuthorId: authorId,
+    note: committer.kind === 'unmatched' ? committer.reason : null,
+    createdAt: Date.now(),
+  };
 }
 
 /**
@@ -83,7 +120,7 @@ export function changeRowParams(
 async function recordChange(unit: Unit): Promise<void> {
   const { tx, commit, issue } = unit;
   const author = commentAuthor(unit);
-  const inserted = await tx.execute<{ id: number }[]>(CHANGE_SQL, changeRowParams(unit, author.userId));
+  const inserted = await changeInsert.returning(tx, changeRow(unit, author.userId));
   if (inserted.length === 0) return;
   const now = new Date();
   const text = commitComment(commit);
@@ -137,28 +174,54 @@ export async function runCommitCommand(
   }
 }
 
-/** A command's effect row: inserted once per (integration, commit, issue, command), nothing on conflict. */
-export const EFFECT_SQL =
-  'insert into vcs_effects (integration_id, commit_sha, issue_id, command_key, command, status, delivery_id, created_at) ' +
-  "values (?, ?, ?, ?, ?, 'skipped', ?, ?) " +
-  'on conflict (integration_id, commit_sha, issue_id, command_key) do nothing returning id';
-export const EFFECT_DONE_SQL = 'update vcs_effects set status = ?, reason = ?, actor_id = ? where id = ?';
+type EffectRow = {
+  integrationId: number;
+  commitSha: string;
+  issueId: number;
+  commandKey: string;
+  command: string;
+  deliveryId: number;
+  createdAt: number;
+};
 
-/** The parameters of `EFFECT_SQL`. */
-export function effectRowParams(
-  unit: Pick<Unit, 'ctx' | 'commit' | 'issue'>,
-  command: string,
-): (string | number | null)[] {
+/** A command's effect row: inserted once per (integration, commit, issue, command), nothing on conflict. */
+export const effectInsert = prepareWrite((param: Param<EffectRow>) =>
+  tables
+    .insertInto('vcs_effects')
+    .values({
+      integration_id: param('integrationId'),
+      commit_sha: param('commitSha'),
+      issue_id: param('issueId'),
+      command_key: param('commandKey'),
+      command: param('command'),
+      status: sql.lit('skipped'),
+      delivery_id: param('deliveryId'),
+      created_at: param('createdAt'),
+    })
+    .onConflict((oc) => oc.columns(['integration_id', 'commit_sha', 'issue_id', 'command_key']).doNothing())
+    .returning('id'),
+);
+
+/** Completes an effect row with its outcome. */
+export const effectDone = prepareWrite((param: Param<Outcome & { id: number }>) =>
+  tables
+    .updateTable('vcs_effects')
+    .set({ status: param('status'), reason: param('reason'), actor_id: param('actorId') })
+    .where('id', '=', param('id')),
+);
+
+/** The row of `effectInsert`. */
+export function effectRow(unit: Pick<Unit, 'ctx' | 'commit' | 'issue'>, command: string): EffectRow {
   const { ctx, commit, issue } = unit;
-  return [
-    ctx.integrationId,
-    commit.sha,
-    issue.id,
-    sha256Hex(command),
-    truncateText(storableText(command), MAX_COMMAND_LENGTH),
-    ctx.deliveryId,
-    Date.now(),
-  ];
+  return {
+    integrationId: ctx.integrationId,
+    commitSha: commit.sha,
+    issueId: issue.id,
+    commandKey: sha256Hex(command),
+    command: truncateText(storableText(command), MAX_COMMAND_LENGTH),
+    deliveryId: ctx.deliveryId,
+    createdAt: Date.now(),
+  };
 }
 
 /**
@@ -168,7 +231,7 @@ export function effectRowParams(
  */
 async function applyEffect(unit: Unit, command: string): Promise<void> {
   const { tx } = unit;
-  const inserted = await tx.execute<{ id: number }[]>(EFFECT_SQL, effectRowParams(unit, command));
+  const inserted = await effectInsert.returning(tx, effectRow(unit, command));
   const effectId = inserted[0]?.id;
   if (effectId === undefined) return;
   // applyCommand runs in a savepoint: a refused command leaves nothing behind.
@@ -176,7 +239,7 @@ async function applyEffect(unit: Unit, command: string): Promise<void> {
     await applyCommand(tx, actor, [unit.issue.readableId], ops);
     return ops.some((op) => op.kind === 'tag');
   });
-  await tx.execute(EFFECT_DONE_SQL, [outcome.status, outcome.reason, outcome.actorId, Number(effectId)]);
+  await effectDone.run(tx, { ...outcome, id: Number(effectId) });
 }
 
 /** One (commit, issue) unit in one transaction: nothing of it is applied twice or half. */

@@ -2,15 +2,29 @@ import type { UserType } from '@trackline/contracts';
 import { covers } from '../auth/actor.js';
 import { findUser } from '../auth/actor-read-model.js';
 import { loadActor } from '../auth/load-actor.js';
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
-import { readRows } from '../orm/statements.js';
-import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
+import { type Param, prepareRead } from '../orm/typed-query.js';
+import { effectiveGrants } from '../roles/effective-grants.js';
 
 export type Committer =
   | { kind: 'matched'; user: { id: number; login: string; type: string } }
   | { kind: 'unmatched'; reason: string };
 
 type Candidate = { id: number; login: string; type: UserType; email_set_by: number | null };
+
+/** The users of an e-mail holding a role, globally or in a project. */
+const candidatesQuery = prepareRead((param: Param<{ emailKey: string; roleId: number; projectId: number }>) =>
+  tables
+    .selectFrom('users as u')
+    .innerJoin(effectiveGrants().as('g'), 'g.user_id', 'u.id')
+    .select(['u.id', 'u.login', 'u.type', 'u.email_set_by'])
+    .distinct()
+    .where('u.email_key', '=', param('emailKey'))
+    .where('g.role_id', '=', param('roleId'))
+    .where((eb) => eb.or([eb('g.project_id', 'is', null), eb('g.project_id', '=', param('projectId'))]))
+    .orderBy('u.login'),
+);
 
 /**
  * The one user a commit's author e-mail stands for: same e-mail (case-insensitive) and the
@@ -26,12 +40,11 @@ export async function findCommitter(
 ): Promise<Committer> {
   if (!email?.trim()) return { kind: 'unmatched', reason: 'the commit has no author e-mail' };
   if (!role) return { kind: 'unmatched', reason: 'the integration has no committers role' };
-  const rows = await readRows<Candidate>(
-    em,
-    `select distinct u.id, u.login, u.type, u.email_set_by from users u join ${EFFECTIVE_GRANTS_SQL} g on g.user_id = u.id ` +
-      'where u.email_key = ? and g.role_id = ? and (g.project_id is null or g.project_id = ?) order by u.login',
-    [email.trim().toLowerCase(), role.id, projectId],
-  );
+  const rows: Candidate[] = await candidatesQuery.all(em, {
+    emailKey: email.trim().toLowerCase(),
+    roleId: role.id,
+    projectId,
+  });
   const [first, ...others] = rows;
   if (!first) {
     return { kind: 'unmatched', reason: `no user with e-mail ${email} holds role [ ${role.name} ] here` };

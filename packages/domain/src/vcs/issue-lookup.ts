@@ -1,6 +1,7 @@
 import { formatIssueId, parseIssueId } from '../issues/issue-id.js';
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
-import { readRows } from '../orm/statements.js';
+import { type Param, perLength, prepareRead } from '../orm/typed-query.js';
 
 /** An issue a commit references (looked up without permissions: the integration is trusted). */
 export type ReferencedIssue = {
@@ -20,6 +21,36 @@ export function issueKey(readableId: string): string | null {
 
 const CHUNK = 200;
 
+/** Issues by (project key, number): one statement per number of keys, prepared once. */
+const issuesByKey = perLength(
+  (count) =>
+    prepareRead((param: Param<{ keys: { shortNameKey: string; number: number }[] }>) =>
+      tables
+        .selectFrom('issues as i')
+        .innerJoin('projects as p', 'p.id', 'i.project_id')
+        .select([
+          'i.id',
+          'i.project_id',
+          'i.number_in_project',
+          'i.reporter_id',
+          'i.permitted_group_id',
+          'p.short_name',
+          'p.short_name_key',
+        ])
+        .where((eb) =>
+          eb.or(
+            Array.from({ length: count }, (_, k) =>
+              eb.and([
+                eb('p.short_name_key', '=', param.item('keys', k, 'shortNameKey')),
+                eb('i.number_in_project', '=', param.item('keys', k, 'number')),
+              ]),
+            ),
+          ),
+        ),
+    ),
+  CHUNK,
+);
+
 /** Existing issues by `issueKey`, in chunks of bounded SQL size. */
 export async function findIssuesByKey(
   em: Em,
@@ -29,21 +60,7 @@ export async function findIssuesByKey(
   const found = new Map<string, ReferencedIssue>();
   for (let i = 0; i < keys.length; i += CHUNK) {
     const chunk = keys.slice(i, i + CHUNK);
-    const rows = await readRows<{
-      id: number;
-      project_id: number;
-      number_in_project: number;
-      short_name: string;
-      short_name_key: string;
-      reporter_id: number;
-      permitted_group_id: number | null;
-    }>(
-      em,
-      'select i.id, i.project_id, i.number_in_project, i.reporter_id, i.permitted_group_id, p.short_name, ' +
-        'p.short_name_key from issues i ' +
-        `join projects p on p.id = i.project_id where ${chunk.map(() => '(p.short_name_key = ? and i.number_in_project = ?)').join(' or ')}`,
-      chunk.flatMap((k) => [k.shortNameKey, k.number]),
-    );
+    const rows = await issuesByKey(chunk.length).all(em, { keys: chunk });
     for (const r of rows) {
       found.set(`${r.short_name_key}-${Number(r.number_in_project)}`, {
         id: Number(r.id),

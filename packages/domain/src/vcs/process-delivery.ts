@@ -1,7 +1,8 @@
+import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import type { Orm } from '../orm/open-orm.js';
 import { toBool } from '../orm/row-values.js';
-import { readRows } from '../orm/statements.js';
+import { type Param, perLength, prepareRead } from '../orm/typed-query.js';
 import { applyChunk, type ChunkUnit } from './apply-chunk.js';
 import { applyReference } from './apply-reference.js';
 import { planCommit } from './commit-plan.js';
@@ -42,20 +43,24 @@ export type ProcessOptions = {
   oneByOne?: boolean;
 };
 
-type DeliveryRow = {
-  payload: string;
-  integration_id: number;
-  branches: string;
-  service_user_id: number;
-  committers_role_id: number | null;
-  require_pusher_match: unknown;
-};
-
 /** The deliveries and what their processing needs of their integration, with one prepared read. */
-const deliveriesSql = (count: number) =>
-  'select d.id, d.payload, i.id as integration_id, i.branches, i.service_user_id, i.committers_role_id, ' +
-  'i.require_pusher_match from vcs_deliveries d join vcs_integrations i on i.id = d.integration_id ' +
-  `where d.id in (${Array.from({ length: count }, () => '?').join(', ')})`;
+const deliveriesQuery = perLength((count) =>
+  prepareRead((param: Param<{ ids: number[] }>) =>
+    tables
+      .selectFrom('vcs_deliveries as d')
+      .innerJoin('vcs_integrations as i', 'i.id', 'd.integration_id')
+      .select([
+        'd.id',
+        'd.payload',
+        'i.id as integration_id',
+        'i.branches',
+        'i.service_user_id',
+        'i.committers_role_id',
+        'i.require_pusher_match',
+      ])
+      .where('d.id', 'in', param.list('ids', count)),
+  ),
+);
 
 /** Applies one claimed delivery (see `processDeliveries`). */
 export async function processDelivery(
@@ -82,13 +87,10 @@ export async function processDeliveries(
   const em = orm.em.fork() as Em;
   const outcome = new Map<number, 'done' | 'lost'>();
   const rows = new Map(
-    (
-      await readRows<DeliveryRow & { id: number }>(
-        em,
-        deliveriesSql(claims.length),
-        claims.map((c) => c.id),
-      )
-    ).map((row) => [Number(row.id), row]),
+    (await deliveriesQuery(claims.length).all(em, { ids: claims.map((c) => c.id) })).map((row) => [
+      Number(row.id),
+      row,
+    ]),
   );
   const contexts = new Map<number, DeliveryContext>();
   const units: ChunkUnit[] = [];

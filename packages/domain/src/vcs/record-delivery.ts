@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { sha256Hex } from '../auth/secrets.js';
+import { tables } from '../model/database.js';
 import { type IVcsDelivery, VcsDelivery } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
-import { returningRows } from '../orm/statements.js';
+import { type Param, perLength, prepareWrite } from '../orm/typed-query.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
 import type { HeaderReader } from './hook-request.js';
 import type { PushEvent } from './push-event.js';
@@ -26,12 +28,27 @@ type NewDelivery = {
   payload: string;
 };
 
-const INSERT =
-  'insert into vcs_deliveries (integration_id, delivery_key, event, received_at, status, attempts, ' +
-  'commit_count, payload) values ';
-const ROW = "(?, ?, ?, ?, 'pending', 0, ?, ?)";
-const CONFLICT =
-  ' on conflict (integration_id, delivery_key) do nothing returning id, integration_id, delivery_key';
+/** Inserts `count` deliveries, nothing for a stored (integration, key): one statement per count. */
+const insertQuery = perLength((count) =>
+  prepareWrite((param: Param<{ rows: readonly NewDelivery[]; now: number }>) =>
+    tables
+      .insertInto('vcs_deliveries')
+      .values(
+        Array.from({ length: count }, (_, i) => ({
+          integration_id: param.item('rows', i, 'integrationId'),
+          delivery_key: param.item('rows', i, 'deliveryKey'),
+          event: param.item('rows', i, 'event'),
+          received_at: param('now'),
+          status: sql.lit('pending'),
+          attempts: sql.lit(0),
+          commit_count: param.item('rows', i, 'commitCount'),
+          payload: param.item('rows', i, 'payload'),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['integration_id', 'delivery_key']).doNothing())
+      .returning(['id', 'integration_id', 'delivery_key']),
+  ),
+);
 const keyOf = (integrationId: unknown, deliveryKey: string) => `${integrationId}\n${deliveryKey}`;
 
 /**
@@ -40,12 +57,7 @@ const keyOf = (integrationId: unknown, deliveryKey: string) => `${integrationId}
  * stored, by another process or earlier in the same statement (the first of a repeated key wins).
  */
 async function insertDeliveries(em: Em, rows: readonly NewDelivery[]): Promise<(number | null)[]> {
-  const now = Date.now();
-  const inserted = await returningRows<{ id: number; integration_id: number; delivery_key: string }>(
-    em,
-    INSERT + rows.map(() => ROW).join(', ') + CONFLICT,
-    rows.flatMap((r) => [r.integrationId, r.deliveryKey, r.event, now, r.commitCount, r.payload]),
-  );
+  const inserted = await insertQuery(rows.length).returning(em, { rows, now: Date.now() });
   const ids = new Map(inserted.map((r) => [keyOf(r.integration_id, r.delivery_key), Number(r.id)]));
   return rows.map((r) => {
     const key = keyOf(r.integrationId, r.deliveryKey);

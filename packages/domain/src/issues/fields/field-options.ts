@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { type Actor, can } from '../../auth/actor.js';
+import { tables } from '../../model/database.js';
 import type { FieldKind } from '../../model/field.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toBool } from '../../orm/row-values.js';
-import { readRows } from '../../orm/statements.js';
-import { BUNDLE_MEMBERS } from '../../projects/bundle-usage.js';
+import { type Param, prepareRead } from '../../orm/typed-query.js';
+import { bundleMembers } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
 
 /** A value a field may take: a bundle value (with its colour and flags) or a user. */
@@ -31,20 +33,44 @@ export type FieldOptions = {
   values: FieldOption[];
 };
 
-type FieldRow = {
-  id: number;
-  name: string;
-  kind: FieldKind;
-  multi: unknown;
-  can_be_empty: unknown;
-  empty_text: string | null;
-  value_name: string | null;
-  description: string | null;
-  color_index: unknown;
-  resolved: unknown;
-  archived: unknown;
-  is_private: unknown;
-};
+/** A project's fields, each joined with its bundle's values, in the project's order. */
+const fieldValuesQuery = prepareRead((param: Param<{ projectId: number }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
+    .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+    .select([
+      'pf.id',
+      'pf.name',
+      'pf.kind',
+      'pf.multi',
+      'pf.can_be_empty',
+      'pf.empty_text',
+      'fv.name as value_name',
+      'fv.description',
+      'fv.color_index',
+      'fv.resolved',
+      'fv.archived',
+      'cf.is_private',
+    ])
+    .where('pf.project_id', '=', param('projectId'))
+    .orderBy('pf.ordinal')
+    .orderBy('pf.id')
+    .orderBy('fv.ordinal')
+    .orderBy('fv.id'),
+);
+/** The users of a project's user fields: their bundles' users and groups' members. */
+const fieldUsersQuery = prepareRead((param: Param<{ projectId: number }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .innerJoin(bundleMembers().as('bm'), 'bm.bundle_id', 'pf.bundle_id')
+    .innerJoin('users as u', 'u.id', 'bm.user_id')
+    .select(['pf.id as field_id', 'u.login', 'u.full_name'])
+    .distinct()
+    .where('pf.kind', '=', sql.lit('user'))
+    .where('pf.project_id', '=', param('projectId'))
+    .orderBy('u.login'),
+);
 
 /**
  * The fields of a project (READ_PROJECT), in the project's order, each with the values it may
@@ -56,15 +82,7 @@ export async function projectFieldOptions(em: Em, actor: Actor, shortName: strin
   const project = await getReadableProject(em, actor, shortName);
   const readsPrivate = can(actor, 'PRIVATE_READ_ISSUE', project.id);
   const fields = new Map<number, FieldOptions>();
-  for (const row of await readRows<FieldRow>(
-    em,
-    'select pf.id, pf.name, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, fv.name as value_name, ' +
-      'fv.description, fv.color_index, fv.resolved, fv.archived, cf.is_private ' +
-      'from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
-      'left join field_values fv on fv.bundle_id = pf.bundle_id ' +
-      'where pf.project_id = ? order by pf.ordinal, pf.id, fv.ordinal, fv.id',
-    [project.id],
-  )) {
+  for (const row of await fieldValuesQuery.all(em, { projectId: project.id })) {
     if (toBool(row.is_private) && !readsPrivate) continue;
     const id = Number(row.id);
     let field = fields.get(id);
@@ -89,13 +107,7 @@ export async function projectFieldOptions(em: Em, actor: Actor, shortName: strin
     if (row.color_index !== null && row.color_index !== undefined) value.colorIndex = Number(row.color_index);
     field.values.push(value);
   }
-  for (const row of await readRows<{ field_id: number; login: string; full_name: string }>(
-    em,
-    `select distinct pf.id as field_id, u.login, u.full_name from project_fields pf ` +
-      `join (${BUNDLE_MEMBERS}) bm on bm.bundle_id = pf.bundle_id join users u on u.id = bm.user_id ` +
-      `where pf.kind = 'user' and pf.project_id = ? order by u.login`,
-    [project.id],
-  )) {
+  for (const row of await fieldUsersQuery.all(em, { projectId: project.id })) {
     fields.get(Number(row.field_id))?.values.push({
       name: row.login,
       fullName: row.full_name,

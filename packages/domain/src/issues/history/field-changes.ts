@@ -1,6 +1,6 @@
+import { tables } from '../../model/database.js';
 import type { Em } from '../../orm/em.js';
-import { placeholders } from '../../orm/sql-fragments.js';
-import { readRows } from '../../orm/statements.js';
+import { type Param, perLength, prepareRead } from '../../orm/typed-query.js';
 import type { CommandState, FieldDef, FieldSlots, IssueState } from '../command-state.js';
 import type { FieldChange } from './history.js';
 
@@ -56,6 +56,12 @@ export function commandFieldChanges(
   return changes;
 }
 
+const loginsQuery = perLength((count) =>
+  prepareRead((param: Param<{ ids: number[] }>) =>
+    tables.selectFrom('users').select(['id', 'login']).where('id', 'in', param.list('ids', count)),
+  ),
+);
+
 /** Logins of every user a command's field slots name, before or after, with one query. */
 export async function loginsOf(em: Em, state: CommandState): Promise<Map<number, string>> {
   const ids = new Set<number>();
@@ -65,10 +71,6 @@ export async function loginsOf(em: Em, state: CommandState): Promise<Map<number,
         for (const v of slots.values()) if (v.user !== null) ids.add(v.user);
   if (ids.size === 0) return new Map();
   const list = [...ids];
-  const rows = await readRows<{ id: number; login: string }>(
-    em,
-    `select id, login from users where id in (${placeholders(list)})`,
-    list,
-  );
+  const rows = await loginsQuery(list.length).all(em, { ids: list });
   return new Map(rows.map((r) => [Number(r.id), r.login]));
 }

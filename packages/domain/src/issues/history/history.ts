@@ -1,8 +1,10 @@
 import { type Actor, can } from '../../auth/actor.js';
+import { tables } from '../../model/database.js';
 import { IssueChange } from '../../model/issue-change.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
-import { readRows, runStatement, storedTime } from '../../orm/statements.js';
+import { storedTime } from '../../orm/statements.js';
+import { asStoredTime, type Param, prepareRead, prepareWrite } from '../../orm/typed-query.js';
 import { findReadableIssue } from '../find-issues.js';
 
 /** A field's values before and after one change (several for multi-value fields, none when empty). */
@@ -18,6 +20,25 @@ export type IssueChangeView = {
 const sameValues = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((v, i) => v === b[i]);
 
+/** `at`: the time as stored (`storedTime`); `fields`: the changes as JSON. */
+const changeInsert = prepareWrite(
+  (param: Param<{ issueId: number; updaterId: number; at: Date | number; fields: string }>) =>
+    tables.insertInto('issue_changes').values({
+      issue_id: param('issueId'),
+      updater_id: param('updaterId'),
+      updated_at: asStoredTime(param('at')),
+      fields: param('fields'),
+    }),
+);
+const privateFieldsQuery = prepareRead((param: Param<{ projectId: number; isPrivate: boolean }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
+    .select('pf.name_key')
+    .where('pf.project_id', '=', param('projectId'))
+    .where('cf.is_private', '=', param('isPrivate')),
+);
+
 /**
  * The one place issue history is written: every field change (summary, description, custom
  * fields) goes through here, from command execution and from issue updates. Fields whose
@@ -29,11 +50,12 @@ export async function recordIssueChange(
 ): Promise<void> {
   const fields = change.fields.filter((f) => !sameValues(f.oldValues, f.newValues));
   if (fields.length === 0) return;
-  await runStatement(
-    em,
-    'insert into issue_changes (issue_id, updater_id, updated_at, fields) values (?, ?, ?, ?)',
-    [change.issueId, change.updaterId, await storedTime(em, change.at), JSON.stringify(fields)],
-  );
+  await changeInsert.run(em, {
+    issueId: change.issueId,
+    updaterId: change.updaterId,
+    at: await storedTime(em, change.at),
+    fields: JSON.stringify(fields),
+  });
 }
 
 /**
@@ -66,11 +88,6 @@ export async function listIssueChanges(em: Em, actor: Actor, readableId: string)
 
 /** Lower-cased names of the project's private fields. */
 async function privateFieldNames(em: Em, projectId: number): Promise<Set<string>> {
-  const rows = await readRows<{ name_key: string }>(
-    em,
-    'select pf.name_key from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ' +
-      'where pf.project_id = ? and cf.is_private = ?',
-    [projectId, true],
-  );
+  const rows = await privateFieldsQuery.all(em, { projectId, isPrivate: true });
   return new Set(rows.map((r) => r.name_key));
 }
