@@ -127,6 +127,8 @@ export async function createPrototype(em: Em, actor: Actor, input: NewPrototype)
   if (await em.findOne(CustomField, { nameKey: nameKey(name) })) throw duplicate();
   const taken = await takenNames(em, null);
   const aliasOf = taken.get(nameKey(name));
+  // A field of this very name committed since the check above (a concurrent creator): a duplicate.
+  if (aliasOf !== undefined && nameKey(aliasOf) === nameKey(name)) throw duplicate();
   if (aliasOf !== undefined)
     throw DomainError.invalid('name', `[ ${name} ] is an alias of field [ ${aliasOf} ]`);
   const aliases = checkAliases(
