@@ -311,18 +311,25 @@ const Completions = memo(function Completions(props: {
   );
 });
 
-/** One completion: the option with the typed part marked, and its description. */
-const Option = memo(function Option({ item }: { item: Suggestion }) {
-  return (
-    <>
-      <span className="assist-option">
-        {item.o.slice(0, item.ms)}
-        <mark>{item.o.slice(item.ms, item.me)}</mark>
-        {item.o.slice(item.me)}
-      </span>
-      <span className="assist-description">
-        <Markup html={item.hd} />
-      </span>
-    </>
-  );
-});
+/**
+ * One completion: the option with the typed part marked, and its description. The same completion
+ * in the next answer (a new object) is not rendered again.
+ */
+const Option = memo(
+  function Option({ item }: { item: Suggestion }) {
+    return (
+      <>
+        <span className="assist-option">
+          {item.o.slice(0, item.ms)}
+          <mark>{item.o.slice(item.ms, item.me)}</mark>
+          {item.o.slice(item.me)}
+        </span>
+        <span className="assist-description">
+          <Markup html={item.hd} />
+        </span>
+      </>
+    );
+  },
+  (a, b) =>
+    a.item.o === b.item.o && a.item.hd === b.item.hd && a.item.ms === b.item.ms && a.item.me === b.item.me,
+);
