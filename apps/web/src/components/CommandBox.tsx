@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import type { IssueView, Me } from '@trackline/client';
 import { type FormEvent, memo, useCallback, useId, useRef, useState } from 'react';
 import { messageOf, trackline } from '../api';
 import { AssistInput } from './AssistInput';
 import { Dialog } from './Dialog';
+import { GroupSelect } from './GroupSelect';
 
 /** What the command applies to: one issue or a selection, or every issue a query matches. */
 export type CommandTarget =
@@ -164,11 +164,6 @@ const CommandOptions = memo(function CommandOptions(props: {
   runAs: string | null;
   onRunAs(login: string): void;
 }) {
-  const groups = useQuery({
-    queryKey: ['groups.list'],
-    queryFn: () => trackline.groups.list.query({}),
-    retry: false,
-  });
   return (
     <>
       <label className="field">
@@ -176,19 +171,7 @@ const CommandOptions = memo(function CommandOptions(props: {
         <textarea value={props.comment} onChange={(e) => props.onComment(e.target.value)} rows={3} />
       </label>
       <div className="row">
-        {groups.data && groups.data.length > 0 && (
-          <label className="field inline">
-            <span>Comment visible to</span>
-            <select value={props.group} onChange={(e) => props.onGroup(e.target.value)}>
-              <option value="">All who can read the issue</option>
-              {groups.data.map((g) => (
-                <option key={g.name} value={g.name}>
-                  {g.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <GroupSelect label="Comment visible to" value={props.group} onChange={props.onGroup} />
         <label className="checkbox">
           <input type="checkbox" checked={props.silent} onChange={(e) => props.onSilent(e.target.checked)} />{' '}
           Apply silently
