@@ -56,6 +56,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
   const mirror = useRef<HTMLDivElement>(null);
   const sequence = useRef(0);
   const inFlight = useRef<AbortController | null>(null);
+  const lastAsked = useRef<string | null>(null);
   const pendingCaret = useRef<number | null>(null);
   const [answer, setAnswer] = useState<AssistAnswer & { text: string }>(NO_ANSWER);
   const [open, setOpen] = useState(false);
@@ -85,8 +86,15 @@ export const AssistInput = memo(function AssistInput(props: Props) {
     },
     [assist],
   );
-  // A call still on its way when the field goes away is not waited for.
-  useEffect(() => () => inFlight.current?.abort(), []);
+  // A call still on its way when the field goes away is not waited for (and, mounted again, as
+  // React's strict mode does in development, the field asks again).
+  useEffect(
+    () => () => {
+      inFlight.current?.abort();
+      lastAsked.current = null;
+    },
+    [],
+  );
 
   // The caret goes where a completion says, after React has rendered its text.
   useLayoutEffect(() => {
@@ -107,7 +115,6 @@ export const AssistInput = memo(function AssistInput(props: Props) {
   }, [value]);
 
   // A value set from outside (a saved search clicked, a reset) is read again.
-  const lastAsked = useRef<string | null>(null);
   useEffect(() => {
     if (lastAsked.current === value) return;
     lastAsked.current = value;
