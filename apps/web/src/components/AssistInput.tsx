@@ -1,5 +1,16 @@
 import type { Suggestion } from '@trackline/client';
-import { type KeyboardEvent, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { Markup } from '../lib/markup';
 import { applySuggestion, segmentsOf } from '../lib/segments';
 
@@ -10,8 +21,11 @@ type Props = {
   label: string;
   value: string;
   onChange(value: string): void;
-  /** Underline/highlight ranges and completions for the text with the caret at `caret`. */
-  assist(text: string, caret: number): Promise<AssistAnswer>;
+  /**
+   * Underline/highlight ranges and completions for the text with the caret at `caret`. `signal`
+   * is aborted when a newer text is asked for (or the field goes away): the call may stop there.
+   */
+  assist(text: string, caret: number, signal: AbortSignal): Promise<AssistAnswer>;
   /** Enter while no completion is chosen. */
   onEnter?(): void;
   placeholder?: string;
@@ -29,17 +43,22 @@ type Props = {
  * move in the list, Enter or Tab completes with the chosen item (Tab with the first when none is
  * chosen), Escape closes the list, Ctrl+Space asks again. The coloured text is a mirror behind
  * a transparent input (same metrics, scrolled with it); every answer is for one text and caret
- * and a late answer for an older text is dropped.
+ * and a late answer for an older text is dropped. Each key asks at once (no debounce); asking
+ * again aborts the call still on its way. Rendering is kept small for the typing path: the field
+ * re-renders only for its own props (memo), the mirror and the list are components of their own,
+ * and nothing reads the layout while React commits (no forced layout per key).
  */
-export function AssistInput(props: Props) {
+export const AssistInput = memo(function AssistInput(props: Props) {
   const { value, onChange, assist } = props;
   const id = useId();
   const listId = `${id}-list`;
   const input = useRef<HTMLInputElement>(null);
   const mirror = useRef<HTMLDivElement>(null);
   const sequence = useRef(0);
+  const inFlight = useRef<AbortController | null>(null);
+  const lastAsked = useRef<string | null>(null);
   const pendingCaret = useRef<number | null>(null);
-  const [answer, setAnswer] = useState<AssistAnswer & { text: string }>({ ranges: [], items: [], text: '' });
+  const [answer, setAnswer] = useState<AssistAnswer & { text: string }>(NO_ANSWER);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [focused, setFocused] = useState(false);
@@ -47,19 +66,34 @@ export function AssistInput(props: Props) {
   const ask = useCallback(
     (text: string, caret: number, openList = true) => {
       const mine = ++sequence.current;
-      assist(text, caret).then(
+      inFlight.current?.abort();
+      const controller = new AbortController();
+      inFlight.current = controller;
+      assist(text, caret, controller.signal).then(
         (result) => {
           if (mine !== sequence.current) return;
+          inFlight.current = null;
           setAnswer({ ...result, text });
           setActive(-1);
           setOpen(openList && result.items.length > 0);
         },
         () => {
-          if (mine === sequence.current) setAnswer({ ranges: [], items: [], text });
+          if (mine !== sequence.current) return;
+          inFlight.current = null;
+          setAnswer({ ranges: [], items: [], text });
         },
       );
     },
     [assist],
+  );
+  // A call still on its way when the field goes away is not waited for (and, mounted again, as
+  // React's strict mode does in development, the field asks again).
+  useEffect(
+    () => () => {
+      inFlight.current?.abort();
+      lastAsked.current = null;
+    },
+    [],
   );
 
   // The caret goes where a completion says, after React has rendered its text.
@@ -69,11 +103,18 @@ export function AssistInput(props: Props) {
       input.current.setSelectionRange(caret, caret);
       pendingCaret.current = null;
     }
-    if (mirror.current && input.current) mirror.current.scrollLeft = input.current.scrollLeft;
   });
+  // The mirror follows the input's scrolling (its own scroll events, and a changed text), read
+  // before the next frame is drawn rather than while React commits: reading `scrollLeft` there
+  // would lay out the page once more on every key.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      if (mirror.current && input.current) mirror.current.scrollLeft = input.current.scrollLeft;
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [value]);
 
   // A value set from outside (a saved search clicked, a reset) is read again.
-  const lastAsked = useRef<string | null>(null);
   useEffect(() => {
     if (lastAsked.current === value) return;
     lastAsked.current = value;
@@ -137,8 +178,8 @@ export function AssistInput(props: Props) {
     ask(value, caret);
   };
 
-  const segments = segmentsOf(value, answer.text === value ? answer.ranges : []);
-  const shown = open && focused && answer.text === value && answer.items.length > 0;
+  const current = answer.text === value;
+  const shown = open && focused && current && answer.items.length > 0;
   const activeId = shown && active >= 0 ? `${listId}-${active}` : undefined;
 
   return (
@@ -147,13 +188,7 @@ export function AssistInput(props: Props) {
         {props.label}
       </label>
       <div className="assist-field">
-        <div className="assist-mirror" ref={mirror} aria-hidden="true">
-          {segments.map((s) => (
-            <span key={s.start} className={s.style ? `hl hl-${s.style}` : undefined}>
-              {s.text}
-            </span>
-          ))}
-        </div>
+        <Mirror ref={mirror} text={value} ranges={current ? answer.ranges : NO_RANGES} />
         <input
           id={id}
           ref={input}
@@ -192,44 +227,116 @@ export function AssistInput(props: Props) {
           }}
         />
       </div>
-      <div
-        className="assist-list"
+      <Completions
         id={listId}
-        role="listbox"
-        aria-label={`${props.label}: completions`}
-        hidden={!shown}
-        data-for={answer.text}
-      >
-        {shown &&
-          answer.items.map((item, index) => (
-            <div
-              key={`${item.o}|${item.d}|${item.cs}`}
-              id={`${listId}-${index}`}
-              role="option"
-              // Options are pointed at (aria-activedescendant), never focused themselves.
-              tabIndex={-1}
-              aria-selected={index === active}
-              className={index === active ? 'active' : undefined}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                complete(index);
-              }}
-              onMouseEnter={() => setActive(index)}
-            >
-              <span className="assist-option">
-                {item.o.slice(0, item.ms)}
-                <mark>{item.o.slice(item.ms, item.me)}</mark>
-                {item.o.slice(item.me)}
-              </span>
-              <span className="assist-description">
-                <Markup html={item.hd} />
-              </span>
-            </div>
-          ))}
-      </div>
+        label={`${props.label}: completions`}
+        text={answer.text}
+        items={answer.items}
+        shown={shown}
+        active={active}
+        onChoose={complete}
+        onPoint={setActive}
+      />
       <span className="visually-hidden" role="status" aria-live="polite">
         {shown ? `${answer.items.length} completions; arrows to choose, Tab to complete` : ''}
       </span>
     </div>
   );
-}
+});
+
+const NO_RANGES: AssistRange[] = [];
+const NO_ANSWER = { ranges: NO_RANGES, items: [], text: '' };
+
+/** The text as the server reads it (coloured, underlined), behind the transparent input. */
+const Mirror = memo(function Mirror(props: {
+  ref: Ref<HTMLDivElement>;
+  text: string;
+  ranges: readonly AssistRange[];
+}) {
+  return (
+    <div className="assist-mirror" ref={props.ref} aria-hidden="true">
+      {segmentsOf(props.text, props.ranges).map((s) => (
+        <span key={s.start} className={s.style ? `hl hl-${s.style}` : undefined}>
+          {s.text}
+        </span>
+      ))}
+    </div>
+  );
+});
+
+/**
+ * The completion list. Its options stay in the page while it is hidden (a key typed hides the
+ * list until the answer for the new text comes): that answer then changes what differs instead
+ * of building the list again. `data-for` is the text the completions are for.
+ */
+const Completions = memo(function Completions(props: {
+  id: string;
+  label: string;
+  text: string;
+  items: readonly Suggestion[];
+  shown: boolean;
+  active: number;
+  onChoose(index: number): void;
+  onPoint(index: number): void;
+}) {
+  const { onChoose, onPoint } = props;
+  const indexOf = (e: MouseEvent<HTMLElement>) => Number(e.currentTarget.dataset.index);
+  const choose = useCallback(
+    (e: MouseEvent<HTMLElement>) => {
+      e.preventDefault();
+      onChoose(indexOf(e));
+    },
+    [onChoose],
+  );
+  const point = useCallback((e: MouseEvent<HTMLElement>) => onPoint(indexOf(e)), [onPoint]);
+  return (
+    <div
+      className="assist-list"
+      id={props.id}
+      role="listbox"
+      aria-label={props.label}
+      hidden={!props.shown}
+      data-for={props.text}
+    >
+      {props.items.map((item, index) => (
+        <div
+          key={`${item.o}|${item.d}|${item.cs}`}
+          id={`${props.id}-${index}`}
+          role="option"
+          // Options are pointed at (aria-activedescendant), never focused themselves.
+          tabIndex={-1}
+          aria-selected={index === props.active}
+          className={index === props.active ? 'active' : undefined}
+          data-index={index}
+          onMouseDown={choose}
+          onMouseEnter={point}
+        >
+          <Option item={item} />
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/**
+ * One completion: the option with the typed part marked, and its description. The same completion
+ * in the next answer (a new object) is not rendered again.
+ */
+const Option = memo(
+  function Option({ item }: { item: Suggestion }) {
+    return (
+      <>
+        <span className="assist-option">
+          {item.o.slice(0, item.ms)}
+          <mark>{item.o.slice(item.ms, item.me)}</mark>
+          {item.o.slice(item.me)}
+        </span>
+        <span className="assist-description">
+          <Markup html={item.hd} />
+        </span>
+      </>
+    );
+  },
+  (a, b) =>
+    a.item.o === b.item.o && a.item.hd === b.item.hd && a.item.ms === b.item.ms && a.item.me === b.item.me,
+);

@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import type { IssueView, Me } from '@trackline/client';
-import { type FormEvent, useCallback, useId, useRef, useState } from 'react';
+import { type FormEvent, memo, useCallback, useId, useRef, useState } from 'react';
 import { messageOf, trackline } from '../api';
 import { AssistInput } from './AssistInput';
 import { Dialog } from './Dialog';
+import { GroupSelect } from './GroupSelect';
 
 /** What the command applies to: one issue or a selection, or every issue a query matches. */
 export type CommandTarget =
@@ -45,24 +45,17 @@ export function CommandBox(props: {
   const latest = useRef(command);
   const previewId = useId();
   const mayRunAs = props.me.permissions.includes('LOW_LEVEL_ADMIN');
-  const groups = useQuery({
-    queryKey: ['groups.list'],
-    queryFn: () => trackline.groups.list.query({}),
-    retry: false,
-  });
 
   const contextInput =
     target.kind === 'issues' ? { issueIds: target.ids.join(',') } : { query: target.query };
   const contextKey = JSON.stringify(contextInput);
   const assist = useCallback(
-    async (text: string, caret: number) => {
+    async (text: string, caret: number, signal: AbortSignal) => {
       latest.current = text;
-      const answer = await trackline.commands.underlineAndSuggestAndCommands.query({
-        ...contextInput,
-        command: text,
-        caret,
-        optionsLimit: 12,
-      });
+      const answer = await trackline.commands.underlineAndSuggestAndCommands.query(
+        { ...contextInput, command: text, caret, optionsLimit: 12 },
+        { signal },
+      );
       if (latest.current === text) setPreviews({ text, list: answer.commands.command });
       return { ranges: answer.underline.ranges, items: answer.suggest.items };
     },
@@ -128,42 +121,16 @@ export function CommandBox(props: {
             ))}
           </ul>
         </section>
-        <label className="field">
-          <span>Comment</span>
-          <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
-        </label>
-        <div className="row">
-          {groups.data && groups.data.length > 0 && (
-            <label className="field inline">
-              <span>Comment visible to</span>
-              <select value={group} onChange={(e) => setGroup(e.target.value)}>
-                <option value="">All who can read the issue</option>
-                {groups.data.map((g) => (
-                  <option key={g.name} value={g.name}>
-                    {g.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <label className="checkbox">
-            <input type="checkbox" checked={silent} onChange={(e) => setSilent(e.target.checked)} /> Apply
-            silently
-          </label>
-          {mayRunAs && (
-            <label className="field inline">
-              <span>Run as</span>
-              <input
-                type="text"
-                value={runAs}
-                onChange={(e) => setRunAs(e.target.value)}
-                placeholder="login"
-                autoComplete="off"
-                size={12}
-              />
-            </label>
-          )}
-        </div>
+        <CommandOptions
+          comment={comment}
+          onComment={setComment}
+          group={group}
+          onGroup={setGroup}
+          silent={silent}
+          onSilent={setSilent}
+          runAs={mayRunAs ? runAs : null}
+          onRunAs={setRunAs}
+        />
         {error && (
           <p className="error" role="alert">
             {error}
@@ -181,3 +148,48 @@ export function CommandBox(props: {
     </Dialog>
   );
 }
+
+/**
+ * The comment, its visibility, "Apply silently" and "Run as": memoised, so a key typed in the
+ * command (which renders the field, its completions and the previews) leaves them alone.
+ */
+const CommandOptions = memo(function CommandOptions(props: {
+  comment: string;
+  onComment(comment: string): void;
+  group: string;
+  onGroup(group: string): void;
+  silent: boolean;
+  onSilent(silent: boolean): void;
+  /** Null when the caller may not run commands as another user. */
+  runAs: string | null;
+  onRunAs(login: string): void;
+}) {
+  return (
+    <>
+      <label className="field">
+        <span>Comment</span>
+        <textarea value={props.comment} onChange={(e) => props.onComment(e.target.value)} rows={3} />
+      </label>
+      <div className="row">
+        <GroupSelect label="Comment visible to" value={props.group} onChange={props.onGroup} />
+        <label className="checkbox">
+          <input type="checkbox" checked={props.silent} onChange={(e) => props.onSilent(e.target.checked)} />{' '}
+          Apply silently
+        </label>
+        {props.runAs !== null && (
+          <label className="field inline">
+            <span>Run as</span>
+            <input
+              type="text"
+              value={props.runAs}
+              onChange={(e) => props.onRunAs(e.target.value)}
+              placeholder="login"
+              autoComplete="off"
+              size={12}
+            />
+          </label>
+        )}
+      </div>
+    </>
+  );
+});

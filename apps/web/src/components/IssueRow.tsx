@@ -1,4 +1,4 @@
-import { fieldValues, type IssueView } from '@trackline/client';
+import type { IssueView } from '@trackline/client';
 import { memo } from 'react';
 import { Link } from '../lib/router';
 import { Chip } from './Chip';
@@ -44,7 +44,7 @@ export const IssueRow = memo(function IssueRow(props: {
         {LIST_FIELDS.map((name) => {
           const field = issue.fields.find((f) => f.name === name);
           if (!field) return null;
-          return <Chip key={name} value={fieldValues(issue, name)[0]} empty={field.emptyText} title={name} />;
+          return <Chip key={name} value={field.values[0]} empty={field.emptyText} title={name} />;
         })}
       </span>
       <time className="updated muted" dateTime={new Date(issue.updated).toISOString()}>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { memo } from 'react';
 import { trackline } from '../api';
 import { keys } from '../lib/queries';
 
@@ -16,8 +17,17 @@ const SECTIONS: { type: Folder['type']; title: string }[] = [
   { type: 'tag', title: 'Tags' },
 ];
 
-/** Folders (everything, projects, saved searches, tags) with how many issues each matches. */
-export function Sidebar({ current, onPick }: { current: string; onPick(query: string): void }) {
+/**
+ * Folders (everything, projects, saved searches, tags) with how many issues each matches. Memoised:
+ * paging the list (a new `page`, the same query) does not render the folders again.
+ */
+export const Sidebar = memo(function Sidebar({
+  current,
+  onPick,
+}: {
+  current: string;
+  onPick(query: string): void;
+}) {
   const folders = useQuery({
     queryKey: keys.folders,
     queryFn: () => trackline.folders.list.query({ max: 500 }),
@@ -63,4 +73,4 @@ export function Sidebar({ current, onPick }: { current: string; onPick(query: st
       })}
     </nav>
   );
-}
+});

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssueView } from '@trackline/client';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { messageOf, trackline, uploadAttachments } from '../api';
+import { GroupSelect } from '../components/GroupSelect';
 import { formatTime } from '../components/IssueRow';
 import { formatPeriod, parsePeriod } from '../lib/period';
 import { keys } from '../lib/queries';
@@ -47,11 +48,6 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
   const comments = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'comments'],
     queryFn: () => trackline.issues.comments.query({ issue: issue.id }),
-  });
-  const groups = useQuery({
-    queryKey: ['groups.list'],
-    queryFn: () => trackline.groups.list.query({}),
-    retry: false,
   });
   const [text, setText] = useState('');
   const [group, setGroup] = useState('');
@@ -159,19 +155,7 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
           <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
         </label>
         <div className="actions">
-          {groups.data && groups.data.length > 0 && (
-            <label className="field inline">
-              <span>Visible to</span>
-              <select value={group} onChange={(e) => setGroup(e.target.value)}>
-                <option value="">All who can read the issue</option>
-                {groups.data.map((g) => (
-                  <option key={g.name} value={g.name}>
-                    {g.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
+          <GroupSelect label="Visible to" value={group} onChange={setGroup} />
           <button type="submit" className="primary" disabled={!text.trim()}>
             Comment
           </button>

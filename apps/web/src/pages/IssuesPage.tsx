@@ -12,6 +12,8 @@ import { Link, navigate, useLocation } from '../lib/router';
 
 export const PAGE_SIZE = 50;
 
+const NO_IDS: ReadonlySet<string> = new Set();
+
 const listUrl = (query: string, page: number) => {
   const params = new URLSearchParams();
   if (query) params.set('q', query);
@@ -37,8 +39,21 @@ export function IssuesPage({ me }: { me: Me }) {
   const page = Math.max(0, Number.parseInt(params.get('page') ?? '1', 10) - 1 || 0);
   const client = useQueryClient();
   const [draft, setDraft] = useState(query);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [focus, setFocus] = useState(0);
+  // The selection and the focused row belong to one query and page: read for another, they are
+  // empty and the first row (derived while rendering, not reset by an effect: one render a page).
+  const listKey = `${page}\u0000${query}`;
+  const [selection, setSelection] = useState<{ key: string; ids: ReadonlySet<string> }>({
+    key: listKey,
+    ids: NO_IDS,
+  });
+  const selected = selection.key === listKey ? selection.ids : NO_IDS;
+  const select = useCallback(
+    (update: (ids: ReadonlySet<string>) => ReadonlySet<string>) =>
+      setSelection((s) => ({ key: listKey, ids: update(s.key === listKey ? s.ids : NO_IDS) })),
+    [listKey],
+  );
+  const [focusAt, setFocusAt] = useState({ key: listKey, index: 0 });
+  const focus = focusAt.key === listKey ? focusAt.index : 0;
   const [command, setCommand] = useState<CommandTarget | null>(null);
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -46,11 +61,6 @@ export function IssuesPage({ me }: { me: Me }) {
   const listRef = useRef<HTMLOListElement>(null);
 
   useEffect(() => setDraft(query), [query]);
-  // A new query or page starts a new selection.
-  useEffect(() => {
-    setSelected(new Set());
-    setFocus(0);
-  }, [query, page]);
 
   const pageQuery = (n: number) => ({
     queryKey: keys.issueList(query, n * PAGE_SIZE, PAGE_SIZE),
@@ -58,11 +68,17 @@ export function IssuesPage({ me }: { me: Me }) {
   });
   const list = useQuery({ ...pageQuery(page), placeholderData: keepPreviousData });
   const issues = list.data?.issues ?? [];
-  // The next page is fetched while this one is read: `]` then shows it from memory.
-  const hasNext = (page + 1) * PAGE_SIZE < (list.data?.total ?? 0);
+  // The next page is fetched while this one is read, and once the person pages, the one after it
+  // too: `]`, even pressed in quick succession, then shows pages from memory. Fresh pages (already
+  // fetched) are not asked for again, so paging on costs one call a page, one page ahead.
+  const total = list.data?.total ?? 0;
+  const ready = list.data !== undefined && !list.isPlaceholderData;
   useEffect(() => {
-    if (list.data && !list.isPlaceholderData && hasNext) void client.prefetchQuery(pageQuery(page + 1));
-  }, [list.data, list.isPlaceholderData, hasNext, page, query, client]);
+    if (!ready) return;
+    const ahead = page === 0 ? 1 : 2;
+    for (let n = page + 1; n <= page + ahead && n * PAGE_SIZE < total; n++)
+      void client.prefetchQuery(pageQuery(n));
+  }, [ready, total, page, query, client]);
   // Paging from the keyboard keeps the keyboard in the list: the new page's first row gets the focus.
   const focusFirstRow = useRef(false);
   // For the browser benchmark (apps/web/bench): when a page of issues is on the screen.
@@ -77,34 +93,37 @@ export function IssuesPage({ me }: { me: Me }) {
       });
     }
   }, [list.data, list.isPlaceholderData, query, page]);
-  const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
-  const search = (text = draft) => navigate(listUrl(text.trim(), 0));
+  const search = useCallback((text: string) => navigate(listUrl(text.trim(), 0)), []);
+  const searchDraft = useCallback(() => search(draft), [search, draft]);
   const goToPage = (n: number) => {
     if (n >= 0 && n < pages) navigate(listUrl(query, n));
   };
-  const assist = useCallback(async (text: string, caret: number) => {
-    const answer = await trackline.issues.searchIntellisense.query({ filter: text, caret, optionsLimit: 12 });
+  const assist = useCallback(async (text: string, caret: number, signal: AbortSignal) => {
+    const answer = await trackline.issues.searchIntellisense.query(
+      { filter: text, caret, optionsLimit: 12 },
+      { signal },
+    );
     return { ranges: answer.underline.ranges, items: answer.suggest.items };
   }, []);
 
   const toggle = useCallback(
     (id: string) =>
-      setSelected((s) => {
-        const next = new Set(s);
+      select((ids) => {
+        const next = new Set(ids);
         if (next.has(id)) next.delete(id);
         else next.add(id);
         return next;
       }),
-    [],
+    [select],
   );
   const openCommand = () =>
     setCommand(selected.size > 0 ? { kind: 'issues', ids: [...selected] } : { kind: 'query', query, total });
 
   const focusRow = (index: number) => {
     const bounded = Math.max(0, Math.min(index, issues.length - 1));
-    setFocus(bounded);
+    setFocusAt({ key: listKey, index: bounded });
     listRef.current?.querySelectorAll<HTMLAnchorElement>('.issue-link')[bounded]?.focus();
   };
 
@@ -159,7 +178,7 @@ export function IssuesPage({ me }: { me: Me }) {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the page's keyboard shortcuts, each also a button
     <div className="issues-page" onKeyDown={keyDown}>
-      <Sidebar current={query} onPick={(q) => search(q)} />
+      <Sidebar current={query} onPick={search} />
       <section className="issues-main" aria-labelledby="issues-title">
         <h1 id="issues-title" className="visually-hidden">
           Issues
@@ -169,7 +188,7 @@ export function IssuesPage({ me }: { me: Me }) {
             className="search-bar"
             onSubmit={(e: FormEvent) => {
               e.preventDefault();
-              search();
+              searchDraft();
             }}
           >
             <AssistInput
@@ -178,7 +197,7 @@ export function IssuesPage({ me }: { me: Me }) {
               value={draft}
               onChange={setDraft}
               assist={assist}
-              onEnter={() => search()}
+              onEnter={searchDraft}
               placeholder="project: DEMO #Unresolved for: me  (press / to search)"
               className="search-box"
             />
@@ -199,12 +218,12 @@ export function IssuesPage({ me }: { me: Me }) {
           </p>
           <button
             type="button"
-            onClick={() => setSelected(new Set(issues.map((i) => i.id)))}
+            onClick={() => select(() => new Set(issues.map((i) => i.id)))}
             disabled={issues.length === 0}
           >
             Select page
           </button>
-          <button type="button" onClick={() => setSelected(new Set())} disabled={selected.size === 0}>
+          <button type="button" onClick={() => select(() => NO_IDS)} disabled={selected.size === 0}>
             Clear selection
           </button>
           <button
@@ -244,8 +263,9 @@ export function IssuesPage({ me }: { me: Me }) {
         )}
         <ol className="issue-list" ref={listRef} aria-label="Issues" aria-busy={list.isFetching}>
           {issues.map((issue, index) => (
+            // Keyed by place: a new page updates the 50 rows in place instead of replacing them.
             <IssueRow
-              key={issue.id}
+              key={index}
               issue={issue}
               selected={selected.has(issue.id)}
               onToggle={toggle}

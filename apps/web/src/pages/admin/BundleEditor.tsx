@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
 import { trackline } from '../../api';
-import { readableText } from '../../lib/colors';
-import { PALETTE, useAction } from './common';
+import { Chip } from '../../components/Chip';
+import { OneFieldForm, PALETTE, RowAction, TableHead, useAction } from './common';
 
 export type BundleType =
   | 'bundle'
@@ -34,8 +33,9 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
     queryFn: () => trackline.bundles.get.query({ bundleType, bundle }),
   });
   const { run, feedback } = useAction(key);
-  const [name, setName] = useState('');
   const colours = bundleType === 'bundle' || bundleType === 'stateBundle';
+  const update = (value: string, change: { colorIndex?: number; isResolved?: boolean }) =>
+    void run(() => trackline.bundles.updateValue.mutate({ bundleType, bundle, value, ...change }));
   if (bundleType === 'userBundle') {
     return (
       <p className="muted">
@@ -44,66 +44,30 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
       </p>
     );
   }
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    if (
-      await run(
-        () => trackline.bundles.addValue.mutate({ bundleType, bundle, value: name }),
-        `Added ${name}.`,
-      )
-    )
-      setName('');
-  };
   return (
     <div className="bundle-editor">
       <table className="table">
         <caption className="visually-hidden">Values of {bundle}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Value</th>
-            {colours && <th scope="col">Colour</th>}
-            {bundleType === 'stateBundle' && <th scope="col">Resolved</th>}
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Value', colours && 'Colour', bundleType === 'stateBundle' && 'Resolved']} />
         <tbody>
           {(data.data?.values ?? []).map((v) => {
             const colour = PALETTE[(v.colorIndex ?? 0) % PALETTE.length] ?? PALETTE[0];
             return (
               <tr key={v.name}>
                 <td>
-                  <span
-                    className="chip"
-                    style={
-                      v.colorIndex && colour
-                        ? {
-                            backgroundColor: colour.bg,
-                            color: readableText(colour.bg, colour.fg),
-                            borderColor: colour.bg,
-                          }
-                        : undefined
-                    }
-                  >
-                    {v.name}
-                  </span>
+                  <Chip
+                    value={{
+                      name: v.name,
+                      color: v.colorIndex && colour ? { bg: colour.bg, fg: colour.fg } : null,
+                    }}
+                  />
                 </td>
                 {colours && (
                   <td>
                     <select
                       aria-label={`Colour of ${v.name}`}
                       value={v.colorIndex ?? 0}
-                      onChange={(e) =>
-                        void run(() =>
-                          trackline.bundles.updateValue.mutate({
-                            bundleType,
-                            bundle,
-                            value: v.name,
-                            colorIndex: Number(e.target.value),
-                          }),
-                        )
-                      }
+                      onChange={(e) => update(v.name, { colorIndex: Number(e.target.value) })}
                     >
                       {PALETTE.map((p, i) => (
                         <option key={p.name} value={i}>
@@ -119,24 +83,13 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
                       type="checkbox"
                       aria-label={`${v.name} resolves the issue`}
                       checked={v.isResolved ?? false}
-                      onChange={(e) =>
-                        void run(() =>
-                          trackline.bundles.updateValue.mutate({
-                            bundleType,
-                            bundle,
-                            value: v.name,
-                            isResolved: e.target.checked,
-                          }),
-                        )
-                      }
+                      onChange={(e) => update(v.name, { isResolved: e.target.checked })}
                     />
                   </td>
                 )}
                 <td>
-                  <button
-                    type="button"
-                    className="link-button danger"
-                    aria-label={`Remove ${v.name}`}
+                  <RowAction
+                    label={`Remove ${v.name}`}
                     onClick={() =>
                       void run(() =>
                         trackline.bundles.deleteValue.mutate({ bundleType, bundle, value: v.name }),
@@ -144,20 +97,20 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
                     }
                   >
                     Remove
-                  </button>
+                  </RowAction>
                 </td>
               </tr>
             );
           })}
         </tbody>
       </table>
-      <form className="row" onSubmit={add}>
-        <label className="field inline">
-          <span>New value of {bundle}</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} required />
-        </label>
-        <button type="submit">Add value</button>
-      </form>
+      <OneFieldForm
+        label={`New value of ${bundle}`}
+        button="Add value"
+        submit={(value) =>
+          run(() => trackline.bundles.addValue.mutate({ bundleType, bundle, value }), `Added ${value}.`)
+        }
+      />
       {feedback}
     </div>
   );

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trackline } from '../../api';
 import { BundleEditor, type BundleType } from './BundleEditor';
-import { Panel } from './common';
+import { Field, Panel } from './common';
 
 const TYPES: { type: BundleType; title: string }[] = [
   { type: 'bundle', title: 'Enumerations' },
@@ -30,8 +30,7 @@ export function FieldsAdmin() {
         <p>{(prototypes.data ?? []).map((p) => p.name).join(' · ')}</p>
       </Panel>
       <Panel title="Bundles and values">
-        <label className="field inline">
-          <span>Kind</span>
+        <Field label="Kind" inline>
           <select value={type} onChange={(e) => setType(e.target.value as BundleType)}>
             {TYPES.map((t) => (
               <option key={t.type} value={t.type}>
@@ -39,7 +38,7 @@ export function FieldsAdmin() {
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         {(bundles.data ?? []).map((b) => (
           <details key={b.name} className="field-details">
             <summary>{b.name}</summary>

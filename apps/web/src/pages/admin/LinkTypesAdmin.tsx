@@ -1,15 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { trackline } from '../../api';
-import { Panel, useAction } from './common';
+import { CreateForm, Field, Panel, RowAction, TableHead, useAction, useForm } from './common';
 
 /** Link types: their phrases in both directions, create and delete. */
 export function LinkTypesAdmin() {
   const key = ['admin-link-types'] as const;
   const types = useQuery({ queryKey: key, queryFn: () => trackline.linkTypes.list.query({}) });
   const { run, feedback } = useAction(key);
-  const empty = { name: '', outwardName: '', inwardName: '', directed: true };
-  const [form, setForm] = useState(empty);
+  const { form, setForm, bind, reset } = useForm({
+    name: '',
+    outwardName: '',
+    inwardName: '',
+    directed: true,
+  });
   const create = async (event: FormEvent) => {
     event.preventDefault();
     if (
@@ -18,24 +22,14 @@ export function LinkTypesAdmin() {
         `Created ${form.name}.`,
       )
     )
-      setForm(empty);
+      reset();
   };
   return (
     <>
       <h1>Link types</h1>
       <Panel title="All link types">
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Outward</th>
-              <th scope="col">Inward</th>
-              <th scope="col">Directed</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Outward', 'Inward', 'Directed']} />
           <tbody>
             {(types.data ?? []).map((t) => (
               <tr key={t.name}>
@@ -44,10 +38,8 @@ export function LinkTypesAdmin() {
                 <td>{t.inwardName}</td>
                 <td>{t.directed ? 'yes' : 'no'}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="link-button danger"
-                    aria-label={`Delete link type ${t.name}`}
+                  <RowAction
+                    label={`Delete link type ${t.name}`}
                     onClick={() =>
                       void run(
                         () => trackline.linkTypes.delete.mutate({ name: t.name }),
@@ -56,51 +48,32 @@ export function LinkTypesAdmin() {
                     }
                   >
                     Delete
-                  </button>
+                  </RowAction>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </Panel>
-      <Panel title="New link type">
-        <form className="form grid" onSubmit={create}>
-          <label className="field">
-            <span>Name</span>
-            <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
-          </label>
-          <label className="field">
-            <span>Outward phrase</span>
-            <input
-              value={form.outwardName}
-              onChange={(e) => setForm({ ...form, outwardName: e.target.value })}
-              required
-              placeholder="blocks"
-            />
-          </label>
-          <label className="field">
-            <span>Inward phrase</span>
-            <input
-              value={form.inwardName}
-              onChange={(e) => setForm({ ...form, inwardName: e.target.value })}
-              placeholder="is blocked by"
-            />
-          </label>
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              checked={form.directed}
-              onChange={(e) => setForm({ ...form, directed: e.target.checked })}
-            />{' '}
-            Directed
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary">
-              Create link type
-            </button>
-          </div>
-        </form>
-      </Panel>
+      <CreateForm title="New link type" button="Create link type" onSubmit={create}>
+        <Field label="Name">
+          <input {...bind('name')} required />
+        </Field>
+        <Field label="Outward phrase">
+          <input {...bind('outwardName')} required placeholder="blocks" />
+        </Field>
+        <Field label="Inward phrase">
+          <input {...bind('inwardName')} placeholder="is blocked by" />
+        </Field>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={form.directed}
+            onChange={(e) => setForm({ ...form, directed: e.target.checked })}
+          />{' '}
+          Directed
+        </label>
+      </CreateForm>
       {feedback}
     </>
   );

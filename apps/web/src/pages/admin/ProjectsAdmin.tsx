@@ -5,7 +5,17 @@ import { trackline } from '../../api';
 import { formatTime } from '../../components/IssueRow';
 import { Link } from '../../lib/router';
 import { BundleEditor, bundleTypeOf } from './BundleEditor';
-import { Panel, useAction } from './common';
+import {
+  CreateForm,
+  Field,
+  OneFieldForm,
+  Panel,
+  RoleSelect,
+  RowAction,
+  TableHead,
+  useAction,
+  useForm,
+} from './common';
 
 const PROJECTS = ['admin-projects'] as const;
 
@@ -21,7 +31,7 @@ export function ProjectsAdmin({ me }: { me: Me }) {
     retry: false,
   });
   const { run, feedback } = useAction(PROJECTS);
-  const [form, setForm] = useState({ project: '', projectName: '', description: '', lead: me.login });
+  const { form, bind, reset } = useForm({ project: '', projectName: '', description: '', lead: me.login });
   const create = async (event: FormEvent) => {
     event.preventDefault();
     const ok = await run(
@@ -34,23 +44,14 @@ export function ProjectsAdmin({ me }: { me: Me }) {
         }),
       `Created ${form.project}.`,
     );
-    if (ok) setForm({ project: '', projectName: '', description: '', lead: me.login });
+    if (ok) reset();
   };
   return (
     <>
       <h1>Projects</h1>
       <Panel title="All projects">
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Short name</th>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Short name', 'Name', 'Description']} />
           <tbody>
             {(projects.data ?? []).map((p) => (
               <tr key={p.shortName}>
@@ -60,10 +61,8 @@ export function ProjectsAdmin({ me }: { me: Me }) {
                 <td>{p.name}</td>
                 <td>{p.description}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="link-button danger"
-                    aria-label={`Move to trash: ${p.shortName}`}
+                  <RowAction
+                    label={`Move to trash: ${p.shortName}`}
                     onClick={() =>
                       void run(
                         () => trackline.projects.delete.mutate({ project: p.shortName }),
@@ -72,51 +71,32 @@ export function ProjectsAdmin({ me }: { me: Me }) {
                     }
                   >
                     Move to trash
-                  </button>
+                  </RowAction>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </Panel>
-      <Panel title="New project">
-        <form className="form grid" onSubmit={create}>
-          <label className="field">
-            <span>Short name</span>
-            <input
-              value={form.project}
-              onChange={(e) => setForm({ ...form, project: e.target.value.toUpperCase() })}
-              required
-              pattern="[A-Za-z][A-Za-z0-9_]*"
-              title="Letters, digits and _, starting with a letter"
-            />
-          </label>
-          <label className="field">
-            <span>Name</span>
-            <input
-              value={form.projectName}
-              onChange={(e) => setForm({ ...form, projectName: e.target.value })}
-              required
-            />
-          </label>
-          <label className="field">
-            <span>Lead (login)</span>
-            <input value={form.lead} onChange={(e) => setForm({ ...form, lead: e.target.value })} required />
-          </label>
-          <label className="field wide">
-            <span>Description</span>
-            <input
-              value={form.description}
-              onChange={(e) => setForm({ ...form, description: e.target.value })}
-            />
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary">
-              Create project
-            </button>
-          </div>
-        </form>
-      </Panel>
+      <CreateForm title="New project" button="Create project" onSubmit={create}>
+        <Field label="Short name">
+          <input
+            {...bind('project', (text) => text.toUpperCase())}
+            required
+            pattern="[A-Za-z][A-Za-z0-9_]*"
+            title="Letters, digits and _, starting with a letter"
+          />
+        </Field>
+        <Field label="Name">
+          <input {...bind('projectName')} required />
+        </Field>
+        <Field label="Lead (login)">
+          <input {...bind('lead')} required />
+        </Field>
+        <Field label="Description" wide>
+          <input {...bind('description')} />
+        </Field>
+      </CreateForm>
       {feedback}
       {trash.data && (
         <Panel title="Trash">
@@ -124,17 +104,7 @@ export function ProjectsAdmin({ me }: { me: Me }) {
             <p className="muted">The trash is empty.</p>
           ) : (
             <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Project</th>
-                  <th scope="col">Issues</th>
-                  <th scope="col">Deleted</th>
-                  <th scope="col">Purged after</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Project', 'Issues', 'Deleted', 'Purged after']} />
               <tbody>
                 {trash.data.map((p) => (
                   <tr key={p.id}>
@@ -203,13 +173,7 @@ export function ProjectAdmin({ project }: { project: string }) {
     queryFn: () => trackline.users.list.query({ project }),
     retry: false,
   });
-  const roles = useQuery({
-    queryKey: ['roles'],
-    queryFn: () => trackline.roles.list.query({}),
-    retry: false,
-  });
   const { run, feedback } = useAction(key);
-  const [assignee, setAssignee] = useState('');
   const [grant, setGrant] = useState({ who: 'user' as 'user' | 'group', name: '', role: 'Developer' });
   const grantRole = (event: FormEvent) => {
     event.preventDefault();
@@ -252,10 +216,8 @@ export function ProjectAdmin({ project }: { project: string }) {
             <li key={a.login}>
               {a.fullName} ({a.login}){a.isFromGroup && <span className="muted"> from a group</span>}{' '}
               {!a.isFromGroup && (
-                <button
-                  type="button"
-                  className="link-button danger"
-                  aria-label={`Remove ${a.login} from the assignees`}
+                <RowAction
+                  label={`Remove ${a.login} from the assignees`}
                   onClick={() =>
                     void run(() =>
                       trackline.projectBundles.removeAssignee.mutate({ project, login: a.login }),
@@ -263,27 +225,21 @@ export function ProjectAdmin({ project }: { project: string }) {
                   }
                 >
                   Remove
-                </button>
+                </RowAction>
               )}
             </li>
           ))}
         </ul>
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(
-              () => trackline.projectBundles.addAssignee.mutate({ project, login: assignee }),
-              `${assignee} is an assignee.`,
-            ).then((ok) => ok && setAssignee(''));
-          }}
-        >
-          <label className="field inline">
-            <span>Add assignee (login)</span>
-            <input value={assignee} onChange={(e) => setAssignee(e.target.value)} required />
-          </label>
-          <button type="submit">Add</button>
-        </form>
+        <OneFieldForm
+          label="Add assignee (login)"
+          button="Add"
+          submit={(login) =>
+            run(
+              () => trackline.projectBundles.addAssignee.mutate({ project, login }),
+              `${login} is an assignee.`,
+            )
+          }
+        />
       </Panel>
       <Panel title="Roles in this project">
         {users.data && (
@@ -293,8 +249,7 @@ export function ProjectAdmin({ project }: { project: string }) {
           </p>
         )}
         <form className="row" onSubmit={grantRole}>
-          <label className="field inline">
-            <span>Grant to</span>
+          <Field label="Grant to" inline>
             <select
               value={grant.who}
               onChange={(e) => setGrant({ ...grant, who: e.target.value as 'user' | 'group' })}
@@ -302,25 +257,17 @@ export function ProjectAdmin({ project }: { project: string }) {
               <option value="user">User</option>
               <option value="group">Group</option>
             </select>
-          </label>
-          <label className="field inline">
-            <span>{grant.who === 'user' ? 'Login' : 'Group name'}</span>
+          </Field>
+          <Field label={grant.who === 'user' ? 'Login' : 'Group name'} inline>
             <input
               value={grant.name}
               onChange={(e) => setGrant({ ...grant, name: e.target.value })}
               required
             />
-          </label>
-          <label className="field inline">
-            <span>Role</span>
-            <select value={grant.role} onChange={(e) => setGrant({ ...grant, role: e.target.value })}>
-              {(roles.data ?? [{ name: 'Developer' }]).map((r) => (
-                <option key={r.name} value={r.name}>
-                  {r.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          </Field>
+          <Field label="Role" inline>
+            <RoleSelect value={grant.role} onChange={(role) => setGrant({ ...grant, role })} />
+          </Field>
           <button type="submit">Grant</button>
         </form>
       </Panel>

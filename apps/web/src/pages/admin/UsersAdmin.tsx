@@ -2,7 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { trackline } from '../../api';
 import { Link, navigate } from '../../lib/router';
-import { Panel, useAction } from './common';
+import {
+  CreateForm,
+  Field,
+  OneFieldForm,
+  Panel,
+  RoleGrants,
+  RowAction,
+  TableHead,
+  useAction,
+  useForm,
+} from './common';
 
 const USERS = ['admin-users'] as const;
 
@@ -15,7 +25,7 @@ export function UsersAdmin() {
     queryFn: () => trackline.users.list.query({ q, start }),
   });
   const { run, feedback } = useAction(USERS);
-  const [form, setForm] = useState({ login: '', fullName: '', email: '', password: '' });
+  const { form, bind, reset } = useForm({ login: '', fullName: '', email: '', password: '' });
   const create = async (event: FormEvent) => {
     event.preventDefault();
     const ok = await run(
@@ -28,14 +38,13 @@ export function UsersAdmin() {
         }),
       `Created ${form.login}.`,
     );
-    if (ok) setForm({ login: '', fullName: '', email: '', password: '' });
+    if (ok) reset();
   };
   return (
     <>
       <h1>Users</h1>
       <Panel title="All users">
-        <label className="field inline">
-          <span>Find</span>
+        <Field label="Find" inline>
           <input
             type="search"
             value={q}
@@ -45,17 +54,9 @@ export function UsersAdmin() {
             }}
             placeholder="login, name or e-mail"
           />
-        </label>
+        </Field>
         <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Login</th>
-              <th scope="col">Full name</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Login', 'Full name']} />
           <tbody>
             {(users.data ?? []).map((u) => (
               <tr key={u.login}>
@@ -64,16 +65,14 @@ export function UsersAdmin() {
                 </td>
                 <td>{u.fullName}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="link-button danger"
-                    aria-label={`Delete user ${u.login}`}
+                  <RowAction
+                    label={`Delete user ${u.login}`}
                     onClick={() =>
                       void run(() => trackline.users.delete.mutate({ login: u.login }), `Deleted ${u.login}.`)
                     }
                   >
                     Delete
-                  </button>
+                  </RowAction>
                 </td>
               </tr>
             ))}
@@ -92,46 +91,20 @@ export function UsersAdmin() {
           </button>
         </div>
       </Panel>
-      <Panel title="New user">
-        <form className="form grid" onSubmit={create}>
-          <label className="field">
-            <span>Login</span>
-            <input
-              value={form.login}
-              onChange={(e) => setForm({ ...form, login: e.target.value })}
-              required
-              autoComplete="off"
-            />
-          </label>
-          <label className="field">
-            <span>Full name</span>
-            <input value={form.fullName} onChange={(e) => setForm({ ...form, fullName: e.target.value })} />
-          </label>
-          <label className="field">
-            <span>E-mail</span>
-            <input
-              type="email"
-              value={form.email}
-              onChange={(e) => setForm({ ...form, email: e.target.value })}
-            />
-          </label>
-          <label className="field">
-            <span>Password</span>
-            <input
-              type="password"
-              value={form.password}
-              onChange={(e) => setForm({ ...form, password: e.target.value })}
-              minLength={8}
-              autoComplete="new-password"
-            />
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary">
-              Create user
-            </button>
-          </div>
-        </form>
-      </Panel>
+      <CreateForm title="New user" button="Create user" onSubmit={create}>
+        <Field label="Login">
+          <input {...bind('login')} required autoComplete="off" />
+        </Field>
+        <Field label="Full name">
+          <input {...bind('fullName')} />
+        </Field>
+        <Field label="E-mail">
+          <input type="email" {...bind('email')} />
+        </Field>
+        <Field label="Password">
+          <input type="password" {...bind('password')} minLength={8} autoComplete="new-password" />
+        </Field>
+      </CreateForm>
       {feedback}
     </>
   );
@@ -149,14 +122,7 @@ export function UserAdmin({ login }: { login: string }) {
     queryKey: [...key, 'roles'],
     queryFn: () => trackline.users.roles.query({ login }),
   });
-  const allRoles = useQuery({
-    queryKey: ['roles'],
-    queryFn: () => trackline.roles.list.query({}),
-    retry: false,
-  });
   const { run, feedback } = useAction(key);
-  const [group, setGroup] = useState('');
-  const [grant, setGrant] = useState({ role: 'Developer', project: '' });
   if (user.error) {
     return (
       <p className="error" role="alert">
@@ -178,82 +144,35 @@ export function UserAdmin({ login }: { login: string }) {
           {(groups.data ?? []).map((g) => (
             <li key={g.name}>
               {g.name}{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                aria-label={`Remove ${login} from ${g.name}`}
+              <RowAction
+                label={`Remove ${login} from ${g.name}`}
                 onClick={() => void run(() => trackline.groups.removeUser.mutate({ login, group: g.name }))}
               >
                 Remove
-              </button>
+              </RowAction>
             </li>
           ))}
         </ul>
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run(() => trackline.groups.addUser.mutate({ login, group }), `${login} joined ${group}.`);
-          }}
-        >
-          <label className="field inline">
-            <span>Add to group</span>
-            <input value={group} onChange={(e) => setGroup(e.target.value)} required />
-          </label>
-          <button type="submit">Add</button>
-        </form>
+        <OneFieldForm
+          label="Add to group"
+          button="Add"
+          submit={(group) =>
+            run(() => trackline.groups.addUser.mutate({ login, group }), `${login} joined ${group}.`)
+          }
+        />
       </Panel>
       <Panel title="Roles">
-        <ul className="plain">
-          {(roles.data ?? []).map((r) => (
-            <li key={r.name}>
-              {r.name}: {r.projects.length === 0 ? 'everywhere' : r.projects.map((p) => p.id).join(', ')}{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                aria-label={`Revoke ${r.name} from ${login}`}
-                onClick={() => void run(() => trackline.users.revokeRole.mutate({ login, role: r.name }))}
-              >
-                Revoke
-              </button>
-            </li>
-          ))}
-        </ul>
-        <form
-          className="row"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <RoleGrants
+          holder={login}
+          held={roles.data ?? []}
+          revoke={(role) => void run(() => trackline.users.revokeRole.mutate({ login, role }))}
+          grant={(role, project) =>
             void run(
-              () =>
-                trackline.users.grantRole.mutate({
-                  login,
-                  role: grant.role,
-                  ...(grant.project ? { project: grant.project } : {}),
-                }),
-              `Granted ${grant.role}.`,
-            );
-          }}
-        >
-          <label className="field inline">
-            <span>Role</span>
-            <select value={grant.role} onChange={(e) => setGrant({ ...grant, role: e.target.value })}>
-              {(allRoles.data ?? [{ name: 'Developer' }]).map((r) => (
-                <option key={r.name} value={r.name}>
-                  {r.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field inline">
-            <span>In project (empty: everywhere)</span>
-            <input
-              value={grant.project}
-              onChange={(e) => setGrant({ ...grant, project: e.target.value })}
-              size={8}
-            />
-          </label>
-          <button type="submit">Grant</button>
-        </form>
+              () => trackline.users.grantRole.mutate({ login, role, ...(project ? { project } : {}) }),
+              `Granted ${role}.`,
+            )
+          }
+        />
       </Panel>
       {feedback}
       <button

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { trackline } from '../../api';
-import { Panel, useAction } from './common';
+import { CreateForm, Disclosure, Field, Panel, RowAction, useAction, useForm } from './common';
 
 type Host = 'github' | 'gitlab' | 'bitbucket';
 
@@ -10,15 +10,14 @@ export function VcsAdmin() {
   const key = ['admin-vcs'] as const;
   const list = useQuery({ queryKey: [...key, 'list'], queryFn: () => trackline.vcs.list.query({}) });
   const { run, feedback } = useAction(key);
-  const empty = {
+  const { form, bind, reset } = useForm({
     name: '',
     host: 'github' as Host,
     repository: '',
     projects: '',
     committersRole: 'Developer',
     secret: '',
-  };
-  const [form, setForm] = useState(empty);
+  });
   const [hook, setHook] = useState<{ url: string; name: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const deliveries = useQuery({
@@ -42,7 +41,7 @@ export function VcsAdmin() {
     if (ok && created) {
       const { hookUrl, name } = created;
       setHook({ url: hookUrl, name });
-      setForm(empty);
+      reset();
     }
   };
   return (
@@ -53,28 +52,21 @@ export function VcsAdmin() {
         <ul className="plain">
           {(list.data ?? []).map((v) => (
             <li key={v.name}>
-              <button
-                type="button"
-                className="link-button"
-                aria-expanded={open === v.name}
-                onClick={() => setOpen(open === v.name ? null : v.name)}
-              >
+              <Disclosure open={open === v.name} onToggle={() => setOpen(open === v.name ? null : v.name)}>
                 {v.name}
-              </button>{' '}
+              </Disclosure>{' '}
               <span className="muted">
                 {v.host} {v.repository} → {v.projects.map((p) => p.shortName).join(', ')} (committers:{' '}
                 {v.committersRole ?? 'any'})
               </span>{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                aria-label={`Delete integration ${v.name}`}
+              <RowAction
+                label={`Delete integration ${v.name}`}
                 onClick={() =>
                   void run(() => trackline.vcs.delete.mutate({ name: v.name }), `Deleted ${v.name}.`)
                 }
               >
                 Delete
-              </button>
+              </RowAction>
               {open === v.name && (
                 <table className="table nested">
                   <caption>Deliveries of {v.name} (newest first)</caption>
@@ -119,62 +111,30 @@ export function VcsAdmin() {
           (shown once).
         </div>
       )}
-      <Panel title="New integration">
-        <form className="form grid" onSubmit={create}>
-          <label className="field">
-            <span>Name</span>
-            <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
-          </label>
-          <label className="field">
-            <span>Host</span>
-            <select value={form.host} onChange={(e) => setForm({ ...form, host: e.target.value as Host })}>
-              <option value="github">GitHub</option>
-              <option value="gitlab">GitLab</option>
-              <option value="bitbucket">Bitbucket</option>
-            </select>
-          </label>
-          <label className="field">
-            <span>Repository</span>
-            <input
-              value={form.repository}
-              onChange={(e) => setForm({ ...form, repository: e.target.value })}
-              required
-              placeholder="owner/repo"
-            />
-          </label>
-          <label className="field">
-            <span>Projects</span>
-            <input
-              value={form.projects}
-              onChange={(e) => setForm({ ...form, projects: e.target.value })}
-              required
-              placeholder="DEMO, OPS"
-            />
-          </label>
-          <label className="field">
-            <span>Committers' role</span>
-            <input
-              value={form.committersRole}
-              onChange={(e) => setForm({ ...form, committersRole: e.target.value })}
-              required
-            />
-          </label>
-          <label className="field">
-            <span>Secret</span>
-            <input
-              type="password"
-              value={form.secret}
-              onChange={(e) => setForm({ ...form, secret: e.target.value })}
-              autoComplete="off"
-            />
-          </label>
-          <div className="actions">
-            <button type="submit" className="primary">
-              Create integration
-            </button>
-          </div>
-        </form>
-      </Panel>
+      <CreateForm title="New integration" button="Create integration" onSubmit={create}>
+        <Field label="Name">
+          <input {...bind('name')} required />
+        </Field>
+        <Field label="Host">
+          <select {...bind('host', (text) => text as Host)}>
+            <option value="github">GitHub</option>
+            <option value="gitlab">GitLab</option>
+            <option value="bitbucket">Bitbucket</option>
+          </select>
+        </Field>
+        <Field label="Repository">
+          <input {...bind('repository')} required placeholder="owner/repo" />
+        </Field>
+        <Field label="Projects">
+          <input {...bind('projects')} required placeholder="DEMO, OPS" />
+        </Field>
+        <Field label="Committers' role">
+          <input {...bind('committersRole')} required />
+        </Field>
+        <Field label="Secret">
+          <input type="password" {...bind('secret')} autoComplete="off" />
+        </Field>
+      </CreateForm>
       {feedback}
     </>
   );
