@@ -57,23 +57,36 @@ const importUsers: XmlBodyReader = (text) => ({
 });
 
 /** `<issues><issue><field name><value>…</value></field>…<comment author text created/></issue></issues>` */
-const importIssues: XmlBodyReader = (text) => ({
-  issues: childrenNamed(readImportDocument(text, ['issues']), 'issue').map((issue) => ({
-    fields: childrenNamed(issue, 'field').map((f) => ({
-      name: f.attributes.name ?? '',
-      values: childrenNamed(f, 'value').map((v) => v.text),
-    })),
-    comments: childrenNamed(issue, 'comment').map((c) =>
-      defined({
-        author: textOf(c, 'author') ?? '',
-        text: textOf(c, 'text') ?? '',
-        created: textOf(c, 'created') ?? '',
-        updated: textOf(c, 'updated'),
-        markdown: textOf(c, 'markdown'),
-      }),
-    ),
-  })),
-});
+const importIssues: XmlBodyReader = (text) => {
+  const issues = [];
+  for (const issue of readImportDocument(text, ['issues']).children) {
+    if (issue.name !== 'issue') continue;
+    // One walk over the issue's children; optional keys are added only when present (a key
+    // deleted afterwards would turn each comment into a slow dictionary-mode object).
+    const fields: { name: string; values: string[] }[] = [];
+    const comments: Record<string, string>[] = [];
+    for (const child of issue.children) {
+      if (child.name === 'field') {
+        const values: string[] = [];
+        for (const v of child.children) if (v.name === 'value') values.push(v.text);
+        fields.push({ name: child.attributes.name ?? '', values });
+      } else if (child.name === 'comment') {
+        const comment: Record<string, string> = {
+          author: textOf(child, 'author') ?? '',
+          text: textOf(child, 'text') ?? '',
+          created: textOf(child, 'created') ?? '',
+        };
+        const updated = textOf(child, 'updated');
+        if (updated !== undefined) comment.updated = updated;
+        const markdown = textOf(child, 'markdown');
+        if (markdown !== undefined) comment.markdown = markdown;
+        comments.push(comment);
+      }
+    }
+    issues.push({ fields, comments });
+  }
+  return { issues };
+};
 
 /** `<list><link typeName source target/></list>` (older documentation: root `links`). */
 const importLinks: XmlBodyReader = (text) => ({

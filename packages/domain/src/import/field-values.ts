@@ -2,10 +2,10 @@ import { DomainError } from '../errors.js';
 import { addFieldValueRow, type FieldDef, fieldDefOf, type SlotValue } from '../issues/command-state.js';
 import { resolveValueText } from '../issues/fields/resolve-value-text.js';
 import type { ImportProblem } from '../issues/import-report.js';
-import { BundleUser } from '../model/field.entity.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { readRows, runStatement } from '../orm/statements.js';
 
 /*
  * Issue field values for the import, on the data-driven field model (project fields with
@@ -28,24 +28,23 @@ type CatalogueField = FieldDef & {
 export type FieldCatalogue = Map<string, CatalogueField>;
 
 export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<FieldCatalogue> {
-  const rows = await tx.execute<
-    {
-      id: number;
-      custom_field_id: number;
-      name: string;
-      name_key: string;
-      kind: FieldDef['kind'];
-      multi: unknown;
-      can_be_empty: unknown;
-      empty_text: string | null;
-      default_value: string | null;
-      bundle_id: number | null;
-      value_id: number | null;
-      value_name: string | null;
-      value_key: string | null;
-      resolved: unknown;
-    }[]
-  >(
+  const rows = await readRows<{
+    id: number;
+    custom_field_id: number;
+    name: string;
+    name_key: string;
+    kind: FieldDef['kind'];
+    multi: unknown;
+    can_be_empty: unknown;
+    empty_text: string | null;
+    default_value: string | null;
+    bundle_id: number | null;
+    value_id: number | null;
+    value_name: string | null;
+    value_key: string | null;
+    resolved: unknown;
+  }>(
+    tx,
     'select pf.id, pf.custom_field_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, pf.default_value, pf.bundle_id, ' +
       'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
       'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
@@ -84,8 +83,31 @@ export type FieldAssignment = {
 
 const NO_USERS = { userId: async () => null, allowed: undefined };
 
+/**
+ * What `resolveField` answered per (field name, texts) within one request: the outcome depends
+ * only on those and the catalogue, and a request's issues repeat a handful of values. The
+ * answers are shared between issues, so nobody may change them.
+ */
+export type FieldResolutions = Map<string, FieldAssignment | ImportProblem>;
+
 /** Resolves one `<field name><value>…` of an import; unknown field or value → a problem. */
 export async function resolveField(
+  catalogue: FieldCatalogue,
+  name: string,
+  texts: string[],
+  resolutions?: FieldResolutions,
+): Promise<FieldAssignment | ImportProblem> {
+  if (!resolutions) return resolveFieldOnce(catalogue, name, texts);
+  const key = texts.length === 1 ? `${name}\u0000${texts[0]}` : JSON.stringify([name, texts]);
+  let resolved = resolutions.get(key);
+  if (!resolved) {
+    resolved = await resolveFieldOnce(catalogue, name, texts);
+    resolutions.set(key, resolved);
+  }
+  return resolved;
+}
+
+async function resolveFieldOnce(
   catalogue: FieldCatalogue,
   name: string,
   texts: string[],
@@ -195,17 +217,16 @@ export async function writeFieldValues(
   }
   if (replacing.length) {
     const stored = new Map<string, Set<string>>();
-    const rows = await tx.execute<
-      {
-        issue_id: number;
-        field_id: number;
-        slot: number;
-        value_id: number | null;
-        user_id: number | null;
-        text: string | null;
-        number: number | null;
-      }[]
-    >(
+    const rows = await readRows<{
+      issue_id: number;
+      field_id: number;
+      slot: number;
+      value_id: number | null;
+      user_id: number | null;
+      text: string | null;
+      number: number | null;
+    }>(
+      tx,
       'select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values ' +
         `where issue_id in (${placeholders(replacing)})`,
       replacing,
@@ -235,7 +256,8 @@ export async function writeFieldValues(
       else if (old.size) staleByField.set(field, [...(staleByField.get(field) ?? []), issue]);
     }
     for (const [field, issues] of staleByField)
-      await tx.execute(
+      await runStatement(
+        tx,
         `delete from issue_field_values where field_id = ? and issue_id in (${placeholders(issues)})`,
         [field, ...issues],
       );
@@ -261,12 +283,11 @@ export async function writeFieldValues(
       ];
     }),
   );
-  if (bundleUsers.size) {
-    await tx
-      .createQueryBuilder(BundleUser)
-      .insert([...bundleUsers.values()])
-      .onConflict(['bundle', 'user'])
-      .ignore()
-      .execute();
-  }
+  await bulkInsert(
+    tx,
+    'bundle_users',
+    ['bundle_id', 'user_id'],
+    [...bundleUsers.values()].map((m) => [m.bundle, m.user]),
+    { ignoreConflicts: true },
+  );
 }
