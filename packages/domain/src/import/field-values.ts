@@ -2,10 +2,12 @@ import { DomainError } from '../errors.js';
 import { addFieldValueRow, type FieldDef, fieldDefOf, type SlotValue } from '../issues/command-state.js';
 import { resolveValueText } from '../issues/fields/resolve-value-text.js';
 import type { ImportProblem } from '../issues/import-report.js';
+import { tables } from '../model/database.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
-import { readRows, runStatement } from '../orm/statements.js';
+import { runStatement } from '../orm/statements.js';
+import { type Param, prepareRead, readQuery } from '../orm/typed-query.js';
 
 /*
  * Issue field values for the import, on the data-driven field model (project fields with
@@ -27,29 +29,31 @@ type CatalogueField = FieldDef & {
 /** The fields of one project with their values, loaded once per import request. */
 export type FieldCatalogue = Map<string, CatalogueField>;
 
+const catalogueQuery = prepareRead((param: Param<{ projectId: number }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+    .select([
+      'pf.id',
+      'pf.custom_field_id',
+      'pf.name',
+      'pf.name_key',
+      'pf.kind',
+      'pf.multi',
+      'pf.can_be_empty',
+      'pf.empty_text',
+      'pf.default_value',
+      'pf.bundle_id',
+      'fv.id as value_id',
+      'fv.name as value_name',
+      'fv.name_key as value_key',
+      'fv.resolved',
+    ])
+    .where('pf.project_id', '=', param('projectId')),
+);
+
 export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<FieldCatalogue> {
-  const rows = await readRows<{
-    id: number;
-    custom_field_id: number;
-    name: string;
-    name_key: string;
-    kind: FieldDef['kind'];
-    multi: unknown;
-    can_be_empty: unknown;
-    empty_text: string | null;
-    default_value: string | null;
-    bundle_id: number | null;
-    value_id: number | null;
-    value_name: string | null;
-    value_key: string | null;
-    resolved: unknown;
-  }>(
-    tx,
-    'select pf.id, pf.custom_field_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, pf.default_value, pf.bundle_id, ' +
-      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
-      'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
-    [projectId],
-  );
+  const rows = await catalogueQuery.all(tx, { projectId });
   const fields: FieldCatalogue = new Map();
   for (const row of rows) {
     let field = fields.get(row.name_key);
@@ -217,21 +221,14 @@ export async function writeFieldValues(
   }
   if (replacing.length) {
     const stored = new Map<string, Set<string>>();
-    const rows = await readRows<{
-      issue_id: number;
-      field_id: number;
-      slot: number;
-      value_id: number | null;
-      user_id: number | null;
-      text: string | null;
-      number: number | null;
-    }>(
+    const rows = await readQuery(
       tx,
-      'select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values ' +
-        `where issue_id in (${placeholders(replacing)})`,
-      replacing,
+      tables
+        .selectFrom('issue_field_values')
+        .select(['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number'])
+        .where('issue_id', 'in', replacing),
     );
-    const num = (v: number | null) => (v === null ? null : Number(v));
+    const num = (v: string | number | null) => (v === null ? null : Number(v));
     for (const r of rows) {
       const key = `${r.issue_id}:${r.field_id}`;
       const row: Row = {

@@ -11,12 +11,14 @@ import {
 } from '../issues/import-report.js';
 import { noteBulkWrite } from '../issues/search/search-engine.js';
 import { IssueComment } from '../model/comment.entity.js';
+import { tables } from '../model/database.js';
 import { Issue } from '../model/issue.entity.js';
 import { bulkInsert, bulkInsertReturning } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs } from '../orm/row-values.js';
-import { paddedInList, placeholders } from '../orm/sql-fragments.js';
-import { readRows, runStatement } from '../orm/statements.js';
+import { paddedInList } from '../orm/sql-fragments.js';
+import { runStatement } from '../orm/statements.js';
+import { readQuery } from '../orm/typed-query.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { readableProjectId } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
@@ -361,8 +363,6 @@ export async function importIssues(
   return results;
 }
 
-type IdRow = { id: number; number_in_project: number; imported: unknown };
-
 /**
  * Writes the plans; answers the numbers it refused: issues people created in Trackline (not by an
  * import), which an import never overwrites. The project row's lock, taken first, orders this
@@ -385,10 +385,13 @@ async function writeIssues(
     [highest, highest + 1, projectId],
   );
   const numbers = paddedInList(allPlans.map((p) => p.number));
-  const found = await readRows<IdRow>(
+  const found = await readQuery(
     tx,
-    `select id, number_in_project, imported from issues where project_id = ? and number_in_project in (${placeholders(numbers)})`,
-    [projectId, ...numbers],
+    tables
+      .selectFrom('issues')
+      .select(['id', 'number_in_project', 'imported'])
+      .where('project_id', '=', projectId)
+      .where('number_in_project', 'in', numbers),
   );
   const createdHere = found.filter((r) => !toBool(r.imported)).map((r) => Number(r.number_in_project));
   const plans = allPlans.filter((p) => !createdHere.includes(p.number));
@@ -418,7 +421,7 @@ async function writeIssues(
     const withDefaults = new Map(
       fresh.map((p) => [p.number, [...p.assignments, ...defaultAssignments(catalogue, p.named)]]),
     );
-    const inserted = await bulkInsertReturning<{ id: number; number_in_project: number }>(
+    const inserted = await bulkInsertReturning(
       tx,
       'issues',
       [
@@ -500,17 +503,12 @@ async function writeComments(
 ) {
   const known = new Map<string, { id: number; text: string; updated: number }>();
   if (replacing.length) {
-    const rows = await readRows<{
-      id: number;
-      issue_id: number;
-      author_id: number;
-      text: string;
-      created_at: unknown;
-      updated_at: unknown;
-    }>(
+    const rows = await readQuery(
       tx,
-      `select id, issue_id, author_id, text, created_at, updated_at from issue_comments where issue_id in (${placeholders(replacing)})`,
-      replacing,
+      tables
+        .selectFrom('issue_comments')
+        .select(['id', 'issue_id', 'author_id', 'text', 'created_at', 'updated_at'])
+        .where('issue_id', 'in', replacing),
     );
     for (const r of rows)
       known.set(`${r.issue_id}:${r.author_id}:${toMs(r.created_at)}`, {
@@ -559,10 +557,9 @@ async function writeMarks(
   ] as const) {
     const known = new Set<string>();
     if (replacing.length) {
-      const rows = await readRows<{ issue_id: number; user_id: number }>(
+      const rows = await readQuery(
         tx,
-        `select issue_id, user_id from ${table} where issue_id in (${placeholders(replacing)})`,
-        replacing,
+        tables.selectFrom(table).select(['issue_id', 'user_id']).where('issue_id', 'in', replacing),
       );
       for (const r of rows) known.add(`${r.issue_id}:${r.user_id}`);
     }

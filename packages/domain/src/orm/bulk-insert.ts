@@ -83,19 +83,20 @@ export async function bulkInsert(
 }
 
 /**
- * `bulkInsert` answering the given columns of the inserted rows (`returning`, both dialects), in
- * no particular order: the caller matches them by a column it wrote (saves reading them again).
+ * `bulkInsert` answering the `returning` columns of the inserted rows, in no particular order
+ * (the caller matches them by a column it wrote; saves reading them again). Their values are as
+ * the driver hands them back (a PostgreSQL bigint as a string): the caller normalises them.
  */
-export async function bulkInsertReturning<T>(
+export async function bulkInsertReturning<C extends string>(
   tx: Em,
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
-  returning: readonly string[],
-): Promise<T[]> {
-  const out: T[] = [];
+  returning: readonly C[],
+): Promise<Record<C, unknown>[]> {
+  const out: Record<C, unknown>[] = [];
   if (rows.length === 0) return out;
   for (const { sql, params } of chunks(tx, table, columns, rows, ` returning ${returning.join(', ')}`))
-    for (const row of await readRows<T>(tx, sql, params)) out.push(row);
+    for (const row of await readRows(tx, sql, params)) out.push(row as Record<C, unknown>);
   return out;
 }

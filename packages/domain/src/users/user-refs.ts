@@ -1,8 +1,9 @@
 import { importedLoginProblem } from '@trackline/contracts';
+import { tables } from '../model/database.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
-import { paddedInList, placeholders } from '../orm/sql-fragments.js';
-import { readRows } from '../orm/statements.js';
+import { paddedInList } from '../orm/sql-fragments.js';
+import { readQuery } from '../orm/typed-query.js';
 
 /**
  * Logins an import may reference without knowing them (the original's authors of deleted accounts):
@@ -24,10 +25,9 @@ export async function resolveUserRefs(tx: Em, logins: Iterable<string>): Promise
   if (wanted.size === 0) return ids;
   const select = async () => {
     const keys = paddedInList([...wanted.keys()]);
-    const rows = await readRows<{ id: number; login_key: string }>(
+    const rows = await readQuery(
       tx,
-      `select id, login_key from users where login_key in (${placeholders(keys)})`,
-      keys,
+      tables.selectFrom('users').select(['id', 'login_key']).where('login_key', 'in', keys),
     );
     for (const row of rows) ids.set(row.login_key, Number(row.id));
   };
