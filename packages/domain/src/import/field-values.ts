@@ -87,12 +87,15 @@ export type FieldAssignment = {
 
 const NO_USERS = { userId: async () => null, allowed: undefined };
 
+type Resolved = FieldAssignment | ImportProblem;
 /**
- * What `resolveField` answered per (field name, texts) within one request: the outcome depends
- * only on those and the catalogue, and a request's issues repeat a handful of values. The
- * answers are shared between issues, so nobody may change them.
+ * What `resolveField` answered within one request: the outcome depends only on the field name,
+ * the texts and the catalogue, and a request's issues repeat a handful of values. One text: by
+ * name, then text (no key to build); several (a multi-value field): by their JSON. The answers
+ * are shared between issues, so nobody may change them.
  */
-export type FieldResolutions = Map<string, FieldAssignment | ImportProblem>;
+export type FieldResolutions = { one: Map<string, Map<string, Resolved>>; several: Map<string, Resolved> };
+export const newFieldResolutions = (): FieldResolutions => ({ one: new Map(), several: new Map() });
 
 /** Resolves one `<field name><value>…` of an import; unknown field or value → a problem. */
 export async function resolveField(
@@ -100,13 +103,22 @@ export async function resolveField(
   name: string,
   texts: string[],
   resolutions?: FieldResolutions,
-): Promise<FieldAssignment | ImportProblem> {
+): Promise<Resolved> {
   if (!resolutions) return resolveFieldOnce(catalogue, name, texts);
-  const key = texts.length === 1 ? `${name}\u0000${texts[0]}` : JSON.stringify([name, texts]);
-  let resolved = resolutions.get(key);
+  let memo: Map<string, Resolved>;
+  let key: string;
+  if (texts.length === 1) {
+    key = texts[0] as string;
+    memo = resolutions.one.get(name) ?? new Map();
+    resolutions.one.set(name, memo);
+  } else {
+    key = JSON.stringify([name, texts]);
+    memo = resolutions.several;
+  }
+  let resolved = memo.get(key);
   if (!resolved) {
     resolved = await resolveFieldOnce(catalogue, name, texts);
-    resolutions.set(key, resolved);
+    memo.set(key, resolved);
   }
   return resolved;
 }

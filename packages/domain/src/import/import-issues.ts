@@ -29,6 +29,7 @@ import {
   type FieldCatalogue,
   type FieldResolutions,
   loadFieldCatalogue,
+  newFieldResolutions,
   resolveField,
   writeFieldValues,
 } from './field-values.js';
@@ -302,7 +303,7 @@ export async function importIssues(
     if (found) groupIds.set(groupNameKey(name), found.id);
   }
   // A request's issues repeat a few field values: each (field, texts) is resolved once.
-  const resolutions: FieldResolutions = new Map();
+  const resolutions = newFieldResolutions();
   for (const [index, issue] of input.issues.entries()) {
     const planned = await planIssue(issue, index, catalogue, groupIds, resolutions);
     const id = first(
