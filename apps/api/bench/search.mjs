@@ -313,6 +313,5 @@ try {
 } finally {
   server?.child.kill('SIGTERM');
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
-  if (PG && !KEEP)
-    execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
+  if (PG && !KEEP) execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
 }
