@@ -7,7 +7,8 @@
 // (`GET /rest/issue?filter&max=50`) and the count (`GET /rest/issue/count?filter`): median and
 // p99 of TRACKLINE_BENCH_SEARCH_REPS (30) requests each, after one warm-up request.
 // Database: SQLite file (default) or PostgreSQL with TRACKLINE_BENCH_SEARCH_PG=postgres://…/ (a
-// database `trackline_bench_search` is created there, dropped first). TRACKLINE_BENCH_SEARCH_KEEP=1
+// database `trackline_bench_search`, or TRACKLINE_BENCH_SEARCH_PG_DB, is created there, dropped first:
+// give each concurrent run on a shared server its own name). TRACKLINE_BENCH_SEARCH_KEEP=1
 // keeps (and reuses, if present: queries only) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE` or the
 // PostgreSQL database. Prints JSON.
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 1_000_000);
 const REPS = Number(process.env.TRACKLINE_BENCH_SEARCH_REPS ?? 30);
 const PG = process.env.TRACKLINE_BENCH_SEARCH_PG;
 const KEEP = process.env.TRACKLINE_BENCH_SEARCH_KEEP === '1';
+const PG_DB = process.env.TRACKLINE_BENCH_SEARCH_PG_DB ?? 'trackline_bench_search';
 // Extra node flags of the server (for example `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
 const NODE_ARGS = (process.env.TRACKLINE_BENCH_SEARCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const PROJECTS = 20;
@@ -220,7 +222,7 @@ function pgHasIssues() {
   try {
     const out = execFileSync(
       'psql',
-      [`${PG.replace(/\/$/, '')}/trackline_bench_search`, '-Atc', 'select count(*) from issues'],
+      [`${PG.replace(/\/$/, '')}/${PG_DB}`, '-Atc', 'select count(*) from issues'],
       {
         stdio: ['ignore', 'pipe', 'ignore'],
       },
@@ -233,13 +235,13 @@ function pgHasIssues() {
 
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-search-'));
 const file = process.env.TRACKLINE_BENCH_SEARCH_FILE ?? join(dir, 'search.sqlite');
-const pgUrl = PG ? `${PG.replace(/\/$/, '')}/trackline_bench_search` : undefined;
+const pgUrl = PG ? `${PG.replace(/\/$/, '')}/${PG_DB}` : undefined;
 let server;
 try {
   const reuse = KEEP && (PG ? pgHasIssues() : existsSync(file));
   if (PG && !reuse) {
-    execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
-    execFileSync('psql', [PG, '-qc', 'create database trackline_bench_search']);
+    execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
+    execFileSync('psql', [PG, '-qc', `create database ${PG_DB}`]);
   }
   if (!reuse) await prepare(PG ? { kind: 'postgresql', url: pgUrl } : { kind: 'sqlite', file });
   server = await startApi(file, {
@@ -311,6 +313,5 @@ try {
 } finally {
   server?.child.kill('SIGTERM');
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
-  if (PG && !KEEP)
-    execFileSync('psql', [PG, '-qc', 'drop database if exists trackline_bench_search'], { stdio: 'ignore' });
+  if (PG && !KEEP) execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
 }

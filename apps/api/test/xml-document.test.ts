@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { XML_BODY_READERS } from '../src/rest/import-xml.js';
 import { readXmlDocument, XmlSyntaxError } from '../src/rest/xml-document.js';
 
 /** The import documents' reader: what XML 1.0 says for what those documents use, and refusals. */
@@ -56,5 +57,40 @@ describe('readXmlDocument', () => {
     expect(read(deep(64)).name).toBe('a');
     expect(() => read(deep(65))).toThrow(/deeper than 64/);
     expect(() => read('<a>'.repeat(200_000))).toThrow(/deeper than 64/);
+  });
+});
+
+describe('the issue import reader (straight into the input, no tree)', () => {
+  const readIssues = XML_BODY_READERS.importIssues;
+  it('takes fields, values and comments from attributes or child elements, and skips the rest', () => {
+    const xml =
+      '<issues><note>skipped</note><issue x="1">' +
+      '<field name="summary"><value>a <![CDATA[<b>]]> c<i>not this</i> d</value><other>no</other></field>' +
+      '<field name="Fix versions"><value>1.0</value><value/><value>2.0</value></field>' +
+      '<comment author="alice" created="5" text="attr wins"><text>child loses</text></comment>' +
+      '<comment><author>bob</author><text>first</text><text>second</text><created>6</created><updated>7</updated></comment>' +
+      '<field><value>nameless</value></field><junk><field name="deep"><value>no</value></field></junk>' +
+      '</issue><issue/></issues>';
+    expect(readIssues(xml)).toEqual({
+      issues: [
+        {
+          fields: [
+            { name: 'summary', values: ['a <b> c d'] },
+            { name: 'Fix versions', values: ['1.0', '', '2.0'] },
+            { name: '', values: ['nameless'] },
+          ],
+          comments: [
+            { author: 'alice', text: 'attr wins', created: '5' },
+            { author: 'bob', text: 'first', created: '6', updated: '7' },
+          ],
+        },
+        { fields: [], comments: [] },
+      ],
+    });
+  });
+  it('reports bad XML before a wrong root, and a wrong root as such', () => {
+    expect(() => readIssues('<list><issue></list>')).toThrow(/not well-formed XML/);
+    expect(() => readIssues('<list><issue/></list>')).toThrow(/root element <issues>/);
+    expect(() => readIssues('<!DOCTYPE issues><issues/>')).toThrow(/DOCTYPE/);
   });
 });

@@ -1,7 +1,7 @@
 import type { XmlBodyReaderName } from '@trackline/contracts';
 import { DomainError } from '@trackline/domain';
 import { DEFAULT_INPUT_LIMITS } from './request-body.js';
-import { readXmlDocument, type XmlElement, XmlSyntaxError } from './xml-document.js';
+import { scanXml, treeBuilder, type XmlElement, type XmlEvents, XmlSyntaxError } from './xml-document.js';
 
 /*
  * Readers of the import API's XML documents (route meta `xmlBody`): each turns the whole body
@@ -11,23 +11,40 @@ import { readXmlDocument, type XmlElement, XmlSyntaxError } from './xml-document
 
 export type XmlBodyReader = (text: string) => Record<string, unknown>;
 
-/** The document's root element, refusing bad XML and an unexpected root with 400. */
-export function readImportDocument(text: string, roots: readonly string[]): XmlElement {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text))
+/**
+ * Reads the document into `events`, refusing a DOCTYPE, bad XML and an unexpected root with 400
+ * (the root is checked once the whole document has been read, so bad XML is reported first).
+ */
+function scanImportDocument(text: string, roots: readonly string[], events: XmlEvents): void {
+  // `includes` first: the case-insensitive pattern costs a copy of the body, and most bodies hold no `<!`.
+  if (text.includes('<!') && /<!DOCTYPE|<!ENTITY/i.test(text))
     throw DomainError.invalid('body', 'XML with a DOCTYPE is not accepted');
-  let root: XmlElement;
+  let root = '';
   try {
-    root = readXmlDocument(text, DEFAULT_INPUT_LIMITS.maxDepth);
+    scanXml(text, DEFAULT_INPUT_LIMITS.maxDepth, {
+      open(name, attributes, depth) {
+        if (depth === 1) root = name;
+        events.open(name, attributes, depth);
+      },
+      text: events.text,
+      close: events.close,
+    });
   } catch (error) {
     if (!(error instanceof XmlSyntaxError)) throw error;
     throw DomainError.invalid('body', `is not well-formed XML (${error.message})`);
   }
-  if (!roots.includes(root.name))
+  if (!roots.includes(root))
     throw DomainError.invalid(
       'body',
       `must be an XML document with the root element <${roots.join('> or <')}>`,
     );
-  return root;
+}
+
+/** The document's root element, refusing bad XML and an unexpected root with 400. */
+export function readImportDocument(text: string, roots: readonly string[]): XmlElement {
+  const tree = treeBuilder();
+  scanImportDocument(text, roots, tree.events);
+  return tree.root();
 }
 
 const childrenNamed = (element: XmlElement, name: string) => element.children.filter((c) => c.name === name);
@@ -56,24 +73,80 @@ const importUsers: XmlBodyReader = (text) => ({
   ),
 });
 
-/** `<issues><issue><field name><value>…</value></field>…<comment author text created/></issue></issues>` */
-const importIssues: XmlBodyReader = (text) => ({
-  issues: childrenNamed(readImportDocument(text, ['issues']), 'issue').map((issue) => ({
-    fields: childrenNamed(issue, 'field').map((f) => ({
-      name: f.attributes.name ?? '',
-      values: childrenNamed(f, 'value').map((v) => v.text),
-    })),
-    comments: childrenNamed(issue, 'comment').map((c) =>
-      defined({
-        author: textOf(c, 'author') ?? '',
-        text: textOf(c, 'text') ?? '',
-        created: textOf(c, 'created') ?? '',
-        updated: textOf(c, 'updated'),
-        markdown: textOf(c, 'markdown'),
-      }),
-    ),
-  })),
-});
+type ImportedField = { name: string; values: string[] };
+type ImportedIssue = { fields: ImportedField[]; comments: Record<string, string>[] };
+/** A comment's properties, each an attribute or else the text of its first child of that name. */
+const COMMENT_KEYS = new Set(['author', 'text', 'created', 'updated', 'markdown']);
+
+/**
+ * `<issues><issue><field name><value>…</value></field>…<comment author text created/></issue></issues>`,
+ * read straight into the procedure's input as the document is scanned (the issues, their fields'
+ * values and comments; everything else is skipped), without a tree of every element first: an
+ * import's body is up to 1 MiB, and the tree was most of what a request allocated.
+ */
+const importIssues: XmlBodyReader = (text) => {
+  const issues: ImportedIssue[] = [];
+  let depth = 0;
+  let issue: ImportedIssue | null = null;
+  let field: ImportedField | null = null;
+  let comment: { attributes: Readonly<Record<string, string>>; texts: Map<string, string> } | null = null;
+  // The depth-4 element whose text is wanted: a field's `value`, or a comment's property.
+  let capturing: string | null = null;
+  let captured = '';
+  scanImportDocument(text, ['issues'], {
+    open(name, attributes, at) {
+      depth = at;
+      if (at === 2) {
+        issue = name === 'issue' ? { fields: [], comments: [] } : null;
+        if (issue) issues.push(issue);
+      } else if (at === 3 && issue) {
+        field = null;
+        comment = null;
+        if (name === 'field') {
+          field = { name: attributes.name ?? '', values: [] };
+          issue.fields.push(field);
+        } else if (name === 'comment') comment = { attributes, texts: new Map() };
+      } else if (at === 4) {
+        if (field && name === 'value') capturing = 'value';
+        else if (comment && COMMENT_KEYS.has(name) && !comment.texts.has(name)) {
+          capturing = name;
+          comment.texts.set(name, '');
+        }
+        captured = '';
+      }
+    },
+    text(chunk) {
+      if (capturing !== null && depth === 4) captured += chunk;
+    },
+    close() {
+      if (depth === 4 && capturing !== null) {
+        if (capturing === 'value') field?.values.push(captured);
+        else comment?.texts.set(capturing, captured);
+        capturing = null;
+      } else if (depth === 3 && comment && issue) {
+        issue.comments.push(commentOf(comment.attributes, comment.texts));
+        comment = null;
+      }
+      depth--;
+    },
+  });
+  return { issues };
+};
+
+/** A comment's input; optional keys only when present (as the JSON input would have them). */
+function commentOf(attributes: Readonly<Record<string, string>>, texts: Map<string, string>) {
+  const value = (key: string) => attributes[key] ?? texts.get(key);
+  const comment: Record<string, string> = {
+    author: value('author') ?? '',
+    text: value('text') ?? '',
+    created: value('created') ?? '',
+  };
+  const updated = value('updated');
+  if (updated !== undefined) comment.updated = updated;
+  const markdown = value('markdown');
+  if (markdown !== undefined) comment.markdown = markdown;
+  return comment;
+}
 
 /** `<list><link typeName source target/></list>` (older documentation: root `links`). */
 const importLinks: XmlBodyReader = (text) => ({

@@ -17,7 +17,7 @@
 
 export type XmlElement = {
   name: string;
-  attributes: Record<string, string>;
+  attributes: Readonly<Record<string, string>>;
   children: XmlElement[];
   /** The element's own text (text and CDATA directly inside it, concatenated). */
   text: string;
@@ -66,23 +66,51 @@ function decode(raw: string, at: number): string {
   return out + raw.slice(from);
 }
 
-const NAME_END = new Set([' ', '\t', '\n', '\r', '/', '>', '=', '<', '"', "'"]);
-const SPACE = new Set([' ', '\t', '\n', '\r']);
+// Character classes by code (a table lookup per character instead of a one-character string
+// and a Set probe: the scans below visit every character of a 1 MiB body).
+const NAME_END = new Uint8Array(128);
+for (const c of ' \t\n\r/>=<"\'') NAME_END[c.charCodeAt(0)] = 1;
+const isSpace = (c: number) => c === 0x20 || c === 0x9 || c === 0xa || c === 0xd;
+const TAB_OR_BREAK = /[\t\n\r]/;
+const TABS_AND_BREAKS = /[\t\n\r]/g;
 
-export function readXmlDocument(text: string, maxDepth: number): XmlElement {
+/** An element without attributes shares this one (never written: the reader fills only its own). */
+const NO_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * What a reader of the document is told, in document order. Text (decoded text and CDATA) belongs
+ * to the innermost open element; a self-closing element is opened and closed at once.
+ */
+export type XmlEvents = {
+  /** `depth` 1 is the root element. */
+  open(name: string, attributes: Readonly<Record<string, string>>, depth: number): void;
+  text(text: string): void;
+  close(): void;
+};
+
+/**
+ * Reads the document once, checking it as described above, and tells `events` what it finds:
+ * a reader that needs only some of the document builds only that (the issue import builds its
+ * input directly, without a tree of every element first).
+ */
+export function scanXml(text: string, maxDepth: number, events: XmlEvents): void {
   const length = text.length;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const stack: XmlElement[] = [];
-  let root: XmlElement | undefined;
+  // Names of the open elements, innermost last.
+  const open: string[] = [];
+  let rootSeen = false;
   const fail = (what: string): never => {
     throw new XmlSyntaxError(`${what} near offset ${i}`);
   };
   const skipSpace = () => {
-    while (i < length && SPACE.has(text[i] as string)) i++;
+    while (i < length && isSpace(text.charCodeAt(i))) i++;
   };
   const readName = () => {
     const start = i;
-    while (i < length && !NAME_END.has(text[i] as string)) i++;
+    for (; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 128 && NAME_END[c] === 1) break;
+    }
     if (i === start) fail('a missing name');
     return text.slice(start, i);
   };
@@ -99,46 +127,48 @@ export function readXmlDocument(text: string, maxDepth: number): XmlElement {
     const chunkEnd = lt < 0 ? length : lt;
     if (chunkEnd > i) {
       const chunk = text.slice(i, chunkEnd);
-      const current = stack.at(-1);
-      if (current) current.text += decode(chunk, i);
+      if (open.length) events.text(decode(chunk, i));
       else if (chunk.trim()) fail('text outside the root element');
       i = chunkEnd;
       continue;
     }
-    // text[i] === '<'
-    if (text.startsWith('<!--', i)) {
+    // text[i] === '<'; the next character tells markup (`!`, `?`) from tags in one comparison.
+    const next = text.charCodeAt(i + 1);
+    if (next === 0x21 && text.startsWith('<!--', i)) {
       i += 4;
       skipPast('-->', 'comment');
-    } else if (text.startsWith('<![CDATA[', i)) {
-      const current = stack.at(-1);
-      if (!current) fail('CDATA outside the root element');
+    } else if (next === 0x21 && text.startsWith('<![CDATA[', i)) {
+      if (!open.length) fail('CDATA outside the root element');
       i += 9;
-      (current as XmlElement).text += skipPast(']]>', 'CDATA section');
-    } else if (text.startsWith('<?', i)) {
+      events.text(skipPast(']]>', 'CDATA section'));
+    } else if (next === 0x3f) {
       i += 2;
       skipPast('?>', 'processing instruction');
-    } else if (text.startsWith('<!', i)) {
+    } else if (next === 0x21) {
       fail('a DOCTYPE or declaration (not accepted)');
-    } else if (text.startsWith('</', i)) {
+    } else if (next === 0x2f) {
       i += 2;
       const name = readName();
       skipSpace();
       if (text[i] !== '>') fail(`a malformed end tag </${name}`);
       i++;
-      const open = stack.pop();
-      if (!open || open.name !== name)
-        fail(`an end tag </${name}> that closes ${open ? `<${open.name}>` : 'nothing'}`);
+      const closing = open.pop();
+      if (closing !== name)
+        fail(`an end tag </${name}> that closes ${closing !== undefined ? `<${closing}>` : 'nothing'}`);
+      events.close();
     } else {
       i++;
-      if (root && stack.length === 0) fail('a second root element');
-      const element: XmlElement = { name: readName(), attributes: {}, children: [], text: '' };
+      if (rootSeen && open.length === 0) fail('a second root element');
+      rootSeen = true;
+      const elementName = readName();
+      let attributes = NO_ATTRIBUTES as Record<string, string>;
       for (;;) {
         const before = i;
         skipSpace();
-        if (i >= length) fail(`an unclosed start tag <${element.name}`);
+        if (i >= length) fail(`an unclosed start tag <${elementName}`);
         const c = text[i];
         if (c === '>' || (c === '/' && text[i + 1] === '>')) break;
-        if (i === before) fail(`a malformed start tag <${element.name}`);
+        if (i === before) fail(`a malformed start tag <${elementName}`);
         const name = readName();
         skipSpace();
         if (text[i] !== '=') fail(`attribute ${name} without a value`);
@@ -149,21 +179,52 @@ export function readXmlDocument(text: string, maxDepth: number): XmlElement {
         const start = ++i;
         const value = skipPast(quote as string, `attribute ${name}`);
         if (value.includes('<')) fail(`a < inside attribute ${name}`);
-        if (Object.hasOwn(element.attributes, name)) fail(`a duplicate attribute ${name}`);
-        element.attributes[name] = decode(value.replace(/[\t\n\r]/g, ' '), start);
+        if (Object.hasOwn(attributes, name)) fail(`a duplicate attribute ${name}`);
+        const normalised = TAB_OR_BREAK.test(value) ? value.replace(TABS_AND_BREAKS, ' ') : value;
+        if (attributes === NO_ATTRIBUTES) attributes = {};
+        attributes[name] = decode(normalised, start);
       }
-      const parent = stack.at(-1);
-      if (parent) parent.children.push(element);
-      else root = element;
-      if (text[i] === '/') i += 2;
-      else {
+      if (text[i] === '/') {
+        i += 2;
+        events.open(elementName, attributes, open.length + 1);
+        events.close();
+      } else {
         i++;
-        if (stack.length >= maxDepth) fail(`nesting deeper than ${maxDepth} levels`);
-        stack.push(element);
+        if (open.length >= maxDepth) fail(`nesting deeper than ${maxDepth} levels`);
+        open.push(elementName);
+        events.open(elementName, attributes, open.length);
       }
     }
   }
-  if (stack.length) throw new XmlSyntaxError(`the element <${stack.at(-1)?.name}> is not closed`);
-  if (!root) throw new XmlSyntaxError('no root element');
-  return root;
+  if (open.length) throw new XmlSyntaxError(`the element <${open.at(-1)}> is not closed`);
+  if (!rootSeen) throw new XmlSyntaxError('no root element');
+}
+
+/** Events that build the tree of elements; `root()` once the scan is done. */
+export function treeBuilder(): { events: XmlEvents; root(): XmlElement } {
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  const events: XmlEvents = {
+    open(name, attributes) {
+      const element: XmlElement = { name, attributes, children: [], text: '' };
+      const parent = stack[stack.length - 1];
+      if (parent) parent.children.push(element);
+      else root = element;
+      stack.push(element);
+    },
+    text(chunk) {
+      (stack[stack.length - 1] as XmlElement).text += chunk;
+    },
+    close() {
+      stack.pop();
+    },
+  };
+  return { events, root: () => root as XmlElement };
+}
+
+/** The whole document as a tree of elements. */
+export function readXmlDocument(text: string, maxDepth: number): XmlElement {
+  const tree = treeBuilder();
+  scanXml(text, maxDepth, tree.events);
+  return tree.root();
 }

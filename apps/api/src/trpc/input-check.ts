@@ -15,30 +15,49 @@ import { DEFAULT_INPUT_LIMITS } from '../rest/request-body.js';
  */
 const WELL_FORMED = 'must be well-formed Unicode (no lone surrogate)';
 
+/** A value still to check; its path is spelled only when it has a problem (most never do). */
+type Pending = { value: unknown; parent: Pending | null; key: string; depth: number };
+
+function pathOf(node: Pending): string {
+  const parent = node.parent;
+  if (!parent) return 'input';
+  // The input object's own fields are named alone (`summary`), deeper ones by their path.
+  return parent.parent === null && !Array.isArray(parent.value) ? node.key : `${pathOf(parent)}.${node.key}`;
+}
+
 export function findInputProblem(
   input: unknown,
   maxDepth = DEFAULT_INPUT_LIMITS.maxDepth,
 ): DomainError | null {
-  const pending: { value: unknown; path: string; depth: number }[] = [
-    { value: input, path: 'input', depth: 1 },
-  ];
+  const pending: Pending[] = [{ value: input, parent: null, key: '', depth: 1 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const { value, path, depth } = next;
+    const { value, depth } = next;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return DomainError.invalid(path, 'must not contain NUL characters');
-      if (hasLoneSurrogates(value)) return DomainError.invalid(path, WELL_FORMED);
+      if (value.includes('\u0000'))
+        return DomainError.invalid(pathOf(next), 'must not contain NUL characters');
+      if (hasLoneSurrogates(value)) return DomainError.invalid(pathOf(next), WELL_FORMED);
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
     if (depth > maxDepth)
-      return DomainError.invalid(path, `nests objects or arrays deeper than ${maxDepth} levels`);
-    // Pushed in reverse so that the first field (in input order) is reported first.
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i] as [string, unknown];
-      if (hasLoneSurrogates(key)) return DomainError.invalid(path, `parameter names ${WELL_FORMED}`);
-      const field = path === 'input' && !Array.isArray(value) ? key : `${path}.${key}`;
-      pending.push({ value: item, path: field, depth: depth + 1 });
+      return DomainError.invalid(pathOf(next), `nests objects or arrays deeper than ${maxDepth} levels`);
+    // Pushed in reverse so that the first field (in input order) is reported first. Only
+    // strings and objects need a visit (an import's 100 issues hold tens of thousands of values).
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        const item: unknown = value[i];
+        if (typeof item === 'string' || (typeof item === 'object' && item !== null))
+          pending.push({ value: item, parent: next, key: String(i), depth: depth + 1 });
+      }
+      continue;
+    }
+    const keys = Object.keys(value);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      if (hasLoneSurrogates(key)) return DomainError.invalid(pathOf(next), `parameter names ${WELL_FORMED}`);
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item === 'string' || (typeof item === 'object' && item !== null))
+        pending.push({ value: item, parent: next, key, depth: depth + 1 });
     }
   }
   return null;

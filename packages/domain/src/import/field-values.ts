@@ -2,10 +2,12 @@ import { DomainError } from '../errors.js';
 import { addFieldValueRow, type FieldDef, fieldDefOf, type SlotValue } from '../issues/command-state.js';
 import { resolveValueText } from '../issues/fields/resolve-value-text.js';
 import type { ImportProblem } from '../issues/import-report.js';
-import { BundleUser } from '../model/field.entity.js';
+import { tables } from '../model/database.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { runStatement } from '../orm/statements.js';
+import { type Param, prepareRead, readQuery } from '../orm/typed-query.js';
 
 /*
  * Issue field values for the import, on the data-driven field model (project fields with
@@ -27,30 +29,31 @@ type CatalogueField = FieldDef & {
 /** The fields of one project with their values, loaded once per import request. */
 export type FieldCatalogue = Map<string, CatalogueField>;
 
+const catalogueQuery = prepareRead((param: Param<{ projectId: number }>) =>
+  tables
+    .selectFrom('project_fields as pf')
+    .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+    .select([
+      'pf.id',
+      'pf.custom_field_id',
+      'pf.name',
+      'pf.name_key',
+      'pf.kind',
+      'pf.multi',
+      'pf.can_be_empty',
+      'pf.empty_text',
+      'pf.default_value',
+      'pf.bundle_id',
+      'fv.id as value_id',
+      'fv.name as value_name',
+      'fv.name_key as value_key',
+      'fv.resolved',
+    ])
+    .where('pf.project_id', '=', param('projectId')),
+);
+
 export async function loadFieldCatalogue(tx: Em, projectId: number): Promise<FieldCatalogue> {
-  const rows = await tx.execute<
-    {
-      id: number;
-      custom_field_id: number;
-      name: string;
-      name_key: string;
-      kind: FieldDef['kind'];
-      multi: unknown;
-      can_be_empty: unknown;
-      empty_text: string | null;
-      default_value: string | null;
-      bundle_id: number | null;
-      value_id: number | null;
-      value_name: string | null;
-      value_key: string | null;
-      resolved: unknown;
-    }[]
-  >(
-    'select pf.id, pf.custom_field_id, pf.name, pf.name_key, pf.kind, pf.multi, pf.can_be_empty, pf.empty_text, pf.default_value, pf.bundle_id, ' +
-      'fv.id as value_id, fv.name as value_name, fv.name_key as value_key, fv.resolved ' +
-      'from project_fields pf left join field_values fv on fv.bundle_id = pf.bundle_id where pf.project_id = ?',
-    [projectId],
-  );
+  const rows = await catalogueQuery.all(tx, { projectId });
   const fields: FieldCatalogue = new Map();
   for (const row of rows) {
     let field = fields.get(row.name_key);
@@ -84,8 +87,43 @@ export type FieldAssignment = {
 
 const NO_USERS = { userId: async () => null, allowed: undefined };
 
+type Resolved = FieldAssignment | ImportProblem;
+/**
+ * What `resolveField` answered within one request: the outcome depends only on the field name,
+ * the texts and the catalogue, and a request's issues repeat a handful of values. One text: by
+ * name, then text (no key to build); several (a multi-value field): by their JSON. The answers
+ * are shared between issues, so nobody may change them.
+ */
+export type FieldResolutions = { one: Map<string, Map<string, Resolved>>; several: Map<string, Resolved> };
+export const newFieldResolutions = (): FieldResolutions => ({ one: new Map(), several: new Map() });
+
 /** Resolves one `<field name><value>…` of an import; unknown field or value → a problem. */
 export async function resolveField(
+  catalogue: FieldCatalogue,
+  name: string,
+  texts: string[],
+  resolutions?: FieldResolutions,
+): Promise<Resolved> {
+  if (!resolutions) return resolveFieldOnce(catalogue, name, texts);
+  let memo: Map<string, Resolved>;
+  let key: string;
+  if (texts.length === 1) {
+    key = texts[0] as string;
+    memo = resolutions.one.get(name) ?? new Map();
+    resolutions.one.set(name, memo);
+  } else {
+    key = JSON.stringify([name, texts]);
+    memo = resolutions.several;
+  }
+  let resolved = memo.get(key);
+  if (!resolved) {
+    resolved = await resolveFieldOnce(catalogue, name, texts);
+    memo.set(key, resolved);
+  }
+  return resolved;
+}
+
+async function resolveFieldOnce(
   catalogue: FieldCatalogue,
   name: string,
   texts: string[],
@@ -195,22 +233,14 @@ export async function writeFieldValues(
   }
   if (replacing.length) {
     const stored = new Map<string, Set<string>>();
-    const rows = await tx.execute<
-      {
-        issue_id: number;
-        field_id: number;
-        slot: number;
-        value_id: number | null;
-        user_id: number | null;
-        text: string | null;
-        number: number | null;
-      }[]
-    >(
-      'select issue_id, field_id, slot, value_id, user_id, text, number from issue_field_values ' +
-        `where issue_id in (${placeholders(replacing)})`,
-      replacing,
+    const rows = await readQuery(
+      tx,
+      tables
+        .selectFrom('issue_field_values')
+        .select(['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number'])
+        .where('issue_id', 'in', replacing),
     );
-    const num = (v: number | null) => (v === null ? null : Number(v));
+    const num = (v: string | number | null) => (v === null ? null : Number(v));
     for (const r of rows) {
       const key = `${r.issue_id}:${r.field_id}`;
       const row: Row = {
@@ -235,7 +265,8 @@ export async function writeFieldValues(
       else if (old.size) staleByField.set(field, [...(staleByField.get(field) ?? []), issue]);
     }
     for (const [field, issues] of staleByField)
-      await tx.execute(
+      await runStatement(
+        tx,
         `delete from issue_field_values where field_id = ? and issue_id in (${placeholders(issues)})`,
         [field, ...issues],
       );
@@ -261,12 +292,11 @@ export async function writeFieldValues(
       ];
     }),
   );
-  if (bundleUsers.size) {
-    await tx
-      .createQueryBuilder(BundleUser)
-      .insert([...bundleUsers.values()])
-      .onConflict(['bundle', 'user'])
-      .ignore()
-      .execute();
-  }
+  await bulkInsert(
+    tx,
+    'bundle_users',
+    ['bundle_id', 'user_id'],
+    [...bundleUsers.values()].map((m) => [m.bundle, m.user]),
+    { ignoreConflicts: true },
+  );
 }

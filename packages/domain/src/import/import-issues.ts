@@ -11,21 +11,25 @@ import {
 } from '../issues/import-report.js';
 import { noteBulkWrite } from '../issues/search/search-engine.js';
 import { IssueComment } from '../model/comment.entity.js';
-import { GroupMember } from '../model/group.entity.js';
+import { tables } from '../model/database.js';
 import { Issue } from '../model/issue.entity.js';
-import { bulkInsert } from '../orm/bulk-insert.js';
+import { bulkInsert, bulkInsertReturning } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { toBool, toMs } from '../orm/row-values.js';
-import { placeholders } from '../orm/sql-fragments.js';
+import { paddedInList } from '../orm/sql-fragments.js';
+import { runStatement } from '../orm/statements.js';
+import { readQuery } from '../orm/typed-query.js';
 import { isUniqueViolation } from '../orm/unique.js';
-import { getReadableProject } from '../projects/projects.js';
+import { readableProjectId } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { isReferenceLogin, resolveUserRefs } from '../users/user-refs.js';
 import {
   defaultAssignments,
   type FieldAssignment,
   type FieldCatalogue,
+  type FieldResolutions,
   loadFieldCatalogue,
+  newFieldResolutions,
   resolveField,
   writeFieldValues,
 } from './field-values.js';
@@ -125,6 +129,7 @@ async function planIssue(
   index: number,
   catalogue: FieldCatalogue,
   groupIds: Map<string, number>,
+  resolutions: FieldResolutions,
 ): Promise<Plan | ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const builtIn = new Map<string, string[]>();
@@ -132,9 +137,12 @@ async function planIssue(
   const named = new Set<number>();
   for (const field of issue.fields) {
     const key = field.name.trim().toLowerCase();
-    if (BUILT_IN.has(key)) builtIn.set(key, [...(builtIn.get(key) ?? []), ...field.values]);
-    else if (!READ_ONLY.has(key) && !isNamespaceDeclaration(key)) {
-      const resolved = await resolveField(catalogue, field.name, field.values);
+    if (BUILT_IN.has(key)) {
+      const values = builtIn.get(key);
+      if (values) values.push(...field.values);
+      else builtIn.set(key, [...field.values]);
+    } else if (!READ_ONLY.has(key) && !isNamespaceDeclaration(key)) {
+      const resolved = await resolveField(catalogue, field.name, field.values, resolutions);
       if ('message' in resolved) problems.push(resolved);
       else if (!named.has(resolved.fieldId)) {
         named.add(resolved.fieldId);
@@ -272,8 +280,8 @@ export async function importIssues(
   input: ImportIssuesInput,
 ): Promise<ImportItemResult[]> {
   requireImport(actor);
-  const project = await getReadableProject(em, actor, oneLine(input.project).trim());
-  const catalogue = await loadFieldCatalogue(em, project.id);
+  const projectId = await readableProjectId(em, actor, oneLine(input.project).trim());
+  const catalogue = await loadFieldCatalogue(em, projectId);
   const groupName = input.assigneeGroup?.trim();
   // Checked before anything is stored (an existing group's roles must be held); created when missing
   // only once there is something to store.
@@ -294,8 +302,10 @@ export async function importIssues(
     const found = await findGroupByName(em, name);
     if (found) groupIds.set(groupNameKey(name), found.id);
   }
+  // A request's issues repeat a few field values: each (field, texts) is resolved once.
+  const resolutions = newFieldResolutions();
   for (const [index, issue] of input.issues.entries()) {
-    const planned = await planIssue(issue, index, catalogue, groupIds);
+    const planned = await planIssue(issue, index, catalogue, groupIds, resolutions);
     const id = first(
       issue.fields.find((f) => f.name.trim().toLowerCase() === 'numberinproject')?.values ?? [],
     );
@@ -328,13 +338,13 @@ export async function importIssues(
         ]);
   };
   try {
-    refuseCreatedHere(await em.transactional((tx) => writeIssues(tx, project.id, catalogue, plans, groupId)));
+    refuseCreatedHere(await em.transactional((tx) => writeIssues(tx, projectId, catalogue, plans, groupId)));
   } catch {
     // Something only the database could see (a concurrent writer): one transaction per issue.
     for (const plan of plans) {
       try {
         refuseCreatedHere(
-          await em.transactional((tx) => writeIssues(tx, project.id, catalogue, [plan], groupId)),
+          await em.transactional((tx) => writeIssues(tx, projectId, catalogue, [plan], groupId)),
         );
       } catch (error) {
         results[plan.index] = refused(String(plan.number), [
@@ -354,8 +364,6 @@ export async function importIssues(
   return results;
 }
 
-type IdRow = { id: number; number_in_project: number; imported: unknown };
-
 /**
  * Writes the plans; answers the numbers it refused: issues people created in Trackline (not by an
  * import), which an import never overwrites. The project row's lock, taken first, orders this
@@ -372,17 +380,20 @@ async function writeIssues(
   const highest = Math.max(...allPlans.map((p) => p.number));
   // First statement: takes the project row's lock, so normal creation waits for this import
   // and then allocates past the imported numbers.
-  await tx.execute(
+  await runStatement(
+    tx,
     'update projects set next_number = case when next_number <= ? then ? else next_number end where id = ?',
     [highest, highest + 1, projectId],
   );
-  const numbers = allPlans.map((p) => p.number);
-  const selectIds = () =>
-    tx.execute<IdRow[]>(
-      `select id, number_in_project, imported from issues where project_id = ? and number_in_project in (${placeholders(numbers)})`,
-      [projectId, ...numbers],
-    );
-  const found = await selectIds();
+  const numbers = paddedInList(allPlans.map((p) => p.number));
+  const found = await readQuery(
+    tx,
+    tables
+      .selectFrom('issues')
+      .select(['id', 'number_in_project', 'imported'])
+      .where('project_id', '=', projectId)
+      .where('number_in_project', 'in', numbers),
+  );
   const createdHere = found.filter((r) => !toBool(r.imported)).map((r) => Number(r.number_in_project));
   const plans = allPlans.filter((p) => !createdHere.includes(p.number));
   if (plans.length === 0) return createdHere;
@@ -411,7 +422,7 @@ async function writeIssues(
     const withDefaults = new Map(
       fresh.map((p) => [p.number, [...p.assignments, ...defaultAssignments(catalogue, p.named)]]),
     );
-    await bulkInsert(
+    const inserted = await bulkInsertReturning(
       tx,
       'issues',
       [
@@ -440,10 +451,10 @@ async function writeIssues(
         resolvedAt(p, withDefaults.get(p.number) ?? []) ?? null,
         true,
       ]),
+      ['id', 'number_in_project'],
     );
-    const ids = new Map((await selectIds()).map((r) => [Number(r.number_in_project), Number(r.id)]));
-    for (const p of fresh) byIssue.set(ids.get(p.number) as number, withDefaults.get(p.number) ?? []);
-    for (const [n, id] of ids) if (!existing.has(n)) existing.set(n, id);
+    for (const r of inserted) existing.set(Number(r.number_in_project), Number(r.id));
+    for (const p of fresh) byIssue.set(existing.get(p.number) as number, withDefaults.get(p.number) ?? []);
   }
   const replacing: number[] = [];
   for (const p of plans) {
@@ -470,13 +481,13 @@ async function writeIssues(
   await writeFieldValues(tx, catalogue, byIssue, userIds, replacing);
   if (groupId !== null) {
     const assignees = new Set(plans.flatMap((p) => p.assignments.flatMap((a) => a.logins.map(userId))));
-    if (assignees.size)
-      await tx
-        .createQueryBuilder(GroupMember)
-        .insert([...assignees].map((user) => ({ group: groupId, user })))
-        .onConflict(['user', 'group'])
-        .ignore()
-        .execute();
+    await bulkInsert(
+      tx,
+      'group_members',
+      ['group_id', 'user_id'],
+      [...assignees].map((user) => [groupId, user]),
+      { ignoreConflicts: true },
+    );
   }
   await writeComments(tx, plans, existing, userId, replacing);
   await writeMarks(tx, plans, existing, userId, replacing);
@@ -493,18 +504,12 @@ async function writeComments(
 ) {
   const known = new Map<string, { id: number; text: string; updated: number }>();
   if (replacing.length) {
-    const rows = await tx.execute<
-      {
-        id: number;
-        issue_id: number;
-        author_id: number;
-        text: string;
-        created_at: unknown;
-        updated_at: unknown;
-      }[]
-    >(
-      `select id, issue_id, author_id, text, created_at, updated_at from issue_comments where issue_id in (${placeholders(replacing)})`,
-      replacing,
+    const rows = await readQuery(
+      tx,
+      tables
+        .selectFrom('issue_comments')
+        .select(['id', 'issue_id', 'author_id', 'text', 'created_at', 'updated_at'])
+        .where('issue_id', 'in', replacing),
     );
     for (const r of rows)
       known.set(`${r.issue_id}:${r.author_id}:${toMs(r.created_at)}`, {
@@ -553,9 +558,9 @@ async function writeMarks(
   ] as const) {
     const known = new Set<string>();
     if (replacing.length) {
-      const rows = await tx.execute<{ issue_id: number; user_id: number }[]>(
-        `select issue_id, user_id from ${table} where issue_id in (${placeholders(replacing)})`,
-        replacing,
+      const rows = await readQuery(
+        tx,
+        tables.selectFrom(table).select(['issue_id', 'user_id']).where('issue_id', 'in', replacing),
       );
       for (const r of rows) known.add(`${r.issue_id}:${r.user_id}`);
     }

@@ -164,7 +164,9 @@ export const IssueFieldValue = defineEntity({
   ],
   properties: {
     id: p.integer().primary().autoincrement(),
-    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    // No index of its own (migration 0037): the unique (issue, field, slot) and the probe index
+    // both start with the issue, and each index is paid on every value an import writes.
+    issue: () => p.manyToOne(Issue).deleteRule('cascade').index(false),
     field: () => p.manyToOne(ProjectField).deleteRule('cascade'),
     slot: p.integer(),
     value: () => p.manyToOne(FieldValue).nullable().deleteRule('cascade').index(),

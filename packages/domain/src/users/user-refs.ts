@@ -1,7 +1,9 @@
 import { importedLoginProblem } from '@trackline/contracts';
-import { User } from '../model/user.entity.js';
+import { tables } from '../model/database.js';
+import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
-import { placeholders } from '../orm/sql-fragments.js';
+import { paddedInList } from '../orm/sql-fragments.js';
+import { readQuery } from '../orm/typed-query.js';
 
 /**
  * Logins an import may reference without knowing them (the original's authors of deleted accounts):
@@ -13,7 +15,8 @@ export const isReferenceLogin = (login: string) => importedLoginProblem(login) =
  * The ids of the users named by `logins` (any case), creating a placeholder for each unknown
  * one: type `system`, no password (it cannot sign in), listed by `GET /rest/admin/systemuser`
  * so a migration can see whom it referenced, and turned into an ordinary user by a later
- * `PUT /rest/import/users` naming it. Two statements, whatever the number of logins.
+ * `PUT /rest/import/users` naming it. One statement when every login exists (an import's
+ * usual case), three otherwise, whatever the number of logins; all prepared once per shape.
  */
 export async function resolveUserRefs(tx: Em, logins: Iterable<string>): Promise<Map<string, number>> {
   const wanted = new Map<string, string>();
@@ -21,10 +24,10 @@ export async function resolveUserRefs(tx: Em, logins: Iterable<string>): Promise
   const ids = new Map<string, number>();
   if (wanted.size === 0) return ids;
   const select = async () => {
-    const keys = [...wanted.keys()];
-    const rows = await tx.execute<{ id: number; login_key: string }[]>(
-      `select id, login_key from users where login_key in (${placeholders(keys)})`,
-      keys,
+    const keys = paddedInList([...wanted.keys()]);
+    const rows = await readQuery(
+      tx,
+      tables.selectFrom('users').select(['id', 'login_key']).where('login_key', 'in', keys),
     );
     for (const row of rows) ids.set(row.login_key, Number(row.id));
   };
@@ -32,24 +35,14 @@ export async function resolveUserRefs(tx: Em, logins: Iterable<string>): Promise
   const missing = [...wanted].filter(([key]) => !ids.has(key));
   if (missing.length === 0) return ids;
   const now = new Date();
-  await tx
-    .createQueryBuilder(User)
-    .insert(
-      missing.map(([key, login]) => ({
-        login,
-        loginKey: key,
-        fullName: login,
-        email: null,
-        emailKey: null,
-        passwordHash: null,
-        type: 'system' as const,
-        contextFolder: null,
-        createdAt: now,
-      })),
-    )
-    .onConflict('loginKey')
-    .ignore()
-    .execute();
+  // A concurrent import may create the same placeholder first: then its row is the one read.
+  await bulkInsert(
+    tx,
+    'users',
+    ['login', 'login_key', 'full_name', 'type', 'created_at'],
+    missing.map(([key, login]) => [login, key, login, 'system', now]),
+    { ignoreConflicts: true },
+  );
   await select();
   return ids;
 }
