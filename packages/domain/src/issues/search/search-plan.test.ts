@@ -171,6 +171,24 @@ describe('drivers on the issues themselves', () => {
     expect(plan.where.sql).toBe('d.project_id = ? and i.resolved_at is null and 1 = 1');
     expect(plan.orderId).toBe('d.id');
   });
+  it('on PostgreSQL, a condition with few rows orders the page by no index (no backward walk of the ids)', async () => {
+    const word = leaf(
+      { sql: 'exists (select 1 from issue_search x where x.issue_id = i.id)', params: [] },
+      {
+        from: 'issue_search d',
+        id: 'd.issue_id',
+        where: { sql: 'd.doc @@ ?', params: ['w'] },
+        ordered: false,
+      },
+    );
+    const none = await planQuery(word, readable, async () => 0, { dialect: 'postgresql' });
+    expect(pageStatement(none, [], 0, 50).sql).toContain('order by (i.id + 0) desc');
+    const many = await planQuery(word, readable, async () => ESTIMATE_LIMIT, { dialect: 'postgresql' });
+    expect(pageStatement(many, [], 0, 50).sql).toContain('order by i.id desc');
+    // SQLite walks the measured driver itself: its order is the driver's.
+    const sqlite = await planQuery(and([projectLeaf, unresolved]), readable, async () => 5);
+    expect(pageStatement(sqlite, [], 0, 50).sql).toContain('order by d.id desc');
+  });
   it('are left to PostgreSQL, which picks the index of the condition on the issue', async () => {
     const plan = await planQuery(and([projectLeaf, unresolved]), readable, async () => 5, {
       dialect: 'postgresql',
