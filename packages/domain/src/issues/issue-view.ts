@@ -6,6 +6,7 @@ import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
 import { readRows } from '../orm/statements.js';
 import { formatSimpleValue } from '../values/simple-values.js';
+import { visibleAttachmentsSql } from './attachments/attachment-visibility.js';
 import { visibleCommentsSql } from './comments/comments.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
 
@@ -240,13 +241,15 @@ async function loadViews(
   const having = (flag: keyof IssueRow) => issues.filter((i) => toBool(i[flag])).map((i) => Number(i.id));
 
   const { definitionRows, valueRows } = await readFieldRows(em, issues);
-  // Attached files (readers of the issue see them all: the recorded group is not enforced).
+  // Attached files the caller sees (an attachment recorded with a group: its author and the group's members).
   const attached = having('has_attachments');
+  const visibleFiles = visibleAttachmentsSql(actor);
   const attachmentRows = attached.length
     ? await readRows<{ issue_id: number; id: number; name: string }>(
         em,
-        `select issue_id, id, name from issue_attachments where issue_id in (${placeholders(attached)}) order by id`,
-        attached,
+        'select a.issue_id, a.id, a.name from issue_attachments a ' +
+          `where a.issue_id in (${placeholders(attached)}) and ${visibleFiles.sql} order by a.id`,
+        [...attached, ...visibleFiles.params],
       )
     : [];
   const attachmentsBy = group(attachmentRows, (r) => Number(r.issue_id));

@@ -1,5 +1,6 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
+import { findGroupByName } from '../../groups/group-names.js';
 import { IssueAttachment } from '../../model/attachment.entity.js';
 import type { Em } from '../../orm/em.js';
 import { dialectOfEm } from '../../orm/open-orm.js';
@@ -111,7 +112,9 @@ export async function beginImportUpload(
   const login = target.authorLogin?.trim() || actor.login;
   // Resolved when the rows are written: a refused upload leaves no placeholder behind.
   const author = async (tx: Em) => (await resolveUserRefs(tx, [login])).get(login.toLowerCase()) as number;
-  const group = target.group?.trim() ? attachmentName(target.group).slice(0, 200) : null;
+  const given = target.group?.trim() ? attachmentName(target.group).slice(0, 200) : null;
+  // Kept in the group's own spelling when it exists (visibility compares names exactly).
+  const group = given ? ((await findGroupByName(em, given))?.name ?? given) : null;
   return openUpload(
     em,
     files,

@@ -6,10 +6,13 @@ import { text } from 'node:stream/consumers';
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
+import { addUserToGroup, createGroup } from '../../groups/groups.js';
 import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { createIssue } from '../create-issue.js';
 import { deleteIssue } from '../issue-lifecycle.js';
+import { loadReadableIssueView } from '../issue-view.js';
+import { countIssues } from '../search/search-issues.js';
 import { type AttachmentStore, createFileAttachmentStore } from './attachment-store.js';
 import {
   addAttachment,
@@ -122,5 +125,48 @@ describe('attachments', () => {
     expect(await sweepAttachmentFiles(fork(orm), files, 60_000)).toBe(0);
     expect(await sweepAttachmentFiles(fork(orm), files, -60_000)).toBe(1);
     expect(await files.storedBefore(-60_000)).toEqual([]);
+  });
+
+  it('a file recorded with a group is seen by its author, the group and the project admins only, everywhere', async () => {
+    await createIssue(fork(orm), root, { project: 'ATT', summary: 'restricted' });
+    await createGroup(fork(orm), root, 'Insiders');
+    await userWithRole(orm, 'att_groupie', 'Developer', 'ATT');
+    await addUserToGroup(fork(orm), root, 'att_groupie', 'Insiders');
+    const member = await actorFor(orm, 'att_groupie');
+    const reader = await userWithRole(orm, 'att_outside_group', 'Developer', 'ATT');
+    // Named in another case: kept as the group's own name.
+    const secret = await importAttachment(fork(orm), root, files, {
+      issue: 'ATT-3',
+      authorLogin: 'att_former_author',
+      name: 'secret.txt',
+      source: bytes('secret'),
+      maxBytes: 100,
+      group: 'insiders',
+    });
+    expect(secret.group).toBe('Insiders');
+    const query = 'project: ATT issue id: ATT-3 has: attachments';
+    // The project's administrators see it as they see a restricted issue (READ_HIDDEN_STUFF).
+    const projectAdmin = await userWithRole(orm, 'att_project_admin', 'Project Admin', 'ATT');
+    for (const who of [root, member, projectAdmin]) {
+      expect((await listAttachments(fork(orm), who, 'ATT-3')).map((a) => a.name)).toEqual(['secret.txt']);
+      expect(await text((await openAttachment(fork(orm), who, files, 'ATT-3', secret.id)).stream)).toBe(
+        'secret',
+      );
+      expect((await loadReadableIssueView(fork(orm), who, 'ATT-3'))?.attachments?.map((a) => a.name)).toEqual(
+        ['secret.txt'],
+      );
+      expect(await countIssues(fork(orm), who, query)).toBe(1);
+    }
+    expect(await listAttachments(fork(orm), reader, 'ATT-3')).toEqual([]);
+    await expect(openAttachment(fork(orm), reader, files, 'ATT-3', secret.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect((await loadReadableIssueView(fork(orm), reader, 'ATT-3'))?.attachments ?? []).toEqual([]);
+    expect(await countIssues(fork(orm), reader, query)).toBe(0);
+    await expect(deleteAttachment(fork(orm), reader, 'ATT-3', secret.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    // Still there for those who see it.
+    expect((await listAttachments(fork(orm), member, 'ATT-3')).map((a) => a.id)).toEqual([secret.id]);
   });
 });

@@ -15,6 +15,7 @@ import {
   type UploadedFile,
   type UploadTarget,
 } from './attachment-upload.js';
+import { visibleAttachmentsSql } from './attachment-visibility.js';
 
 export type AttachmentView = {
   id: number;
@@ -80,7 +81,11 @@ const toView = (issue: IssueRef, r: Row): AttachmentView => ({
 /** The attachments of a readable issue, oldest first. */
 export async function listAttachments(em: Em, actor: Actor, readableId: string): Promise<AttachmentView[]> {
   const issue = await findReadableIssue(em, actor, readableId);
-  const rows = await em.execute<Row[]>(`${SELECT} where a.issue_id = ? order by a.id`, [issue.id]);
+  const visible = visibleAttachmentsSql(actor);
+  const rows = await em.execute<Row[]>(`${SELECT} where a.issue_id = ? and ${visible.sql} order by a.id`, [
+    issue.id,
+    ...visible.params,
+  ]);
   return rows.map((r) => toView(issue, r));
 }
 
@@ -93,9 +98,12 @@ export async function openAttachment(
   attachmentId: number,
 ): Promise<AttachmentView & { stream: Readable }> {
   const issue = await findReadableIssue(em, actor, readableId);
-  const [row] = await em.execute<Row[]>(`${SELECT} where a.issue_id = ? and a.id = ?`, [
+  // An attachment of a group the caller is not in answers as a missing one.
+  const visible = visibleAttachmentsSql(actor);
+  const [row] = await em.execute<Row[]>(`${SELECT} where a.issue_id = ? and a.id = ? and ${visible.sql}`, [
     issue.id,
     attachmentId,
+    ...visible.params,
   ]);
   if (!row) throw DomainError.notFound('Attachment', String(attachmentId));
   return { ...toView(issue, row), stream: await files.open(row.content_hash) };
@@ -108,11 +116,14 @@ export async function openAttachment(
  */
 export async function deleteAttachment(em: Em, actor: Actor, readableId: string, attachmentId: number) {
   const issue = await findReadableIssue(em, actor, readableId);
+  const visible = visibleAttachmentsSql(actor);
   const [row] = await em.execute<{ author_id: number }[]>(
-    'select author_id from issue_attachments where id = ? and issue_id = ?',
-    [attachmentId, issue.id],
+    `select a.author_id from issue_attachments a where a.id = ? and a.issue_id = ? and ${visible.sql}`,
+    [attachmentId, issue.id, ...visible.params],
   );
-  const own = row !== undefined && Number(row.author_id) === actor.userId;
+  // One the caller cannot see is missing to it, whatever it may delete.
+  if (!row) throw DomainError.notFound('Attachment', String(attachmentId));
+  const own = Number(row.author_id) === actor.userId;
   if (!(own && can(actor, 'CREATE_ATTACHMENT_ISSUE', issue.projectId)))
     requirePermission(
       actor,

@@ -20,6 +20,7 @@ import {
   type TermItem,
 } from '../../query/query-parser.js';
 import { parseSimpleValue } from '../../values/simple-values.js';
+import { visibleAttachmentsSql } from '../attachments/attachment-visibility.js';
 import { visibleCommentsSql } from '../comments/comments.js';
 import { parseIssueId } from '../issue-id.js';
 import { STAR_TAG } from '../tags/tag-lookup.js';
@@ -694,11 +695,13 @@ class QueryCompiler {
   private async has(attribute: HasAttribute): Promise<Condition> {
     const visible = visibleCommentsSql(this.actor);
     switch (attribute.key) {
-      case 'attachments':
+      case 'attachments': {
+        const files = visibleAttachmentsSql(this.actor);
         return leaf({
-          sql: 'exists (select 1 from issue_attachments a where a.issue_id = i.id)',
-          params: [],
+          sql: `exists (select 1 from issue_attachments a where a.issue_id = i.id and ${files.sql})`,
+          params: files.params,
         });
+      }
       case 'comments':
         return leaf({
           sql: `exists (select 1 from issue_comments c where c.issue_id = i.id and c.deleted = ? and ${visible.sql})`,
