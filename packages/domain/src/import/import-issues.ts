@@ -10,6 +10,7 @@ import {
   refused,
 } from '../issues/import-report.js';
 import { noteBulkWrite } from '../issues/search/search-engine.js';
+import { STAR_TAG, starTagOf } from '../issues/tags/tag-lookup.js';
 import { IssueComment } from '../model/comment.entity.js';
 import { tables } from '../model/database.js';
 import { Issue } from '../model/issue.entity.js';
@@ -580,5 +581,34 @@ async function writeMarks(
       ['issue_id', 'user_id'],
       rows.map((r) => [r.issue, r.user]),
     );
+    if (table === 'issue_stars') await tagStars(tx, rows);
   }
+}
+
+/**
+ * A star is also its user's own `Star` tag on the issue (issues/tags/tag-lookup.ts), as the
+ * `star` command leaves it: `tag: Star` finds imported stars too. Each watcher's tag is created
+ * when missing (two statements per request, whatever the number of stars).
+ */
+async function tagStars(tx: Em, stars: readonly { issue: number; user: number }[]) {
+  if (stars.length === 0) return;
+  const owners = [...new Set(stars.map((s) => s.user))];
+  const found = await readQuery(
+    tx,
+    tables
+      .selectFrom('tags')
+      .select(['id', 'owner_id'])
+      .where('name_key', '=', STAR_TAG.toLowerCase())
+      .where('owner_id', 'in', owners),
+  );
+  const tagOf = new Map(found.map((t) => [Number(t.owner_id), Number(t.id)]));
+  for (const owner of owners)
+    if (!tagOf.has(owner)) tagOf.set(owner, (await starTagOf(tx, owner, true))?.id as number);
+  await bulkInsert(
+    tx,
+    'issue_tags',
+    ['issue_id', 'tag_id'],
+    stars.map((s) => [s.issue, tagOf.get(s.user)]),
+    { ignoreConflicts: true },
+  );
 }

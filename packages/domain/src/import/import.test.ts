@@ -139,6 +139,14 @@ describe('import', () => {
     const before = await getIssue(fork(orm), root, 'IMP-20');
     await importIssues(fork(orm), root, { project: 'IMP', issues: batch });
     expect(await getIssue(fork(orm), root, 'IMP-20')).toEqual(before);
+    // The watcher's star is also their own Star tag on the issue, once, as the `star` command leaves it.
+    const starTags = await readRows<{ n: number }>(
+      fork(orm),
+      'select count(*) as n from issue_tags it join tags t on t.id = it.tag_id join users u on u.id = t.owner_id ' +
+        "join issues i on i.id = it.issue_id join projects p on p.id = i.project_id where u.login_key = 'alice' " +
+        "and t.name = 'Star' and p.short_name = 'IMP' and i.number_in_project = 20",
+    );
+    expect(Number(starTags[0]?.n)).toBe(1);
     await importIssues(fork(orm), root, {
       project: 'IMP',
       issues: [
