@@ -185,6 +185,34 @@ describe('drivers on the issues themselves', () => {
     expect(pageStatement(none, [], 0, 50).sql).toContain('order by (i.id + 0) desc');
     const many = await planQuery(word, readable, async () => ESTIMATE_LIMIT, { dialect: 'postgresql' });
     expect(pageStatement(many, [], 0, 50).sql).toContain('order by i.id desc');
+    // A date range on the issues: counted further; under the second bound, fetched whole and sorted.
+    const range = (rows: number) =>
+      planQuery(
+        leaf(
+          { sql: 'i.created_at >= ?', params: [1] },
+          { from: 'issues d', id: 'd.id', where: { sql: 'd.created_at >= ?', params: [1] }, ordered: false },
+        ),
+        readable,
+        async (_d, limit) => Math.min(rows, limit),
+        { dialect: 'postgresql' },
+      );
+    expect(pageStatement(await range(24_911), [], 0, 50).sql).toContain('order by (i.id + 0) desc');
+    expect(pageStatement(await range(500_000), [], 0, 50).sql).toContain('order by i.id desc');
+    // Conditions tied at the first bound and counted again: one under the second bound sorts too.
+    const tied = await planQuery(
+      and([valueLeaf('project'), valueLeaf('reporter')]),
+      readable,
+      async (d, limit) => Math.min(d.where.params[0] === 'reporter' ? 5_000 : 50_000, limit),
+      { dialect: 'postgresql' },
+    );
+    expect(pageStatement(tied, [], 0, 50).sql).toContain('order by (i.id + 0) desc');
+    const large = await planQuery(
+      and([valueLeaf('project'), valueLeaf('reporter')]),
+      readable,
+      async (_d, limit) => Math.min(50_000, limit),
+      { dialect: 'postgresql' },
+    );
+    expect(pageStatement(large, [], 0, 50).sql).toContain('order by d.issue_id desc');
     // SQLite walks the measured driver itself: its order is the driver's.
     const sqlite = await planQuery(and([projectLeaf, unresolved]), readable, async () => 5);
     expect(pageStatement(sqlite, [], 0, 50).sql).toContain('order by d.id desc');
