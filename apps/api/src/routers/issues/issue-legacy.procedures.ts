@@ -23,7 +23,7 @@ export const issueLiteralProcedures = {
     .input(c.ZCountIssuesInput)
     .output(c.ZCountIssuesOutput)
     .query(async ({ ctx, input }) => ({
-      value: await d.countIssues(ctx.em, ctx.actor, input.filter ?? '').catch(renameQueryToFilter),
+      value: await d.countIssues(ctx.reads, ctx.actor, input.filter ?? '').catch(renameQueryToFilter),
     })),
 
   searchIntellisense: authedProcedure
@@ -48,7 +48,7 @@ export const issueLiteralProcedures = {
     .output(c.ZListProjectIssuesOutput, { trusted: true })
     .query(async ({ ctx, input }) => {
       const found = await d
-        .listProjectIssues(ctx.em, ctx.actor, input.project, input.filter ?? '', {
+        .listProjectIssues(ctx.reads, ctx.actor, input.project, input.filter ?? '', {
           skip: input.after,
           max: input.max,
           updatedAfter: input.updatedAfter,

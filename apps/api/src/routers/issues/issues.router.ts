@@ -37,7 +37,7 @@ export const issuesRouter = router({
     .output(c.ZSearchIssuesOutput, { trusted: true })
     .query(async ({ ctx, input }) => {
       const found = await d
-        .searchIssues(ctx.em, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
+        .searchIssues(ctx.reads, ctx.actor, input.filter ?? '', { skip: input.after, max: input.max })
         .catch(renameQueryToFilter);
       return { issue: found.map(toIssueDto) };
     }),

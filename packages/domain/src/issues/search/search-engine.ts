@@ -177,16 +177,28 @@ export function searchParallelism(em: Em): number {
   return engine?.run && !em.getTransactionContext() ? engine.parallelism : 1;
 }
 
+/**
+ * A search statement on the request's own connection, without the budget: for statements whose
+ * cost is bounded by construction (see `searchDbIds`), inside transactions, and without an engine.
+ */
+export async function runSearchStatementHere(
+  em: Em,
+  statement: Sql,
+  // Without an indexer process (or inside a transaction, below) the text index catches up first,
+  // on this connection; with one, it is as fresh as the indexer made it, as for the workers.
+  catchUpText = !engines.get(keyOf(em))?.run,
+): Promise<unknown[][]> {
+  if (catchUpText && searchDialect(em) === 'sqlite' && statement.sql.includes('issue_fts'))
+    await indexQueuedIssues(em);
+  const rows = await readRows<Record<string, unknown>>(em, statement.sql, statement.params);
+  return rows.map((r) => Object.values(r));
+}
+
 export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
   // Inside a transaction the statement must see the transaction's own rows: its connection.
-  if (!engine?.run || em.getTransactionContext()) {
-    // No indexer process here: the text index catches up first, on this connection.
-    if (searchDialect(em) === 'sqlite' && statement.sql.includes('issue_fts')) await indexQueuedIssues(em);
-    const rows = await readRows<Record<string, unknown>>(em, statement.sql, statement.params);
-    return rows.map((r) => Object.values(r));
-  }
+  if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement, true);
   try {
     return await engine.run(statement, budgetMs);
   } catch (error) {

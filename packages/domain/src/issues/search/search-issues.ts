@@ -7,7 +7,13 @@ import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery } from './compile-query.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
-import { runSearchStatement, searchDialect, searchParallelism, searchSettingsOf } from './search-engine.js';
+import {
+  runSearchStatement,
+  runSearchStatementHere,
+  searchDialect,
+  searchParallelism,
+  searchSettingsOf,
+} from './search-engine.js';
 import {
   and,
   countStatement,
@@ -125,9 +131,19 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
   const planned = await plan(em, actor, query, options);
   if (!planned) return [];
   const { skip, max } = searchPage(options);
-  const rows = await runSearchStatement(em, pageStatement(planned.plan, planned.sort, skip, max));
+  const statement = pageStatement(planned.plan, planned.sort, skip, max);
+  // A page that walks its range and reads only matches (a project's issues for a reader of every
+  // issue, say) costs `skip + max` index entries: run here, without the round trip to a search
+  // worker (a seventh of the server's time on a page of 50). Anything else goes to the workers.
+  const rows =
+    planned.plan.walk && planned.sort.length === 0 && skip + max <= IN_PROCESS_WALK_ROWS
+      ? await runSearchStatementHere(em, statement)
+      : await runSearchStatement(em, statement);
   return rows.map((r) => Number(r[0]));
 }
+
+/** The most index entries a page may walk on the request's own connection (see `searchDbIds`). */
+const IN_PROCESS_WALK_ROWS = 1000;
 
 /**
  * Issues matching a query (the original's search language, see `query/query-parser.ts`) that the actor

@@ -81,6 +81,16 @@ describe('planQuery', () => {
     expect(limits).toEqual([ESTIMATE_LIMIT, ESTIMATE_LIMIT]);
   });
 
+  it('marks a walk: the driver in its own order, no other condition, a caller who reads everything', async () => {
+    const estimate = async () => 10;
+    expect((await planQuery(valueLeaf('open'), readable, estimate)).walk).toBe(true);
+    const readsSome = { sql: 'i.project_id in (?)', params: [3] };
+    expect((await planQuery(valueLeaf('open'), readsSome, estimate)).walk).toBeUndefined();
+    const more = and([valueLeaf('open'), leaf({ sql: 'i.resolved_at is null', params: [] })]);
+    expect((await planQuery(more, readable, estimate)).walk).toBeUndefined();
+    expect((await planQuery(valueLeaf('open', false), readable, estimate)).walk).toBeUndefined();
+  });
+
   it('still estimates a single unordered driver: used only when small enough to sort', async () => {
     const small = await planQuery(valueLeaf('open', false), readable, async () => 5);
     expect(small.from).toContain('issue_field_values d');

@@ -96,6 +96,11 @@ export type Plan = {
   where: Sql;
   orderId: string;
   ordered: boolean;
+  /**
+   * Every row of the driver's range is a match (no other condition, a caller who reads every
+   * issue): a page in the range's order reads exactly `skip + max` index entries.
+   */
+  walk?: boolean;
   driverOnly?: { from: string; where: Sql };
   /** The count's own FROM and WHERE when it is cheaper than the page's (SQLite merges, below). */
   count?: { from: string; where: Sql };
@@ -111,6 +116,9 @@ export type PlanOptions = {
    */
   dialect?: 'sqlite' | 'postgresql';
 };
+
+/** The rendering of a condition that always holds. */
+const TRIVIAL = render(TRUE).sql;
 
 /** Whether SQL refers to a column of `i` other than its id. */
 const needsIssueRow = (sql: string) => /\bi\.(?!id\b)\w+/.test(sql);
@@ -212,11 +220,13 @@ export async function planQuery(
   const driverOnly = needsIssueRow(`${rest.sql} ${readable.sql}`)
     ? undefined
     : { from: d.from, where: { sql: where.sql.replace(/\bi\.id\b/g, d.id), params: where.params } };
+  const orderId = d.ordered && !fewRows ? d.id : issueOrder;
   return {
     from: `${d.from} ${sqlite ? 'cross join' : 'join'} issues i on i.id = ${d.id}`,
     where,
-    orderId: d.ordered && !fewRows ? d.id : issueOrder,
+    orderId,
     ordered: d.ordered,
+    ...(orderId === d.id && rest.sql === TRIVIAL && readable.sql === TRIVIAL ? { walk: true } : {}),
     ...(driverOnly ? { driverOnly } : {}),
     ...(merged ? { count: merged(), countIn: merged } : {}),
   };
