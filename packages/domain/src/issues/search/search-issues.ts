@@ -62,6 +62,7 @@ async function plan(
   actor: Actor,
   query: string,
   options: SearchOptions,
+  purpose: 'page' | 'count',
 ): Promise<{ plan: Plan; sort: SortKey[] } | null> {
   const readable = readableIssuesCondition(actor, 'i');
   if (!readable) return null;
@@ -93,7 +94,8 @@ async function plan(
   const condition = and([compiled.condition, ...extra]);
   if (condition.kind === 'false') return null;
   const estimate = batchedEstimates(em);
-  return { plan: await planQuery(condition, readable, estimate, { dialect }), sort: compiled.sort };
+  const planned = await planQuery(condition, readable, estimate, { dialect, countOnly: purpose === 'count' });
+  return { plan: planned, sort: compiled.sort };
 }
 
 /**
@@ -128,7 +130,7 @@ function batchedEstimates(em: Em): Estimate {
 
 /** Database ids of a page of matching readable issues, newest first unless the query sorts. */
 async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchOptions): Promise<number[]> {
-  const planned = await plan(em, actor, query, options);
+  const planned = await plan(em, actor, query, options, 'page');
   if (!planned) return [];
   const { skip, max } = searchPage(options);
   const statement = pageStatement(planned.plan, planned.sort, skip, max);
@@ -190,7 +192,7 @@ export async function countIssues(
   query: string,
   options: SearchOptions = {},
 ): Promise<number> {
-  const planned = await plan(em, actor, query, options);
+  const planned = await plan(em, actor, query, options, 'count');
   if (!planned) return 0;
   const slices = await countSlices(em, planned.plan, options.countSlices);
   const counts = await Promise.all(
@@ -212,8 +214,9 @@ export async function countIssues(
  */
 async function countSlices(em: Em, plan: Plan, forced?: number): Promise<(IdSlice | undefined)[]> {
   const parallelism = forced ?? searchParallelism(em);
-  if (!plan.countIn || parallelism < 2) return [undefined];
-  const [row] = await runSearchStatement(em, { sql: 'select max(id) from issues', params: [] });
+  if (!plan.count || parallelism < 2) return [undefined];
+  // One primary-key lookup: on the request's connection, not worth a worker's round trip.
+  const [row] = await runSearchStatementHere(em, { sql: 'select max(id) from issues', params: [] });
   const maxId = Number(row?.[0] ?? 0);
   if (maxId < (forced ? 1 : SLICED_COUNT_MIN_ISSUES)) return [undefined];
   const step = Math.ceil(maxId / parallelism);

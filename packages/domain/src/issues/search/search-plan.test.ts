@@ -208,6 +208,21 @@ describe('drivers on the issues themselves', () => {
       );
     expect(pageStatement(await range(24_911), [], 0, 50).sql).toContain('order by (i.id + 0) desc');
     expect(pageStatement(await range(500_000), [], 0, 50).sql).toContain('order by i.id desc');
+    // A count has no page to order: the range is not counted further.
+    const limits: number[] = [];
+    await planQuery(
+      leaf(
+        { sql: 'i.created_at >= ?', params: [1] },
+        { from: 'issues d', id: 'd.id', where: { sql: 'd.created_at >= ?', params: [1] }, ordered: false },
+      ),
+      readable,
+      async (_d, limit) => {
+        limits.push(limit);
+        return Math.min(24_911, limit);
+      },
+      { dialect: 'postgresql', countOnly: true },
+    );
+    expect(limits).toEqual([ESTIMATE_LIMIT]);
     // Conditions tied at the first bound and counted again: one under the second bound sorts too.
     const tied = await planQuery(
       and([valueLeaf('project'), valueLeaf('reporter')]),

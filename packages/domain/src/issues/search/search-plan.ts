@@ -102,10 +102,11 @@ export type Plan = {
    */
   walk?: boolean;
   driverOnly?: { from: string; where: Sql };
-  /** The count's own FROM and WHERE when it is cheaper than the page's (SQLite merges, below). */
-  count?: { from: string; where: Sql };
-  /** That count over the issues whose ids lie in [from, to] only (its ranges sliced), to split it. */
-  countIn?: (slice: IdSlice) => { from: string; where: Sql };
+  /**
+   * The count's own FROM and WHERE when it is cheaper than the page's (merged ranges, below): of
+   * every issue, or of those whose ids lie in `slice` only (its ranges sliced), to split it.
+   */
+  count?: (slice?: IdSlice) => { from: string; where: Sql };
 };
 
 export type PlanOptions = {
@@ -115,6 +116,8 @@ export type PlanOptions = {
    * intersections on SQLite, unions on both.
    */
   dialect?: 'sqlite' | 'postgresql';
+  /** The plan serves a count: the page's order is not decided (no further estimate for it). */
+  countOnly?: boolean;
 };
 
 /** The rendering of a condition that always holds. */
@@ -177,10 +180,6 @@ export async function planQuery(
   // Counts: several large ordered ranges (every estimate at its bound) are intersected by a merge
   // of the ranges, an OR of ordered ranges is their merged union.
   const merged = mergedCount(condition, sized, readable, sqlite);
-  // A driver on the issues themselves: PostgreSQL picks the index from its condition on `i` (its
-  // statistics know how skewed a column is); SQLite's averages do not (`resolved_at is null` holds
-  // half of the issues, its statistics say two), so there the measured driver is walked first and
-  // joined to its own issue row.
   // PostgreSQL, given `order by i.id desc limit 50`, likes to walk the primary key backwards and
   // filter, betting that matches are dense: with a word no issue holds it walked all 1,000,000
   // issues (835 ms). When a measured condition has few rows (under the estimate bound), the order
@@ -199,8 +198,12 @@ export async function planQuery(
         !c.item.driver.duplicates &&
         (c.rows < ESTIMATE_LIMIT || (c.rows > ESTIMATE_LIMIT && c.rows < REFINED_ESTIMATE_LIMIT)),
     ) ||
-      (await someSortable(sized, estimate)));
+      (!options.countOnly && (await someSortable(sized, estimate))));
   const issueOrder = fewRows ? '(i.id + 0)' : 'i.id';
+  // A driver on the issues themselves: PostgreSQL picks the index from its condition on `i` (its
+  // statistics know how skewed a column is); SQLite's averages do not (`resolved_at is null` holds
+  // half of the issues, its statistics say two), so there the measured driver is walked first and
+  // joined to its own issue row.
   if (best?.item.driver.from === 'issues d' && !sqlite) best = undefined;
   const rest = render(and(items.filter((c) => c !== best?.item)));
   if (!best) {
@@ -209,7 +212,7 @@ export async function planQuery(
       where: { sql: `${rest.sql} and ${readable.sql}`, params: [...rest.params, ...readable.params] },
       orderId: issueOrder,
       ordered: true,
-      ...(merged ? { count: merged(), countIn: merged } : {}),
+      ...(merged ? { count: merged } : {}),
     };
   }
   const d = best.item.driver;
@@ -228,7 +231,7 @@ export async function planQuery(
     ordered: d.ordered,
     ...(orderId === d.id && rest.sql === TRIVIAL && readable.sql === TRIVIAL ? { walk: true } : {}),
     ...(driverOnly ? { driverOnly } : {}),
-    ...(merged ? { count: merged(), countIn: merged } : {}),
+    ...(merged ? { count: merged } : {}),
   };
 }
 
@@ -342,7 +345,7 @@ export function pageStatement(plan: Plan, sort: SortKey[], skip: number, max: nu
 }
 
 export function countStatement(plan: Plan, slice?: IdSlice): Sql {
-  const { from, where } = (slice && plan.countIn?.(slice)) || plan.count || plan.driverOnly || plan;
+  const { from, where } = plan.count?.(slice) ?? plan.driverOnly ?? plan;
   return { sql: `select count(*) as n from ${from} where ${where.sql}`, params: where.params };
 }
 
