@@ -13,6 +13,7 @@ import { toBool } from '../orm/row-values.js';
 import { type Param, perLength, prepareRead, readQuery, sqlCondition } from '../orm/typed-query.js';
 import { bundleMembers } from '../projects/bundle-usage.js';
 import { parseAliases } from './fields/field-aliases.js';
+import { fieldsWithBundleValues } from './fields/field-rows.js';
 import { findReadableIssues } from './find-issues.js';
 import { formatIssueId } from './issue-id.js';
 
@@ -43,10 +44,7 @@ const projectIdsQuery = prepareRead(() => tables.selectFrom('projects').select('
 /** The fields of projects with their bundles' values, per number of projects. */
 const fieldsQuery = perLength((count) =>
   prepareRead((param: ProjectIds) =>
-    tables
-      .selectFrom('project_fields as pf')
-      .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
-      .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+    fieldsWithBundleValues()
       .select([
         'pf.project_id',
         'pf.name',

@@ -7,6 +7,7 @@ import { epochCacheFor, readEpochs } from '../orm/epoch-cache.js';
 import { toBool } from '../orm/row-values.js';
 import { type Param, perLength, prepareRead } from '../orm/typed-query.js';
 import { bundleMembers } from '../projects/bundle-usage.js';
+import { fieldsWithBundleValues } from './fields/field-rows.js';
 import type { IssueRef } from './find-issues.js';
 import type { WorkItemInput } from './work-items/work-items.js';
 
@@ -153,10 +154,7 @@ export async function fieldDefinitions(
 
 /** A project's fields, each joined with its bundle's values (none: the value columns are null). */
 const projectFieldsQuery = prepareRead((param: Param<{ projectId: number }>) =>
-  tables
-    .selectFrom('project_fields as pf')
-    .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
-    .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+  fieldsWithBundleValues()
     .select([
       'pf.id',
       'pf.name',

@@ -7,6 +7,7 @@ import { toBool } from '../../orm/row-values.js';
 import { type Param, prepareRead } from '../../orm/typed-query.js';
 import { bundleMembers } from '../../projects/bundle-usage.js';
 import { getReadableProject } from '../../projects/projects.js';
+import { fieldsWithBundleValues } from './field-rows.js';
 
 /** A value a field may take: a bundle value (with its colour and flags) or a user. */
 export type FieldOption = {
@@ -35,10 +36,7 @@ export type FieldOptions = {
 
 /** A project's fields, each joined with its bundle's values, in the project's order. */
 const fieldValuesQuery = prepareRead((param: Param<{ projectId: number }>) =>
-  tables
-    .selectFrom('project_fields as pf')
-    .innerJoin('custom_fields as cf', 'cf.id', 'pf.custom_field_id')
-    .leftJoin('field_values as fv', 'fv.bundle_id', 'pf.bundle_id')
+  fieldsWithBundleValues()
     .select([
       'pf.id',
       'pf.name',
