@@ -461,18 +461,17 @@ describe('import', () => {
     });
     expect(dry.map((r) => r.imported)).toEqual([true]);
     expect(await fork(orm).findOne(Group, { nameKey: 'imported assignees' })).toBeNull();
+    const assignedToNewUser = issue({
+      numberInProject: '41',
+      summary: 'g',
+      created: String(T0),
+      reporterName: 'alice',
+      Assignee: 'group_new',
+    });
     const results = await importIssues(fork(orm), root, {
       project: 'IMP',
       assigneeGroup: 'Imported Assignees',
-      issues: [
-        issue({
-          numberInProject: '41',
-          summary: 'g',
-          created: String(T0),
-          reporterName: 'alice',
-          Assignee: 'group_new',
-        }),
-      ],
+      issues: [assignedToNewUser],
     });
     expect(results.map((r) => r.imported)).toEqual([true]);
     const group = await fork(orm).findOneOrFail(Group, { nameKey: 'imported assignees' });
@@ -485,15 +484,7 @@ describe('import', () => {
     await importIssues(fork(orm), root, {
       project: 'IMP',
       assigneeGroup: 'imported assignees',
-      issues: [
-        issue({
-          numberInProject: '41',
-          summary: 'g',
-          created: String(T0),
-          reporterName: 'alice',
-          Assignee: 'group_new',
-        }),
-      ],
+      issues: [assignedToNewUser],
     });
     expect(await fork(orm).count(Group, { nameKey: 'imported assignees' })).toBe(1);
   });
