@@ -497,19 +497,18 @@ describe('import', () => {
     const importer = await userWithRole(orm, 'imp_only', 'Importer');
     await createGroup(fork(orm), root, 'Powerful');
     await grantGroupRole(fork(orm), root, 'Powerful', 'Admin', ['IMP']);
+    const assignedToDeveloper = issue({
+      numberInProject: '42',
+      summary: 'g',
+      created: String(T0),
+      reporterName: 'alice',
+      Assignee: 'group_dev',
+    });
     await expect(
       importIssues(fork(orm), importer, {
         project: 'IMP',
         assigneeGroup: 'Powerful',
-        issues: [
-          issue({
-            numberInProject: '42',
-            summary: 'g',
-            created: String(T0),
-            reporterName: 'alice',
-            Assignee: 'group_dev',
-          }),
-        ],
+        issues: [assignedToDeveloper],
       }),
     ).rejects.toThrow(/add imported assignees to group \[ Powerful \]: its role \[ Admin \]/);
     await expect(getIssue(fork(orm), root, 'IMP-42')).rejects.toThrow(/not found/);
@@ -517,15 +516,7 @@ describe('import', () => {
     const ok = await importIssues(fork(orm), importer, {
       project: 'IMP',
       assigneeGroup: 'Plain',
-      issues: [
-        issue({
-          numberInProject: '42',
-          summary: 'g',
-          created: String(T0),
-          reporterName: 'alice',
-          Assignee: 'group_dev',
-        }),
-      ],
+      issues: [assignedToDeveloper],
     });
     expect(ok.map((r) => r.imported)).toEqual([true]);
     expect((await listUserGroups(fork(orm), root, 'group_dev')).map((g) => g.name)).toContain('Plain');
