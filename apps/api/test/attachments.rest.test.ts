@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   basic,
   expectJson,
+  expectJsonError,
   expectXmlError,
   JSON_ACCEPT,
   ROOT_PASSWORD,
@@ -142,6 +143,44 @@ describe('attachments over HTTP', () => {
     expect(await listed()).toBe(count);
     // Only the tmp folder may have appeared; no new content file.
     expect(readdirSync(dir).filter((f) => f !== 'tmp').length).toBeLessThanOrEqual(before);
+  });
+
+  it('an attachment imported with a group: listed, served and deleted for its members only, missing to others', async () => {
+    expect((await server.request('PUT', '/rest/admin/group/ATT%20Insiders', { user: 'root' })).status).toBe(
+      201,
+    );
+    expect(
+      (await server.request('POST', '/rest/admin/user/att_dev/group/ATT%20Insiders', { user: 'root' }))
+        .status,
+    ).toBe(200);
+    const imported = await upload(
+      '/rest/import/ATT-1/attachment?authorLogin=att_former&group=att+insiders',
+      'root',
+      form(['files', 'insiders.txt', 'for insiders']),
+    );
+    expect(imported.status).toBe(201);
+    const names = async (login: string) =>
+      xmlElements(
+        (await server.request('GET', '/rest/issue/ATT-1/attachment', { user: login })).text,
+        'fileUrl',
+      );
+    const secret = (await names('att_dev')).find((f) => f.name === 'insiders.txt');
+    expect(secret?.group).toBe('ATT Insiders');
+    expect(await (await get(secret?.url as string, 'att_dev')).text()).toBe('for insiders');
+    expect((await names('att_observer')).map((f) => f.name)).not.toContain('insiders.txt');
+    const path = `/rest/issue/ATT-1/attachment/${secret?.id}`;
+    const missing = `Attachment [ ${secret?.id} ] not found.`;
+    expectXmlError(await server.request('GET', path, { user: 'att_observer' }), 404, missing);
+    expectJsonError(
+      await server.request('GET', path, { user: 'att_observer', accept: JSON_ACCEPT }),
+      404,
+      'NOT_FOUND',
+      missing,
+    );
+    expectXmlError(await server.request('DELETE', path, { user: 'att_observer' }), 404, missing);
+    // Refused without a trace: the members still have it.
+    expect((await names('att_dev')).map((f) => f.name)).toContain('insiders.txt');
+    expect((await server.request('DELETE', path, { user: 'att_dev' })).status).toBe(200);
   });
 
   it('deletes with DELETE_ATTACHMENT_ISSUE', async () => {
