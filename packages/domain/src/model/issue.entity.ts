@@ -14,7 +14,8 @@ export const Issue = defineEntity({
     numberInProject: p.integer(),
     summary: p.string().length(1000),
     description: p.text().default(''),
-    reporter: () => p.manyToOne(User),
+    /** Indexed on both databases (PostgreSQL since migration 0038): `by: u` and `#me` search by it. */
+    reporter: () => p.manyToOne(User).index(),
     /** Indexed for search: date ranges and sorting (migration 0020). */
     createdAt: p
       .datetime()
