@@ -154,7 +154,7 @@ class QueryCompiler {
           }
           break;
         case 'sort':
-          for (const field of item.fields) this.sort.push(this.sortKey(field));
+          for (const field of item.fields) this.sort.push(await this.sortKey(field));
           break;
       }
     }
@@ -737,7 +737,7 @@ class QueryCompiler {
     return this.vocabulary.fields.get(key) ?? this.vocabulary.aliases.get(key);
   }
 
-  private sortKey(field: SortField): SortKey {
+  private async sortKey(field: SortField): Promise<SortKey> {
     const builtin = SORT_BUILTINS[field.key];
     const known = this.fieldNamed(field.key);
     if (builtin && !known)
@@ -745,23 +745,52 @@ class QueryCompiler {
     if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`, field);
     const f = this.fieldIn(known, 'x');
     const kind = [...known.kinds][0];
-    const value = (expression: string, join = '') => ({
-      sql: `(select min(${expression}) from issue_field_values x${join} where x.issue_id = i.id and ${f.sql})`,
-      params: f.params,
-    });
+    const value = (expression: string | Sql, join = ''): Sql => {
+      const e = typeof expression === 'string' ? { sql: expression, params: [] } : expression;
+      return {
+        sql: `(select min(${e.sql}) from issue_field_values x${join} where x.issue_id = i.id and ${f.sql})`,
+        params: [...e.params, ...f.params],
+      };
+    };
     if (kind === 'user')
       return {
         sql: value('u.full_name', ' join users u on u.id = x.user_id'),
         direction: field.direction ?? 'asc',
       };
-    if (kind && isBundleKind(kind))
+    if (kind && isBundleKind(kind)) {
+      const ordinals = await this.bundleOrdinals(known);
       return {
-        sql: value('v.ordinal', ' join field_values v on v.id = x.value_id'),
+        sql: ordinals ? value(ordinals) : value('v.ordinal', ' join field_values v on v.id = x.value_id'),
         direction: field.direction ?? 'asc',
       };
+    }
     if (kind === 'string' || kind === 'text')
       return { sql: value('lower(x.text)'), direction: field.direction ?? 'asc' };
     return { sql: value('x.number'), direction: field.direction ?? 'asc' };
+  }
+
+  /**
+   * A bundle field's sort key as the position of its values' keys (`issue_field_values.value_key`,
+   * in the index that lists an issue's values): sorting a page of `project: X #Unresolved sort by:
+   * Priority` reads each matching issue's key from that index instead of its value row and the
+   * value's own row (25,000 issues at a million; two lookups less each). A value named alike in
+   * several bundles takes its first position. Undefined for a bundle too large to spell out as
+   * one expression (the value rows' ordinals are joined then).
+   */
+  private async bundleOrdinals(field: SearchField): Promise<Sql | undefined> {
+    if (field.bundleIds.length === 0) return undefined;
+    const rows = await readRows<{ name_key: string; ordinal: number }>(
+      this.em,
+      `select name_key, min(ordinal) as ordinal from field_values where bundle_id in (${placeholders(field.bundleIds)}) group by name_key order by 2, 1 limit ${MAX_SPELLED_ORDINALS + 1}`,
+      field.bundleIds,
+    );
+    if (rows.length === 0 || rows.length > MAX_SPELLED_ORDINALS) return undefined;
+    return {
+      // The positions are integers read from the database, written as literals: a parameter would
+      // make PostgreSQL type the expression as text (and sort 10 before 2).
+      sql: `case x.value_key ${rows.map((r) => `when ? then ${Math.trunc(Number(r.ordinal))}`).join(' ')} end`,
+      params: rows.map((r) => r.name_key),
+    };
   }
 
   private builtinSort(kind: string): Sql {
@@ -788,6 +817,9 @@ class QueryCompiler {
     }
   }
 }
+
+/** Bundles of up to this many values sort by a spelled-out position of each value's key. */
+const MAX_SPELLED_ORDINALS = 200;
 
 function resolvedCondition(resolved: boolean): Condition {
   const where = (alias: string) => ({

@@ -66,6 +66,7 @@ export async function startSearchEngine(
       connectionString: orm.config.get('clientUrl'),
       max: Math.max(2, options.workers ?? 4),
       statement_timeout: settings.budgetMs,
+      options: SEARCH_SESSION_OPTIONS,
     });
     const client = pg;
     run = async (statement) => {
@@ -112,6 +113,18 @@ export async function startSearchEngine(
     },
   };
 }
+
+/**
+ * The search sessions' own settings (PostgreSQL), beside the server's defaults:
+ *  - `work_mem`: a count of an OR hashes its ranges' issue ids (115,000 for `State: Open, Fixed` at a
+ *    million issues); with the default 4 MB the hash spilled to disk in five batches, and a text
+ *    index's bitmap of a frequent word went lossy (every row's document read again to check it);
+ *  - `jit = off`: a count's estimated cost at a million issues passes `jit_above_cost`, and
+ *    compiling the expression code took longer than running it (these statements run for
+ *    milliseconds, not minutes).
+ * At most the pool's size in sessions hold that memory at once, and only while a statement runs.
+ */
+const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off';
 
 /** The tables whose statistics plan searches (PostgreSQL). */
 const ANALYZE = 'analyze issues, issue_field_values, issue_comments, issue_tags, issue_search';

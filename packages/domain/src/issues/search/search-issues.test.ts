@@ -1,12 +1,14 @@
 import { actorFor, createTestOrm, fork, op, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
+import { FieldValue } from '../../model/field.entity.js';
 import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { grantRole } from '../../users/users.js';
 import { applyCommand } from '../apply-command.js';
 import { createIssue } from '../create-issue.js';
 import { addProjectAssignee } from '../fields/assignees.js';
+import { updateValueIn } from '../fields/bundles.js';
 import { addFieldValue } from '../fields/project-fields.js';
 import { countIssues, searchIssueIds, searchIssues, searchPage } from './search-issues.js';
 
@@ -178,5 +180,56 @@ describe('searchIssues', () => {
     expect(full?.fields.find((f) => f.name === 'Assignee')?.values).toEqual([
       { name: 'dev', fullName: 'dev' },
     ]);
+  });
+});
+
+describe('sort by a bundle field', () => {
+  let orm: Orm;
+  let root: Actor;
+  const ids = async (query: string) =>
+    (await searchIssues(fork(orm), root, query, { max: 100 })).map((i) => i.id);
+
+  beforeAll(async () => {
+    orm = await createTestOrm();
+    root = await actorFor(orm, 'root');
+    await createProject(fork(orm), root, { shortName: 'ORD', name: 'Ordering' });
+    // Twelve versions: by name `r10` < `r12` < `r2`; by bundle position r2 < r10 < r12.
+    for (let n = 1; n <= 12; n++)
+      await addFieldValue(fork(orm), root, 'ORD', 'Fix versions', { name: `r${n}` });
+    // More subsystems than the sort spells out as positions (200): the value rows' positions are read then.
+    for (let n = 1; n <= 205; n++)
+      await addFieldValue(fork(orm), root, 'ORD', 'Subsystem', { name: `s${n}` });
+    for (let n = 1; n <= 4; n++)
+      await createIssue(fork(orm), root, { project: 'ORD', summary: `Issue ${n}` });
+    const set = (id: string, ops: Parameters<typeof applyCommand>[3]) =>
+      applyCommand(fork(orm), root, [id], ops);
+    await set('ORD-1', [op.add('Fix versions', 'r10'), op.set('Subsystem', 's100')]);
+    // Two versions: the issue sorts by its first in bundle order (r2), not by r12.
+    await set('ORD-2', [
+      op.add('Fix versions', 'r12'),
+      op.add('Fix versions', 'r2'),
+      op.set('Subsystem', 's9'),
+    ]);
+    await set('ORD-3', [op.add('Fix versions', 'r12'), op.set('Subsystem', 's205')]);
+  });
+  afterAll(() => orm.close(true));
+
+  it.each([
+    ['project: ORD sort by: {Fix versions}', ['ORD-2', 'ORD-1', 'ORD-3', 'ORD-4']],
+    ['project: ORD sort by: {Fix versions} desc', ['ORD-3', 'ORD-1', 'ORD-2', 'ORD-4']],
+    ['project: ORD sort by: Subsystem', ['ORD-2', 'ORD-1', 'ORD-3', 'ORD-4']],
+    ['project: ORD sort by: Subsystem desc', ['ORD-3', 'ORD-1', 'ORD-2', 'ORD-4']],
+  ])('%s: bundle order, numbers as numbers, issues without a value last', async (query, expected) => {
+    expect(await ids(query)).toEqual(expected);
+  });
+
+  it('follows a value moved in its bundle', async () => {
+    const before = await ids('project: ORD sort by: {Fix versions}');
+    expect(before.slice(0, 2)).toEqual(['ORD-2', 'ORD-1']);
+    // r2 renamed keeps its position: the sort reads positions, not names.
+    const em = fork(orm);
+    const r2 = await em.findOneOrFail(FieldValue, { nameKey: 'r2' }, { populate: ['bundle'] });
+    await updateValueIn(em, r2.bundle, 'r2', { newName: 'zz' });
+    expect(await ids('project: ORD sort by: {Fix versions}')).toEqual(before);
   });
 });
