@@ -248,4 +248,35 @@ describe('drivers on the issues themselves', () => {
     });
     expect(plan.from).toBe('issues i');
   });
+
+  describe('alternatives on PostgreSQL', () => {
+    const estimate = async () => ESTIMATE_LIMIT;
+    const query = and([
+      or([valueLeaf('open'), valueLeaf('fixed')]),
+      leaf({ sql: 'exists (select 1 from y where y.a in (?, ?)) and i.b in (?)', params: [1, 2, 3] }),
+      or([
+        leaf({ sql: 'exists (select 1 from y where y.a in (?, ?)) and i.b in (?)', params: [4, 5, 6] }),
+        leaf({ sql: 'i.c = ?', params: [7] }),
+      ]),
+    ]);
+
+    it('a page probes each exists under an OR per issue (offset 0: never hashed), nothing else changes', async () => {
+      const plan = await planQuery(query, readable, estimate, { dialect: 'postgresql' });
+      const sql = pageStatement(plan, [], 0, 50).sql;
+      expect(sql).toContain(
+        '(exists (select 1 from x where x.value_key = ? offset 0) or exists (select 1 from x where x.value_key = ? offset 0))',
+      );
+      // A probe that is more than one sub-query, or one outside an OR, is left as written.
+      expect(sql).toContain('exists (select 1 from y where y.a in (?, ?)) and i.b in (?) and');
+      expect(sql).toContain('(exists (select 1 from y where y.a in (?, ?)) and i.b in (?) or i.c = ?)');
+      expect(sql.match(/offset 0/g)).toHaveLength(2);
+    });
+
+    it('a count and SQLite keep the probes as written', async () => {
+      const count = await planQuery(query, readable, estimate, { dialect: 'postgresql', countOnly: true });
+      expect(countStatement(count).sql).not.toContain('offset 0');
+      const sqlite = await planQuery(query, readable, estimate);
+      expect(pageStatement(sqlite, [], 0, 50).sql).not.toContain('offset 0');
+    });
+  });
 });
