@@ -46,9 +46,7 @@ export async function startSearchEngine(
   const settings = { ...DEFAULT_SEARCH_SETTINGS, ...definedOnly(options) };
   const dialect = dialectOf(orm);
   let pool: SearchPool | undefined;
-  let pg:
-    | { query(c: { text: string; values: unknown[] }): Promise<{ rows: unknown[][] }>; end(): Promise<void> }
-    | undefined;
+  let pg: PgPool | undefined;
   let run: SqlRunner | undefined;
   if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
     pool = startSearchPool(options.file, {
@@ -71,12 +69,11 @@ export async function startSearchEngine(
     const client = pg;
     run = async (statement) => {
       const { text } = pgPlaceholders(statement.sql);
-      return (
-        await client.query({ text, values: statement.params, rowMode: 'array' } as {
-          text: string;
-          values: unknown[];
-        })
-      ).rows;
+      const result = await client.query({ text, values: statement.params, rowMode: 'array' } as {
+        text: string;
+        values: unknown[];
+      });
+      return result.rows as unknown[][];
     };
   }
   let timer: NodeJS.Timeout | undefined;
@@ -87,15 +84,17 @@ export async function startSearchEngine(
     timer.unref();
   }
   let stopping: Promise<void> | undefined;
-  const analyze = pg;
+  const upkeep = pg ? pgUpkeep(pg) : undefined;
+  if (upkeep) {
+    timer = setInterval(() => void upkeep(true).catch(() => {}), 60 * 60 * 1000);
+    timer.unref();
+  }
   const engine: Engine = {
     settings,
     run,
     parallelism: pool ? Math.max(1, options.workers ?? 2) : 1,
     ...(pool ? { maintain: pool.maintain } : {}),
-    ...(analyze
-      ? { maintain: () => analyze.query({ text: ANALYZE, values: [] }).then(() => undefined) }
-      : {}),
+    ...(upkeep ? { maintain: () => upkeep(false) } : {}),
     stop() {
       if (timer) clearInterval(timer);
       stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
@@ -127,7 +126,50 @@ export async function startSearchEngine(
 const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off';
 
 /** The tables whose statistics plan searches (PostgreSQL). */
-const ANALYZE = 'analyze issues, issue_field_values, issue_comments, issue_tags, issue_search';
+const SEARCH_TABLES = 'issues, issue_field_values, issue_comments, issue_tags, issue_search';
+const ANALYZE = `analyze ${SEARCH_TABLES}`;
+
+type PgClient = {
+  query(c: { text: string; values: unknown[] } | string): Promise<{ rows: unknown[] }>;
+};
+type PgPool = PgClient & {
+  connect(): Promise<PgClient & { release(): void }>;
+  end(): Promise<void>;
+};
+
+/**
+ * PostgreSQL's upkeep of the search tables, on a session of the search pool (no statement
+ * budget): `analyze` after bulk writes. Where the server's autovacuum is off (as on the machines
+ * this was measured on), also `vacuum`: without it no page is ever marked all-visible, so a count
+ * over an index (`State: Open`: 166,000 entries at a million issues) reads every row's page as
+ * well, and the text index's pending list of new documents is scanned by every text search. Then
+ * it also runs hourly (`periodic`). One run at a time; a request meanwhile is dropped (the running
+ * one covers it).
+ */
+function pgUpkeep(pool: PgPool): (periodic: boolean) => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = async (periodic: boolean) => {
+    const session = await pool.connect();
+    try {
+      const [row] = (await session.query("select current_setting('autovacuum') = 'on' as on")).rows as {
+        on: boolean;
+      }[];
+      const autovacuum = row?.on !== false;
+      if (periodic && autovacuum) return;
+      await session.query('set statement_timeout = 0');
+      await session.query(autovacuum ? ANALYZE : `vacuum (analyze) ${SEARCH_TABLES}`);
+    } finally {
+      await session.query('reset statement_timeout').catch(() => {});
+      session.release();
+    }
+  };
+  return (periodic) => {
+    running ??= run(periodic).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+}
 
 /** Bulk writes between statistics updates: the first after this many issues, then each doubling. */
 export const UPKEEP_FIRST = 2000;
