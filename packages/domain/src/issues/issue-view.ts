@@ -220,17 +220,16 @@ async function loadViews(
       'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name, ' +
       'uu.login as updater_login, uu.full_name as updater_full_name, ' +
       'i.reporter_id, i.permitted_group_id, g.name as permitted_group, ' +
-      '(select count(*) from issue_stars s where s.issue_id = i.id) as stars, ' +
-      '(select count(*) from issue_stars s where s.issue_id = i.id and s.user_id = ?) as my_stars, ' +
-      '(select count(*) from issue_votes v where v.issue_id = i.id) as votes, ' +
-      '(select count(*) from issue_votes v where v.issue_id = i.id and v.user_id = ?) as my_votes, ' +
-      'exists (select 1 from issue_attachments a where a.issue_id = i.id) as has_attachments, ' +
-      'exists (select 1 from issue_tags it where it.issue_id = i.id) as has_tags, ' +
-      'exists (select 1 from issue_comments c where c.issue_id = i.id and not c.deleted) as has_comments, ' +
-      '(exists (select 1 from issue_links l where l.source_id = i.id) ' +
-      'or exists (select 1 from issue_links l where l.target_id = i.id)) as has_links ' +
+      // The counts come from the row triggers keep per issue (migration 0045): one probe instead
+      // of nine; whether the caller starred or voted is looked up only where there are some.
+      'coalesce(m.stars, 0) as stars, ' +
+      'case when m.stars > 0 then (select count(*) from issue_stars s where s.issue_id = i.id and s.user_id = ?) else 0 end as my_stars, ' +
+      'coalesce(m.votes, 0) as votes, ' +
+      'case when m.votes > 0 then (select count(*) from issue_votes v where v.issue_id = i.id and v.user_id = ?) else 0 end as my_votes, ' +
+      'coalesce(m.attachments, 0) > 0 as has_attachments, coalesce(m.tags, 0) > 0 as has_tags, ' +
+      'coalesce(m.comments, 0) > 0 as has_comments, coalesce(m.links, 0) > 0 as has_links ' +
       'from issues i join projects p on p.id = i.project_id join users u on u.id = i.reporter_id ' +
-      'left join user_groups g on g.id = i.permitted_group_id ' +
+      'left join issue_marks m on m.issue_id = i.id left join user_groups g on g.id = i.permitted_group_id ' +
       // The author of the issue's latest recorded change (the legacy `updaterName`), else the
       // updater an import named.
       'left join users uu on uu.id = coalesce(' +
