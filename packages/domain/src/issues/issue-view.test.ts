@@ -3,10 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
 import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
+import { updateUser } from '../users/user-admin.js';
 import { applyCommand } from './apply-command.js';
 import { createIssue } from './create-issue.js';
 import { addProjectAssignee } from './fields/assignees.js';
+import { updateBundleValue } from './fields/bundles.js';
 import { createPrototype } from './fields/custom-fields.js';
+import { bundleTypeOf } from './fields/field-types.js';
 import { attachProjectCustomField, getProjectCustomField } from './fields/project-custom-fields.js';
 import { addFieldValue } from './fields/project-fields.js';
 import { loadIssueViews, loadReadableIssueView } from './issue-view.js';
@@ -54,5 +57,27 @@ describe('issue views: the values of a field holding several', () => {
     expect(valuesOf(page[2]?.fields ?? [], 'Fix versions')).toEqual(['1.0', '2.0']);
     for (const view of page)
       expect(view.fields).toEqual((await loadReadableIssueView(fork(orm), root, view.id))?.fields);
+  });
+
+  it('show a renamed value and a renamed user on the next page, as one issue does', async () => {
+    const before = await loadIssueViews(fork(orm), root, ids);
+    expect(valuesOf(before[2]?.fields ?? [], 'Fix versions')).toEqual(['1.0', '2.0']);
+    const versions = await getProjectCustomField(fork(orm), root, 'ORD', 'Fix versions');
+    await updateBundleValue(fork(orm), root, bundleTypeOf('version'), versions.bundle ?? '', '2.0', {
+      newName: '2.5',
+    });
+    await updateUser(fork(orm), root, 'amy', { fullName: 'Amy Renamed' });
+    const page = await loadIssueViews(fork(orm), root, ids);
+    expect(valuesOf(page[2]?.fields ?? [], 'Fix versions')).toEqual(['1.0', '2.5']);
+    const reviewers = page[0]?.fields.find((f) => f.name === 'Reviewers')?.values;
+    expect(reviewers).toEqual([
+      { name: 'amy', fullName: 'Amy Renamed' },
+      { name: 'zed', fullName: expect.any(String) },
+    ]);
+    for (const view of page)
+      expect(view.fields).toEqual((await loadReadableIssueView(fork(orm), root, view.id))?.fields);
+    // Inside a transaction, as creating an issue reads its view: the same values.
+    const inside = await fork(orm).transactional((tx) => loadIssueViews(tx, root, ids));
+    expect(inside.map((v) => v.fields)).toEqual(page.map((v) => v.fields));
   });
 });

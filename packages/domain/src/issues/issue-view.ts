@@ -9,6 +9,7 @@ import { readRows } from '../orm/statements.js';
 import { formatSimpleValue } from '../values/simple-values.js';
 import { visibleAttachmentsSql } from './attachments/attachment-visibility.js';
 import { visibleCommentsSql } from './comments/comments.js';
+import { fieldValueLookups } from './fields/value-lookups.js';
 import { type OrderedValueRow, orderFieldValues } from './fields/value-order.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
 
@@ -470,18 +471,54 @@ async function readFieldRows(
     );
     return { definitionRows, valueRows };
   }
-  // SQLite: in the index's order (issue, field, slot), without the temporary B-tree that sorting
-  // every row by value cost (half of the statement); the few fields holding several values are
-  // put in the same order here (PostgreSQL orders logins by its collation: it keeps the SQL order).
-  const valueRows = await readRows<FieldValueRow & OrderedValueRow>(
+  // SQLite: the stored values alone, in the index's order (issue, field, slot): without the
+  // temporary B-tree that sorting every row by value cost (half of the statement), and without
+  // joining each to its bundle value or user (two fifths of the rest), which come from lookups
+  // remembered under the epochs (fields/value-lookups.ts). The few fields holding several values
+  // are put in SQL's order here (PostgreSQL orders logins by its collation: it keeps the SQL).
+  const stored = await readRows<StoredValueRow>(
     em,
-    `select ifv.issue_id, ifv.field_id, fv.ordinal as value_ordinal, fv.id as value_id, ${select}` +
-      `from issue_field_values ifv ${joins}` +
+    'select ifv.issue_id, ifv.field_id, ifv.value_id, ifv.user_id, ifv.text, ifv.number from issue_field_values ifv ' +
       `where ifv.issue_id in (${placeholders(ids)}) order by ifv.issue_id, ifv.field_id, ifv.slot`,
     ids,
   );
+  const valueIds = new Set<number>();
+  const userIds = new Set<number>();
+  for (const row of stored) {
+    if (row.value_id !== null) valueIds.add(Number(row.value_id));
+    if (row.user_id !== null) userIds.add(Number(row.user_id));
+  }
+  const lookups =
+    valueIds.size + userIds.size > 0 ? await fieldValueLookups(em, valueIds, userIds) : undefined;
+  const valueRows = stored.map((row): FieldValueRow & OrderedValueRow => {
+    const value = row.value_id === null ? undefined : lookups?.value(Number(row.value_id));
+    const user = row.user_id === null ? undefined : lookups?.user(Number(row.user_id));
+    return {
+      issue_id: row.issue_id,
+      field_id: row.field_id,
+      value_ordinal: value ? value.ordinal : null,
+      value_id: value ? row.value_id : null,
+      value_name: value ? value.name : null,
+      resolved: value ? value.resolved : null,
+      color_index: value ? value.colorIndex : null,
+      login: user ? user.login : null,
+      full_name: user ? user.fullName : null,
+      text: row.text,
+      number: row.number,
+    };
+  });
   return { definitionRows, valueRows: orderFieldValues(valueRows) };
 }
+
+/** A stored value of an issue's field, as its row holds it. */
+type StoredValueRow = {
+  issue_id: number;
+  field_id: number;
+  value_id: number | null;
+  user_id: number | null;
+  text: string | null;
+  number: unknown;
+};
 
 /** A field of an issue from the issue's value rows (all its fields' rows; this field's are picked). */
 function toField(definition: FieldDefinitionRow, rows: readonly FieldValueRow[] | undefined): IssueFieldView {
