@@ -221,7 +221,7 @@ async function loadViews(
       'i.resolved_at, p.short_name, p.name as project_name, u.login, u.full_name, ' +
       'uu.login as updater_login, uu.full_name as updater_full_name, ' +
       'i.reporter_id, i.permitted_group_id, g.name as permitted_group, ' +
-      // The counts come from the row triggers keep per issue (migration 0045): one probe instead
+      // The counts come from the row that triggers keep per issue (migration 0045): one probe instead
       // of nine; whether the caller starred or voted is looked up only where there are some.
       'coalesce(m.stars, 0) as stars, ' +
       'case when m.stars > 0 then (select count(*) from issue_stars s where s.issue_id = i.id and s.user_id = ?) else 0 end as my_stars, ' +
