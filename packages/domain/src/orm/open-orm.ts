@@ -44,9 +44,16 @@ export async function openOrm(
     forceUtcTimezone: true,
     // The migration ledger and the authorisation epoch with its triggers (migration 0012) are
     // ours, not entities': schema diffs must leave them alone (`auth-epoch.test.ts` checks them).
-    // The full-text indexes of search (migration 0020) are not entities either.
+    // The full-text indexes of search (migration 0020) are not entities either, nor the counts
+    // per issue that triggers keep (`issue_marks`, migration 0045).
     schemaGenerator: {
-      skipTables: ['trackline_migrations', 'trackline_auth_epoch', 'issue_search', ...FTS_TABLES],
+      skipTables: [
+        'trackline_migrations',
+        'trackline_auth_epoch',
+        'issue_search',
+        'issue_marks',
+        ...FTS_TABLES,
+      ],
       ignoreTriggers: true,
     },
     ...extra,

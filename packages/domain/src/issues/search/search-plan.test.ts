@@ -83,7 +83,13 @@ describe('planQuery', () => {
 
   it('marks a walk: the driver in its own order, no other condition, a caller who reads everything', async () => {
     const estimate = async () => 10;
-    expect((await planQuery(valueLeaf('open'), readable, estimate)).walk).toBe(true);
+    const walk = await planQuery(valueLeaf('open'), readable, estimate);
+    expect(walk.walk).toBe(true);
+    // Its page reads the ids off the driver's index, joined to no issue row.
+    expect(pageStatement(walk, [], 150, 50)).toEqual({
+      sql: 'select d.issue_id as id from issue_field_values d where d.value_key = ? and 1 = 1 and 1 = 1 order by d.issue_id desc limit ? offset ?',
+      params: ['open', 50, 150],
+    });
     const readsSome = { sql: 'i.project_id in (?)', params: [3] };
     expect((await planQuery(valueLeaf('open'), readsSome, estimate)).walk).toBeUndefined();
     const more = and([valueLeaf('open'), leaf({ sql: 'i.resolved_at is null', params: [] })]);
