@@ -1,7 +1,8 @@
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../auth/actor.js';
-import type { Orm } from '../orm/open-orm.js';
+import { createOrm } from '../model/create-orm.js';
+import { dialectOf, type Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
 import { addComment } from './apply-command.js';
 import { createIssue } from './create-issue.js';
@@ -14,9 +15,10 @@ import { getIssue } from './get-issue.js';
 import { loadIssueViews } from './issue-view.js';
 
 /**
- * One issue read by its readable id (on PostgreSQL one statement with its fields as JSON,
- * issue-view-pg.ts) gives the same view as the read of issues by database id (the fields and
- * their values in statements of their own), for every viewer.
+ * One issue read by its readable id (on PostgreSQL one statement with its values as JSON and the
+ * project's fields remembered under the vocabulary epoch, issue-view-pg.ts) gives the same view
+ * as the read of issues by database id (fields and values in statements of their own), for
+ * every viewer, and a change to the fields from anywhere is seen on the next read.
  */
 describe('the one-issue read', () => {
   let orm: Orm;
@@ -84,6 +86,43 @@ describe('the one-issue read', () => {
       expect(view).toEqual(again);
       const assignee = view.fields.find((f) => f.name === 'Assignee');
       expect(assignee).toMatchObject({ values: [], emptyText: 'Unassigned' });
+    }
+  });
+
+  it('sees a change to the project’s fields made elsewhere (another ORM, plain SQL) on the next read', async () => {
+    // Another ORM on the same database stands for another server process (SQLite: the same one).
+    const other =
+      dialectOf(orm) === 'postgresql'
+        ? await createOrm({ kind: 'postgresql', url: String(orm.config.get('clientUrl')), poolSize: 1 })
+        : orm;
+    const sql = (text: string) => fork(other).getConnection().execute(text, [], 'run');
+    const field = async (actor: Actor, name: string) =>
+      (await getIssue(fork(orm), actor, 'VEW-3')).fields.find((f) => f.name === name);
+    try {
+      // Read (and remembered) first.
+      expect(await field(root, 'Assignee')).toMatchObject({ emptyText: 'Unassigned' });
+      expect(await field(observer, 'Type')).toBeDefined();
+      await sql("update project_fields set empty_text = 'Nobody' where name_key = 'assignee'");
+      expect(await field(root, 'Assignee')).toMatchObject({ emptyText: 'Nobody' });
+      await sql("update custom_fields set is_private = true where name_key = 'type'");
+      expect(await field(observer, 'Type')).toBeUndefined();
+      expect(await field(root, 'Type')).toBeDefined();
+      await sql("update custom_fields set is_private = false where name_key = 'type'");
+      expect(await field(observer, 'Type')).toBeDefined();
+      await createPrototype(fork(other), root, { name: 'Budget', type: 'string' });
+      await attachProjectCustomField(fork(other), root, 'VEW', 'Budget', {});
+      expect(await field(root, 'Budget')).toMatchObject({ values: [] });
+      const { view, again } = await byDbId(root, 'VEW-3');
+      expect(view).toEqual(again);
+    } finally {
+      await fork(orm)
+        .getConnection()
+        .execute(
+          "update project_fields set empty_text = 'Unassigned' where name_key = 'assignee'",
+          [],
+          'run',
+        );
+      if (other !== orm) await other.close(true);
     }
   });
 

@@ -2,6 +2,7 @@ import { type Actor, can } from '../auth/actor.js';
 import { canReadIssue } from '../auth/issue-access.js';
 import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
+import { epochCacheFor } from '../orm/epoch-cache.js';
 import { dialectOfEm } from '../orm/open-orm.js';
 import { toBool, toMs, toMsOrNull } from '../orm/row-values.js';
 import { placeholders } from '../orm/sql-fragments.js';
@@ -10,7 +11,7 @@ import { formatSimpleValue } from '../values/simple-values.js';
 import { visibleAttachmentsSql } from './attachments/attachment-visibility.js';
 import { visibleCommentsSql } from './comments/comments.js';
 import { formatIssueId, parseIssueId } from './issue-id.js';
-import { fieldRowsOf, PG_ISSUE_WITH_FIELDS_SQL } from './issue-view-pg.js';
+import { PG_ISSUE_SQL, valueRowsOf } from './issue-view-pg.js';
 
 export type UserRef = { login: string; fullName: string };
 
@@ -198,21 +199,17 @@ export async function loadReadableIssueView(
   if (!key) return null;
   const readable = (row: IssueRow) => canReadIssue(actor, accessFacts(row));
   if (dialectOfEm(em) === 'postgresql') {
-    // One statement for the issue and its fields (issue-view-pg.ts).
-    const rows = await readRows<IssueRow & { fields: unknown }>(em, PG_ISSUE_WITH_FIELDS_SQL, [
-      actor.userId,
-      actor.userId,
-      key.shortNameKey,
-      key.number,
-    ]);
+    // One statement for the issue and its values; the project's fields remembered (issue-view-pg.ts).
+    const rows = await readRows<IssueRow & { field_values: unknown; fields_epoch: unknown }>(
+      em,
+      PG_ISSUE_SQL,
+      [actor.userId, actor.userId, key.shortNameKey, key.number],
+    );
     const [row] = rows.filter(readable);
     if (!row) return null;
-    const [view] = await assembleViews(
-      em,
-      actor,
-      [row],
-      splitFieldRows(fieldRowsOf(row.fields, row.project_id)),
-    );
+    const definitionRows = await projectFieldRows(em, Number(row.project_id), String(row.fields_epoch));
+    const valueRows = valueRowsOf(row.field_values, Number(row.id));
+    const [view] = await assembleViews(em, actor, [row], { definitionRows, valueRows });
     return view ?? null;
   }
   const [view] = await loadViews(
@@ -493,6 +490,35 @@ async function readFieldRows(em: Em, issues: readonly IssueRow[]): Promise<Field
     ids,
   );
   return { definitionRows, valueRows };
+}
+
+/** A project's fields as the issue view shows them, remembered per project under the vocabulary epoch. */
+const projectFieldsCache = epochCacheFor<FieldDefinitionRow[]>((rows) => 256 + 160 * rows.length);
+
+/**
+ * The fields of a project, in its order, as remembered under `epoch` (the vocabulary epoch the
+ * caller's statement read with the issue: project fields and prototypes bump it in the changing
+ * transaction, whatever process or code path changes them). On a miss they are read with the
+ * epoch in one statement and kept under the epoch that statement read; inside a transaction
+ * nothing is kept (its epoch may be its own, uncommitted one).
+ */
+async function projectFieldRows(em: Em, projectId: number, epoch: string): Promise<FieldDefinitionRow[]> {
+  const cache = projectFieldsCache(em);
+  const key = String(projectId);
+  const hit = cache.get(key, epoch, Number.POSITIVE_INFINITY);
+  if (hit) return hit;
+  // One row at least (the epoch's), with null field columns when the project has no field.
+  const rows = await readRows<Omit<FieldDefinitionRow, 'id'> & { id: number | null; epoch: unknown }>(
+    em,
+    'select e.n as epoch, pf.id, pf.project_id, pf.name, pf.kind, pf.multi, pf.empty_text, cf.is_private ' +
+      'from trackline_auth_epoch e left join (project_fields pf join custom_fields cf on cf.id = pf.custom_field_id) ' +
+      'on pf.project_id = ? where e.id = 2 order by pf.ordinal, pf.id',
+    [projectId],
+  );
+  const definitions = rows.flatMap(({ epoch: _, id, ...row }) => (id === null ? [] : [{ id, ...row }]));
+  const [first] = rows;
+  if (first && !em.getTransactionContext()) cache.set(key, String(first.epoch), Date.now(), definitions);
+  return definitions;
 }
 
 /**
