@@ -1,6 +1,7 @@
 // Scale-out on one machine: the mixed row (90% issue reads, 10% commands) against the API on
 // PostgreSQL with TRACKLINE_PROCESSES=1 and then =2, in the same run and on the same database,
-// with the CPU each side used (the server processes, PostgreSQL's backends). Prints JSON.
+// with the CPU each side used (the server processes, the database's PostgreSQL backends, the load
+// generator). Prints JSON. Runs alone too: `node bench/processes.mjs`.
 // Env: BENCH_PG_URL (postgres://postgres@127.0.0.1:5432), BENCH_SECONDS, BENCH_CONNECTIONS.
 // Needs `pnpm build`.
 import { spawn } from 'node:child_process';
@@ -39,21 +40,39 @@ function childrenOf(pid) {
   }
 }
 
-/** CPU ms used so far by every PostgreSQL process of this machine. */
-function postgresCpuMs() {
-  let total = 0;
+/**
+ * CPU ms used so far by each PostgreSQL process of this machine (pid → ms), and which of them are
+ * backends of the benchmark's database (their command line names it). The machine is shared: a
+ * benchmark of another database (the search row, another session's) must not count as ours.
+ */
+function postgresCpu() {
+  const all = new Map();
+  const ours = new Set();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * 10;
+      all.set(entry, (Number(fields[11]) + Number(fields[12])) * 10);
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${NAME} `)) ours.add(entry);
     } catch {
       // The process ended meanwhile.
     }
   }
-  return total;
+  return { all, ours };
+}
+
+/** CPU ms between two `postgresCpu()` readings: every PostgreSQL process, and the database's backends. */
+function postgresSpent(before, after) {
+  let all = 0;
+  let ours = 0;
+  for (const [pid, ms] of after.all) {
+    const spent = ms - (before.all.get(pid) ?? 0);
+    all += spent;
+    if (after.ours.has(pid)) ours += spent;
+  }
+  return { all, ours };
 }
 
 /** The API with `processes` server processes; resolves once each of them listens. */
@@ -116,11 +135,18 @@ async function measure(url, processes, target) {
     await run(server.url, target); // warm-up, discarded
     const pids = [server.child.pid, ...childrenOf(server.child.pid)];
     const serverBefore = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
-    const pgBefore = postgresCpuMs();
+    const pgBefore = postgresCpu();
+    // autocannon runs in this process: its CPU is the load generator's share of the machine.
+    const loadBefore = process.cpuUsage();
     const result = await run(server.url, target);
+    const load = process.cpuUsage(loadBefore);
     const serverCpuMs = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) - serverBefore;
-    const postgresMs = postgresCpuMs() - pgBefore;
+    const postgres = postgresSpent(pgBefore, postgresCpu());
+    const loadMs = (load.user + load.system) / 1000;
     const wallMs = DURATION * 1000;
+    const requests = result.requests.total;
+    const cores = (ms) => +(ms / wallMs).toFixed(2);
+    const perRequest = (ms) => +(ms / requests).toFixed(3);
     return {
       processes,
       rps: Math.round(result.requests.average),
@@ -128,9 +154,19 @@ async function measure(url, processes, target) {
       p99: result.latency.p99,
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
-      // Cores used on average during the measured pass (of this machine's cores).
-      serverCores: +(serverCpuMs / wallMs).toFixed(2),
-      postgresCores: +(postgresMs / wallMs).toFixed(2),
+      // Cores used on average during the measured pass (of this machine's cores): the server
+      // processes, the benchmark database's PostgreSQL backends, every PostgreSQL process of the
+      // machine (others' included), and the load generator.
+      serverCores: cores(serverCpuMs),
+      postgresCores: cores(postgres.ours),
+      postgresAllCores: cores(postgres.all),
+      loadCores: cores(loadMs),
+      // CPU ms per answered request, each side.
+      cpuMsPerRequest: {
+        server: perRequest(serverCpuMs),
+        postgres: perRequest(postgres.ours),
+        load: perRequest(loadMs),
+      },
     };
   } finally {
     await stop(server.child);

@@ -434,7 +434,9 @@ try {
     );
     processes = await runJsonBench('processes.mjs');
     const line = (m) =>
-      `${m.rps} req/s, p99 ${m.p99} ms, CPU: server ${m.serverCores} cores, PostgreSQL ${m.postgresCores} cores`;
+      `${m.rps} req/s, p99 ${m.p99} ms, CPU: server ${m.serverCores} cores, PostgreSQL ${m.postgresCores} cores ` +
+      `(all of its processes ${m.postgresAllCores}), load generator ${m.loadCores}; ms per request: server ` +
+      `${m.cpuMsPerRequest.server}, PostgreSQL ${m.cpuMsPerRequest.postgres}, load ${m.cpuMsPerRequest.load}`;
     console.log(`  1 process:   ${line(processes.one)}`);
     console.log(`  2 processes: ${line(processes.two)}`);
     console.log(`  2 processes / 1 process: ${processes.ratio}x (target 1.3x)`);

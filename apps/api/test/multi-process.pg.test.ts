@@ -1,5 +1,15 @@
 import { readdirSync } from 'node:fs';
-import { addFieldValue, createOrm, migrate, migrationsDir, type Orm, seed } from '@trackline/domain';
+import {
+  addFieldValue,
+  createOrm,
+  createPermanentToken,
+  createProject,
+  insertUser,
+  migrate,
+  migrationsDir,
+  type Orm,
+  seed,
+} from '@trackline/domain';
 import { createScratchDatabase, type ScratchDatabase } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiProcess, startApi as startProcess, stopApi } from './api-process.js';
@@ -259,6 +269,27 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('two API processes on one Postgre
         expect(view.comment).toHaveLength(EACH);
       }
       expect(views[0]).toEqual(views[1]);
+    });
+
+    it('a token revoked or a grant changed through one process (or plain SQL) counts at once in the other', async () => {
+      const [a, b] = apis as [ApiProcess, ApiProcess];
+      const root = await actorFor(orm, 'root');
+      await createProject(fork(orm), root, { shortName: 'EPO', name: 'Epochs' });
+      await insertUser(fork(orm), { login: 'epo', email: 'epo@example.com' });
+      const { token } = await createPermanentToken(fork(orm), await actorFor(orm, 'epo'), 'epo');
+      const issue = await call(b, 'PUT', '/rest/issue?project=EPO&summary=Guarded');
+      expect(issue.status).toBe(201);
+      const read = async (api: ApiProcess) =>
+        (await fetch(`${api.url}/rest/issue/EPO-1`, { headers: { authorization: `Bearer ${token}` } }))
+          .status;
+      // Remembered by process a (each read resolves the token and reads the epochs again).
+      expect([await read(a), await read(a)]).toEqual([404, 404]);
+      expect((await call(b, 'POST', '/rest/admin/user/epo/role/Observer?project=EPO')).status).toBeLessThan(
+        300,
+      );
+      expect(await Promise.all([read(a), read(a), read(a)])).toEqual([200, 200, 200]);
+      await rows(orm, "delete from permanent_tokens where name = 'epo'");
+      expect(await Promise.all([read(a), read(b)])).toEqual([401, 401]);
     });
 
     it('neither process logged an error', () => {

@@ -4,6 +4,7 @@ import { tables } from '../model/database.js';
 import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
 import { epochCacheFor, readEpochs } from '../orm/epoch-cache.js';
+import { dialectOfEm } from '../orm/open-orm.js';
 import { toBool } from '../orm/row-values.js';
 import { type Param, perLength, prepareRead } from '../orm/typed-query.js';
 import { bundleMembers } from '../projects/bundle-usage.js';
@@ -233,6 +234,47 @@ const votesQuery = perLength((count) =>
       .where('issue_id', 'in', param.list('ids', count)),
   ),
 );
+/** The five reads above as one statement on PostgreSQL (`loadStateRows`), per number of issues. */
+const stateQuery = perLength((count) =>
+  prepareRead((param: Ids) =>
+    tables.selectNoFrom((eb) => [
+      eb
+        .selectFrom('issue_field_values')
+        .select(
+          sql<unknown>`json_agg(json_build_array(issue_id, field_id, slot, value_id, user_id, text, number))`.as(
+            'j',
+          ),
+        )
+        .where('issue_id', 'in', param.list('ids', count))
+        .as('slots'),
+      eb
+        .selectFrom('issue_tags')
+        .select(sql<unknown>`json_agg(json_build_array(issue_id, tag_id))`.as('j'))
+        .where('issue_id', 'in', param.list('ids', count))
+        .as('tags'),
+      eb
+        .selectFrom('issue_stars')
+        .select(sql<unknown>`json_agg(json_build_array(issue_id, user_id))`.as('j'))
+        .where('issue_id', 'in', param.list('ids', count))
+        .as('stars'),
+      eb
+        .selectFrom('issue_votes')
+        .select(sql<unknown>`json_agg(json_build_array(issue_id, user_id))`.as('j'))
+        .where('issue_id', 'in', param.list('ids', count))
+        .as('votes'),
+      eb
+        .selectFrom('issue_links')
+        .select(sql<unknown>`json_agg(json_build_array(id, type_id, source_id, target_id))`.as('j'))
+        .where((w) =>
+          w.or([
+            w('source_id', 'in', param.list('ids', count)),
+            w('target_id', 'in', param.list('ids', count)),
+          ]),
+        )
+        .as('links'),
+    ]),
+  ),
+);
 /** The links touching any of the issues, per number of issues. */
 const linksQuery = perLength((count) =>
   prepareRead((param: Ids) =>
@@ -251,7 +293,6 @@ const linksQuery = perLength((count) =>
 /** Loads everything a command may change on `issues`, with a fixed number of queries. */
 export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<CommandState> {
   const issueIds = issues.map((i) => i.id);
-  const ids = { ids: issueIds };
   const { fields, fieldUsers } = await fieldDefinitions(em, issues);
 
   const states = new Map<number, IssueState>(
@@ -271,7 +312,8 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
       },
     ]),
   );
-  for (const row of await slotsQuery(issueIds.length).all(em, ids)) {
+  const loaded = await loadStateRows(em, issueIds);
+  for (const row of loaded.slots) {
     const state = states.get(Number(row.issue_id));
     if (!state) continue;
     entryOf(state.initial, Number(row.field_id), (): FieldSlots => new Map()).set(Number(row.slot), {
@@ -281,31 +323,92 @@ export async function loadCommandState(em: Em, issues: IssueRef[]): Promise<Comm
       number: row.number === null || row.number === undefined ? null : Number(row.number),
     });
   }
-  const loadSet = async (
-    query: typeof tagsQuery,
+  const loadSet = (
+    rows: readonly RefRow[],
     pick: (s: IssueState) => { initial: Set<number>; current: Set<number> },
   ) => {
-    for (const row of await query(issueIds.length).all(em, ids)) {
+    for (const row of rows) {
       const state = states.get(Number(row.issue_id));
       if (state) pick(state).initial.add(Number(row.ref));
     }
   };
-  await loadSet(tagsQuery, (s) => s.tags);
-  await loadSet(starsQuery, (s) => s.stars);
-  await loadSet(votesQuery, (s) => s.votes);
+  loadSet(loaded.tags, (s) => s.tags);
+  loadSet(loaded.stars, (s) => s.stars);
+  loadSet(loaded.votes, (s) => s.votes);
   for (const state of states.values()) {
     state.current = copySlots(state.initial);
     for (const set of [state.tags, state.stars, state.votes]) set.current = new Set(set.initial);
   }
 
-  return { issues: [...states.values()], fields, fieldUsers, links: await loadLinks(em, issueIds) };
+  return { issues: [...states.values()], fields, fieldUsers, links: linksOf(loaded.links) };
 }
 
-/** The links touching any of the issues, as loaded (`initial`, with row ids) and as a command leaves them. */
-export async function loadLinks(em: Em, issueIds: readonly number[]): Promise<CommandState['links']> {
-  const linkRows = await linksQuery(issueIds.length).all(em, { ids: issueIds });
+type SlotRow = {
+  issue_id: unknown;
+  field_id: unknown;
+  slot: unknown;
+  value_id: unknown;
+  user_id: unknown;
+  text: string | null;
+  number: unknown;
+};
+type RefRow = { issue_id: unknown; ref: unknown };
+type LinkRow = { id: unknown; type_id: unknown; source_id: unknown; target_id: unknown };
+type StateRows = { slots: SlotRow[]; tags: RefRow[]; stars: RefRow[]; votes: RefRow[]; links: LinkRow[] };
+
+/**
+ * The issues' stored values, tags, stars, votes and links. On PostgreSQL one statement (each
+ * kind a JSON array): a command reads them inside its transaction, where every statement is a
+ * round trip the transaction's connection waits for and a text the backend parses and plans
+ * (the ORM inlines the parameters there), five of them on every command. SQLite: five prepared
+ * statements, function calls in the process.
+ */
+async function loadStateRows(em: Em, issueIds: readonly number[]): Promise<StateRows> {
+  const ids = { ids: [...issueIds] };
+  const count = issueIds.length;
+  if (dialectOfEm(em) !== 'postgresql') {
+    return {
+      slots: await slotsQuery(count).all(em, ids),
+      tags: await tagsQuery(count).all(em, ids),
+      stars: await starsQuery(count).all(em, ids),
+      votes: await votesQuery(count).all(em, ids),
+      links: await linksQuery(count).all(em, ids),
+    };
+  }
+  const row = await stateQuery(count).first(em, ids);
+  const list = (value: unknown): unknown[][] =>
+    (typeof value === 'string' ? JSON.parse(value) : (value ?? [])) as unknown[][];
+  const refs = (value: unknown): RefRow[] => list(value).map(([issue_id, ref]) => ({ issue_id, ref }));
+  return {
+    slots: list(row?.slots).map(([issue_id, field_id, slot, value_id, user_id, text, number]) => ({
+      issue_id,
+      field_id,
+      slot,
+      value_id,
+      user_id,
+      text: (text ?? null) as string | null,
+      number,
+    })),
+    tags: refs(row?.tags),
+    stars: refs(row?.stars),
+    votes: refs(row?.votes),
+    links: list(row?.links).map(([id, type_id, source_id, target_id]) => ({
+      id,
+      type_id,
+      source_id,
+      target_id,
+    })),
+  };
+}
+
+const linksOf = (linkRows: readonly LinkRow[]): CommandState['links'] => {
   const initial = new Map<LinkKey, number>(
     linkRows.map((r) => [linkKey(Number(r.type_id), Number(r.source_id), Number(r.target_id)), Number(r.id)]),
   );
   return { initial, current: new Set(initial.keys()) };
+};
+
+/** The links touching any of the issues, as loaded (`initial`, with row ids) and as a command leaves them. */
+export async function loadLinks(em: Em, issueIds: readonly number[]): Promise<CommandState['links']> {
+  return linksOf(await linksQuery(issueIds.length).all(em, { ids: issueIds }));
 }

@@ -55,7 +55,8 @@ export const IssueLink = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     type: () => p.manyToOne(IssueLinkType).deleteRule('cascade'),
-    source: () => p.manyToOne(Issue).deleteRule('cascade'),
+    // Both ends are looked up on every issue read (has it links?), and the unique index leads with the type.
+    source: () => p.manyToOne(Issue).deleteRule('cascade').index(),
     target: () => p.manyToOne(Issue).deleteRule('cascade').index(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },

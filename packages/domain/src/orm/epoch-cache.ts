@@ -1,4 +1,5 @@
 import type { Em } from './em.js';
+import { dialectOfEm } from './open-orm.js';
 import { readRow, readRows } from './statements.js';
 
 /**
@@ -84,15 +85,49 @@ export const epochCacheFor = <T>(bytesOf: (value: T) => number): ((em: Em) => Ep
 // Raw reads: `trackline_auth_epoch` is a table of the migrations' triggers, outside the entities
 // (and `orm` sits below `model`, where the typed builder is), so it has no typed description.
 
-/** The authorisation and vocabulary epochs, as one key part (one statement). */
-export async function readEpochs(em: Em): Promise<string> {
+/** The authorisation and vocabulary epochs (rows 1 and 2), read now. */
+async function readEpochPair(em: Em): Promise<[string, string]> {
   const rows = await readRows<{ id: number; n: unknown }>(
     em,
     'select id, n from trackline_auth_epoch where id in (1, 2) order by id',
   );
   if (rows.length !== 2)
     throw new Error('trackline_auth_epoch lacks its rows: the database is not migrated.');
-  return rows.map((r) => String(r.n)).join('.');
+  return [String(rows[0]?.n), String(rows[1]?.n)];
+}
+
+/** Per database connection: the pair read that requests of this turn share, until it is sent. */
+const sharedPairs = new WeakMap<object, Promise<[string, string]>>();
+
+/**
+ * The epochs as read by one statement that every request asking in the same turn of the event
+ * loop shares, on PostgreSQL. The statement is sent after the I/O phase (`setImmediate`), once
+ * every request read in this turn has asked, and a request arriving after it was sent waits for
+ * the next one: each request still gets epochs read after it arrived, so a change committed
+ * before that (a revoked token, a grant, in any process) is seen exactly as with a read of its
+ * own. Why: the epoch is read by every authenticated request, and on PostgreSQL each read is a
+ * round trip and a backend's statement; under load several requests arrive per turn. SQLite and
+ * transactions read at once (there a read is a function call; a transaction sees its own rows).
+ */
+function epochPair(em: Em): Promise<[string, string]> {
+  if (em.getTransactionContext() || dialectOfEm(em) !== 'postgresql') return readEpochPair(em);
+  const connection = em.getConnection();
+  let shared = sharedPairs.get(connection);
+  if (!shared) {
+    shared = new Promise((resolve, reject) => {
+      setImmediate(() => {
+        sharedPairs.delete(connection);
+        readEpochPair(em).then(resolve, reject);
+      });
+    });
+    sharedPairs.set(connection, shared);
+  }
+  return shared;
+}
+
+/** The authorisation and vocabulary epochs, as one key part (one statement, shared by a turn's requests). */
+export async function readEpochs(em: Em): Promise<string> {
+  return (await epochPair(em)).join('.');
 }
 
 /**
@@ -112,8 +147,9 @@ export async function readEpochsAndIssueMark(em: Em): Promise<string> {
   return rows.map((r) => String(r.n)).join('.');
 }
 
-/** The authorisation epoch alone (row 1). */
+/** The authorisation epoch alone (row 1; on PostgreSQL from the pair read a turn's requests share). */
 export async function readAuthEpoch(em: Em): Promise<string> {
+  if (dialectOfEm(em) === 'postgresql') return (await epochPair(em))[0];
   const row = await readRow<{ n: unknown }>(em, 'select n from trackline_auth_epoch where id = 1');
   if (!row) throw new Error('trackline_auth_epoch has no row: the database is not migrated.');
   return String(row.n);
