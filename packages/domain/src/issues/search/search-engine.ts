@@ -123,7 +123,7 @@ export async function startSearchEngine(
  *    milliseconds, not minutes).
  * At most the pool's size in sessions hold that memory at once, and only while a statement runs.
  */
-const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off';
+const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off -c random_page_cost=1.1';
 
 /** The tables whose statistics plan searches (PostgreSQL). */
 const SEARCH_TABLES = 'issues, issue_field_values, issue_comments, issue_tags, issue_search';
