@@ -122,7 +122,8 @@ export const BundleUser = defineEntity({
   uniques: [{ properties: ['bundle', 'user'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    bundle: () => p.manyToOne(Bundle).deleteRule('cascade'),
+    // No index of its own (migration 0040): the unique (bundle, user) leads with it.
+    bundle: () => p.manyToOne(Bundle).deleteRule('cascade').index(false),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
   },
 });
