@@ -251,12 +251,19 @@ export async function writeFieldValues(
   const replaced = new Set(replacing);
   const wanted = new Map<string, Row[]>();
   const bundleUsers = new Map<string, { bundle: number; user: number }>();
-  for (const [issue, assignments] of byIssue) {
+  // Indexed loops and forEach: no iterator objects per step in code not yet optimised (these
+  // run once per request, over every field value of its issues).
+  byIssue.forEach((assignments, issue) => {
     const compared = replaced.has(issue);
-    for (const a of assignments) {
+    for (let k = 0; k < assignments.length; k++) {
+      const a = assignments[k] as FieldAssignment;
       const rows: Row[] = [];
-      for (const v of a.values) rows.push({ issue, field: a.fieldId, slot: v.slot, ...v.content });
-      for (const login of a.logins) {
+      for (let j = 0; j < a.values.length; j++) {
+        const v = a.values[j] as FieldAssignment['values'][number];
+        rows.push({ issue, field: a.fieldId, slot: v.slot, ...v.content });
+      }
+      for (let j = 0; j < a.logins.length; j++) {
+        const login = a.logins[j] as string;
         const user = userIds.get(login.toLowerCase());
         if (user === undefined) continue;
         if (a.bundleId !== null) bundleUsers.set(`${a.bundleId}:${user}`, { bundle: a.bundleId, user });
@@ -271,9 +278,9 @@ export async function writeFieldValues(
         });
       }
       if (compared) wanted.set(`${issue}:${a.fieldId}`, rows);
-      else for (const r of rows) insert.push(asInserted(r));
+      else for (let j = 0; j < rows.length; j++) insert.push(asInserted(rows[j] as Row));
     }
-  }
+  });
   if (replacing.length) {
     const stored = new Map<string, Set<string>>();
     const rows = await readQuery(

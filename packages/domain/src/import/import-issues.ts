@@ -154,7 +154,8 @@ async function planIssue(
   const builtIn = new Map<string, string[]>();
   const assignments: FieldAssignment[] = [];
   const named = new Set<number>();
-  for (const field of issue.fields) {
+  for (let f = 0; f < issue.fields.length; f++) {
+    const field = issue.fields[f] as ImportedIssue['fields'][number];
     const key = field.name.trim().toLowerCase();
     if (BUILT_IN.has(key)) {
       // The input's own array when the property is given once (nobody changes it), joined when repeated.
