@@ -5,7 +5,8 @@
 // Compared in the same run with one-by-one `PUT /rest/issue` creations: a sequential sample of
 // TRACKLINE_BENCH_SINGLE (1,000) issues, extrapolated to the same number (each such creation
 // carries only a summary and a description, so the comparison favours the one-by-one path).
-// Prints JSON. Env: TRACKLINE_BENCH_IMPORT (10000). Needs `pnpm build`.
+// Prints JSON. Env: TRACKLINE_BENCH_IMPORT (10000); TRACKLINE_BENCH_IMPORT_NODE_ARGS: extra node
+// flags of the server (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`). Needs `pnpm build`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +42,8 @@ async function prepare(file) {
   await orm.close(true);
 }
 
-const start = (file) => startApi(file, { env: { NODE_ENV: 'production' } });
+const NODE_ARGS = (process.env.TRACKLINE_BENCH_IMPORT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const start = (file) => startApi(file, { nodeArgs: NODE_ARGS, env: { NODE_ENV: 'production' } });
 
 const T0 = Date.UTC(2015, 0, 1);
 const esc = (s) =>

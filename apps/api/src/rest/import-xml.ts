@@ -120,8 +120,11 @@ const importIssues: XmlBodyReader = (text) => {
     },
     close() {
       if (depth === 4 && capturing !== null) {
-        if (capturing === 'value') field?.values.push(captured);
-        else comment?.texts.set(capturing, captured);
+        if (capturing === 'value') {
+          // Most fields have one value: an array of exactly one (a first push reserves 17 slots).
+          if (field && field.values.length === 0) field.values = [captured];
+          else field?.values.push(captured);
+        } else comment?.texts.set(capturing, captured);
         capturing = null;
       } else if (depth === 3 && comment && issue) {
         issue.comments.push(commentOf(comment.attributes, comment.texts));

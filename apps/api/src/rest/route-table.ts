@@ -1,4 +1,4 @@
-import type { RouteMeta } from '@trackline/contracts';
+import { inputAsIsOf, type RouteMeta } from '@trackline/contracts';
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { type Operation, operationsOf } from '../trpc/procedures.js';
@@ -124,6 +124,7 @@ function routeOf(procedurePath: string, operation: Operation): Route | null {
   const object = objectOf(operation.input);
   const shape = (object?.shape ?? {}) as Record<string, z.ZodType>;
   const plan = object ? planOf(object) : null;
+  const asIs = inputAsIsOf(operation.input);
   return {
     method: openapi.method,
     path: openapi.path,
@@ -133,7 +134,12 @@ function routeOf(procedurePath: string, operation: Operation): Route | null {
     emptyMeansAbsent: new Set(Object.keys(shape).filter((key) => !takesText(shape[key] as z.ZodType))),
     voidInput: innermost(operation.input) instanceof z.ZodVoid,
     arrayKeys: new Set(Object.keys(shape).filter((key) => isArray(shape[key] as z.ZodType))),
-    parseInput: (raw) => operation.input.safeParse(plan ? coerce(plan, raw) : raw),
+    parseInput: (raw) => {
+      const input = plan ? coerce(plan, raw) : raw;
+      // An input already exactly what the schema would answer is taken as it is (no copy).
+      const same = asIs?.(input);
+      return same ? { success: true, data: same } : operation.input.safeParse(input);
+    },
   };
 }
 

@@ -25,10 +25,59 @@ function pathOf(node: Pending): string {
   return parent.parent === null && !Array.isArray(parent.value) ? node.key : `${pathOf(parent)}.${node.key}`;
 }
 
+/** A string no field may carry: a NUL or a lone surrogate (`isWellFormed` is native and linear). */
+const badString = (value: string) => value.includes('\u0000') || !value.isWellFormed();
+
+/**
+ * Whether the input holds anything `findInputProblem` would report, without building a record
+ * per value (an import's 100 issues hold tens of thousands of strings and objects, almost never
+ * a problem): values and their depths on two plain stacks. The paths are spelled only when it
+ * answers yes, by the full walk.
+ */
+function mayHaveProblem(input: unknown, maxDepth: number): boolean {
+  const values: unknown[] = [input];
+  const depths: number[] = [1];
+  while (values.length) {
+    const value = values.pop();
+    const depth = depths.pop() as number;
+    if (typeof value === 'string') {
+      if (badString(value)) return true;
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > maxDepth) return true;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (typeof item === 'string') {
+          if (badString(item)) return true;
+        } else if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      if (!key.isWellFormed()) return true;
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (typeof item === 'string') {
+        if (badString(item)) return true;
+      } else if (typeof item === 'object' && item !== null) {
+        values.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
 export function findInputProblem(
   input: unknown,
   maxDepth = DEFAULT_INPUT_LIMITS.maxDepth,
 ): DomainError | null {
+  if (!mayHaveProblem(input, maxDepth)) return null;
   const pending: Pending[] = [{ value: input, parent: null, key: '', depth: 1 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { value, depth } = next;

@@ -97,30 +97,38 @@ type Resolved = FieldAssignment | ImportProblem;
 export type FieldResolutions = { one: Map<string, Map<string, Resolved>>; several: Map<string, Resolved> };
 export const newFieldResolutions = (): FieldResolutions => ({ one: new Map(), several: new Map() });
 
-/** Resolves one `<field name><value>…` of an import; unknown field or value → a problem. */
-export async function resolveField(
+/**
+ * Resolves one `<field name><value>…` of an import; unknown field or value → a problem. What
+ * `resolutions` already holds is answered at once, without a promise (a request's issues repeat
+ * a handful of values: no turn of the event loop per field value).
+ */
+export function resolveField(
   catalogue: FieldCatalogue,
   name: string,
   texts: string[],
   resolutions?: FieldResolutions,
-): Promise<Resolved> {
+): Resolved | Promise<Resolved> {
   if (!resolutions) return resolveFieldOnce(catalogue, name, texts);
   let memo: Map<string, Resolved>;
   let key: string;
   if (texts.length === 1) {
     key = texts[0] as string;
-    memo = resolutions.one.get(name) ?? new Map();
-    resolutions.one.set(name, memo);
+    let byText = resolutions.one.get(name);
+    if (byText === undefined) {
+      byText = new Map();
+      resolutions.one.set(name, byText);
+    }
+    memo = byText;
   } else {
     key = JSON.stringify([name, texts]);
     memo = resolutions.several;
   }
-  let resolved = memo.get(key);
-  if (!resolved) {
-    resolved = await resolveFieldOnce(catalogue, name, texts);
+  const known = memo.get(key);
+  if (known) return known;
+  return resolveFieldOnce(catalogue, name, texts).then((resolved) => {
     memo.set(key, resolved);
-  }
-  return resolved;
+    return resolved;
+  });
 }
 
 async function resolveFieldOnce(
@@ -168,11 +176,22 @@ async function resolveFieldOnce(
   return assignment;
 }
 
-/** The project's default values for the fields an imported issue does not name. */
-export function defaultAssignments(catalogue: FieldCatalogue, named: Set<number>): FieldAssignment[] {
+/**
+ * The project's default values for the fields an imported issue does not name. `defaults` (from
+ * `projectDefaults`, once per request) are shared between issues: nobody may change them.
+ */
+export function defaultAssignments(
+  defaults: readonly FieldAssignment[],
+  named: ReadonlySet<number>,
+): FieldAssignment[] {
+  return defaults.filter((d) => !named.has(d.fieldId));
+}
+
+/** Each field's default value as an assignment (fields without one are left out). */
+export function projectDefaults(catalogue: FieldCatalogue): FieldAssignment[] {
   const out: FieldAssignment[] = [];
   for (const field of catalogue.values()) {
-    if (named.has(field.id) || field.defaultKey === null) continue;
+    if (field.defaultKey === null) continue;
     const value = field.values.get(field.defaultKey);
     if (!value) continue;
     out.push({
@@ -209,12 +228,42 @@ export async function writeFieldValues(
   userIds: Map<string, number>,
   replacing: number[],
 ): Promise<void> {
+  const byId = new Map<number, CatalogueField>();
+  for (const field of catalogue.values()) byId.set(field.id, field);
+  // An issue's rows as inserted: with their search keys, so the key triggers (migration 0026)
+  // find nothing to fix. Fresh issues' rows go straight here; an existing issue's are compared
+  // with what it holds first (`wanted`).
+  const insert: unknown[][] = [];
+  const asInserted = (r: Row) => {
+    const field = byId.get(r.field);
+    return [
+      r.issue,
+      r.field,
+      r.slot,
+      r.value,
+      r.user,
+      r.text,
+      r.number,
+      field?.fieldKey ?? null,
+      r.value === null ? null : (field?.valueKeys.get(r.value) ?? null),
+    ];
+  };
+  const replaced = new Set(replacing);
   const wanted = new Map<string, Row[]>();
   const bundleUsers = new Map<string, { bundle: number; user: number }>();
-  for (const [issue, assignments] of byIssue) {
-    for (const a of assignments) {
-      const rows: Row[] = a.values.map((v) => ({ issue, field: a.fieldId, slot: v.slot, ...v.content }));
-      for (const login of a.logins) {
+  // Indexed loops and forEach: no iterator objects per step in code not yet optimised (these
+  // run once per request, over every field value of its issues).
+  byIssue.forEach((assignments, issue) => {
+    const compared = replaced.has(issue);
+    for (let k = 0; k < assignments.length; k++) {
+      const a = assignments[k] as FieldAssignment;
+      const rows: Row[] = [];
+      for (let j = 0; j < a.values.length; j++) {
+        const v = a.values[j] as FieldAssignment['values'][number];
+        rows.push({ issue, field: a.fieldId, slot: v.slot, ...v.content });
+      }
+      for (let j = 0; j < a.logins.length; j++) {
+        const login = a.logins[j] as string;
         const user = userIds.get(login.toLowerCase());
         if (user === undefined) continue;
         if (a.bundleId !== null) bundleUsers.set(`${a.bundleId}:${user}`, { bundle: a.bundleId, user });
@@ -228,9 +277,10 @@ export async function writeFieldValues(
           number: null,
         });
       }
-      wanted.set(`${issue}:${a.fieldId}`, rows);
+      if (compared) wanted.set(`${issue}:${a.fieldId}`, rows);
+      else for (let j = 0; j < rows.length; j++) insert.push(asInserted(rows[j] as Row));
     }
-  }
+  });
   if (replacing.length) {
     const stored = new Map<string, Set<string>>();
     const rows = await readQuery(
@@ -256,13 +306,12 @@ export async function writeFieldValues(
     }
     // One statement per field (a long OR of pairs would hit SQLite's expression depth limit).
     const staleByField = new Map<number, number[]>();
-    const replaced = new Set(replacing);
     for (const [key, rows] of wanted) {
       const [issue, field] = key.split(':').map(Number) as [number, number];
-      if (!replaced.has(issue)) continue;
       const old = stored.get(key) ?? new Set<string>();
-      if (old.size === rows.length && rows.every((r) => old.has(rowKey(r)))) wanted.delete(key);
-      else if (old.size) staleByField.set(field, [...(staleByField.get(field) ?? []), issue]);
+      if (old.size === rows.length && rows.every((r) => old.has(rowKey(r)))) continue;
+      if (old.size) staleByField.set(field, [...(staleByField.get(field) ?? []), issue]);
+      for (const r of rows) insert.push(asInserted(r));
     }
     for (const [field, issues] of staleByField)
       await runStatement(
@@ -271,26 +320,11 @@ export async function writeFieldValues(
         [field, ...issues],
       );
   }
-  // The rows carry their search keys, so the key triggers (migration 0026) find nothing to fix.
-  const byId = new Map([...catalogue.values()].map((f) => [f.id, f]));
   await bulkInsert(
     tx,
     'issue_field_values',
     ['issue_id', 'field_id', 'slot', 'value_id', 'user_id', 'text', 'number', 'field_key', 'value_key'],
-    [...wanted.values()].flat().map((r) => {
-      const field = byId.get(r.field);
-      return [
-        r.issue,
-        r.field,
-        r.slot,
-        r.value,
-        r.user,
-        r.text,
-        r.number,
-        field?.fieldKey ?? null,
-        r.value === null ? null : (field?.valueKeys.get(r.value) ?? null),
-      ];
-    }),
+    insert,
   );
   await bulkInsert(
     tx,

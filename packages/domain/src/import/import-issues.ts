@@ -19,7 +19,7 @@ import type { Em } from '../orm/em.js';
 import { toBool, toMs } from '../orm/row-values.js';
 import { paddedInList } from '../orm/sql-fragments.js';
 import { runStatement } from '../orm/statements.js';
-import { readQuery } from '../orm/typed-query.js';
+import { type Param, perLength, prepareRead, readQuery } from '../orm/typed-query.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { readableProjectId } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
@@ -31,6 +31,7 @@ import {
   type FieldResolutions,
   loadFieldCatalogue,
   newFieldResolutions,
+  projectDefaults,
   resolveField,
   writeFieldValues,
 } from './field-values.js';
@@ -124,6 +125,22 @@ type Plan = {
 
 const first = (values: string[]) => values[0]?.trim() ?? '';
 
+/**
+ * `isReferenceLogin`, remembered for one request (bounded by its body): an import names the same
+ * few hundred users in issue after issue, and the check runs several Unicode patterns.
+ */
+function loginCheck(): (login: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (login) => {
+    let ok = known.get(login);
+    if (ok === undefined) {
+      ok = isReferenceLogin(login);
+      known.set(login, ok);
+    }
+    return ok;
+  };
+}
+
 /** Checks one issue against the project's fields without touching the database. */
 async function planIssue(
   issue: ImportedIssue,
@@ -131,19 +148,22 @@ async function planIssue(
   catalogue: FieldCatalogue,
   groupIds: Map<string, number>,
   resolutions: FieldResolutions,
+  isLogin: (login: string) => boolean,
 ): Promise<Plan | ImportProblem[]> {
   const problems: ImportProblem[] = [];
   const builtIn = new Map<string, string[]>();
   const assignments: FieldAssignment[] = [];
   const named = new Set<number>();
-  for (const field of issue.fields) {
+  for (let f = 0; f < issue.fields.length; f++) {
+    const field = issue.fields[f] as ImportedIssue['fields'][number];
     const key = field.name.trim().toLowerCase();
     if (BUILT_IN.has(key)) {
+      // The input's own array when the property is given once (nobody changes it), joined when repeated.
       const values = builtIn.get(key);
-      if (values) values.push(...field.values);
-      else builtIn.set(key, [...field.values]);
+      builtIn.set(key, values ? [...values, ...field.values] : field.values);
     } else if (!READ_ONLY.has(key) && !isNamespaceDeclaration(key)) {
-      const resolved = await resolveField(catalogue, field.name, field.values, resolutions);
+      const answer = resolveField(catalogue, field.name, field.values, resolutions);
+      const resolved = answer instanceof Promise ? await answer : answer;
       if ('message' in resolved) problems.push(resolved);
       else if (!named.has(resolved.fieldId)) {
         named.add(resolved.fieldId);
@@ -186,7 +206,7 @@ async function planIssue(
   const resolved = time('resolved', 'resolved', false);
   const login = (key: string, name: string) => {
     const value = text(key);
-    if (value && !isReferenceLogin(value))
+    if (value && !isLogin(value))
       problems.push({ message: `${name} is not a login`, fieldName: name, value });
     return value;
   };
@@ -197,15 +217,14 @@ async function planIssue(
     (builtIn.get(key) ?? [])
       .map((v) => v.trim())
       .filter((v) => {
-        if (v && !isReferenceLogin(v))
-          problems.push({ message: `${name} is not a login`, fieldName: name, value: v });
-        return v && isReferenceLogin(v);
+        if (v && !isLogin(v)) problems.push({ message: `${name} is not a login`, fieldName: name, value: v });
+        return v && isLogin(v);
       });
   const voters = logins('votername', 'voterName');
   const watchers = logins('watchername', 'watcherName');
   for (const a of assignments)
     for (const l of a.logins)
-      if (!isReferenceLogin(l)) problems.push({ message: 'a user field value must be a login', value: l });
+      if (!isLogin(l)) problems.push({ message: 'a user field value must be a login', value: l });
   // Visible to a group (the importer scripts create the groups of the users they import first);
   // an unknown group is refused: importing the issue would show it to every reader.
   const group = text('permittedgroup');
@@ -221,7 +240,7 @@ async function planIssue(
   (issue.comments ?? []).forEach((c, i) => {
     const where = `comment ${i + 1}`;
     const author = c.author.trim();
-    if (!isReferenceLogin(author))
+    if (!isLogin(author))
       problems.push({ message: `${where}: author must be a login`, fieldName: 'comment', value: author });
     const body = storableText(c.text);
     if (!body.trim()) problems.push({ message: `${where}: text must not be empty`, fieldName: 'comment' });
@@ -305,8 +324,9 @@ export async function importIssues(
   }
   // A request's issues repeat a few field values: each (field, texts) is resolved once.
   const resolutions = newFieldResolutions();
+  const isLogin = loginCheck();
   for (const [index, issue] of input.issues.entries()) {
-    const planned = await planIssue(issue, index, catalogue, groupIds, resolutions);
+    const planned = await planIssue(issue, index, catalogue, groupIds, resolutions, isLogin);
     const id = first(
       issue.fields.find((f) => f.name.trim().toLowerCase() === 'numberinproject')?.values ?? [],
     );
@@ -365,6 +385,26 @@ export async function importIssues(
   return results;
 }
 
+// The reads of every request, prepared once per (padded) length of their lists.
+const issuesByNumber = perLength((count) =>
+  prepareRead((param: Param<{ projectId: number; numbers: number[] }>) =>
+    tables
+      .selectFrom('issues')
+      .select(['id', 'number_in_project', 'imported'])
+      .where('project_id', '=', param('projectId'))
+      .where('number_in_project', 'in', param.list('numbers', count)),
+  ),
+);
+const starTagsOf = perLength((count) =>
+  prepareRead((param: Param<{ owners: number[] }>) =>
+    tables
+      .selectFrom('tags')
+      .select(['id', 'owner_id'])
+      .where('name_key', '=', STAR_TAG.toLowerCase())
+      .where('owner_id', 'in', param.list('owners', count)),
+  ),
+);
+
 /**
  * Writes the plans; answers the numbers it refused: issues people created in Trackline (not by an
  * import), which an import never overwrites. The project row's lock, taken first, orders this
@@ -387,14 +427,7 @@ async function writeIssues(
     [highest, highest + 1, projectId],
   );
   const numbers = paddedInList(allPlans.map((p) => p.number));
-  const found = await readQuery(
-    tx,
-    tables
-      .selectFrom('issues')
-      .select(['id', 'number_in_project', 'imported'])
-      .where('project_id', '=', projectId)
-      .where('number_in_project', 'in', numbers),
-  );
+  const found = await issuesByNumber(numbers.length).all(tx, { projectId, numbers });
   const createdHere = found.filter((r) => !toBool(r.imported)).map((r) => Number(r.number_in_project));
   const plans = allPlans.filter((p) => !createdHere.includes(p.number));
   if (plans.length === 0) return createdHere;
@@ -420,8 +453,12 @@ async function writeIssues(
   const fresh = plans.filter((p) => !existing.has(p.number));
   const byIssue = new Map<number, FieldAssignment[]>();
   if (fresh.length) {
+    const defaults = projectDefaults(catalogue);
     const withDefaults = new Map(
-      fresh.map((p) => [p.number, [...p.assignments, ...defaultAssignments(catalogue, p.named)]]),
+      fresh.map((p) => [
+        p.number,
+        defaults.length ? [...p.assignments, ...defaultAssignments(defaults, p.named)] : p.assignments,
+      ]),
     );
     const inserted = await bulkInsertReturning(
       tx,
@@ -593,14 +630,8 @@ async function writeMarks(
 async function tagStars(tx: Em, stars: readonly { issue: number; user: number }[]) {
   if (stars.length === 0) return;
   const owners = [...new Set(stars.map((s) => s.user))];
-  const found = await readQuery(
-    tx,
-    tables
-      .selectFrom('tags')
-      .select(['id', 'owner_id'])
-      .where('name_key', '=', STAR_TAG.toLowerCase())
-      .where('owner_id', 'in', owners),
-  );
+  const padded = paddedInList(owners);
+  const found = await starTagsOf(padded.length).all(tx, { owners: padded });
   const tagOf = new Map(found.map((t) => [Number(t.owner_id), Number(t.id)]));
   for (const owner of owners)
     if (!tagOf.has(owner)) tagOf.set(owner, (await starTagOf(tx, owner, true))?.id as number);

@@ -122,7 +122,8 @@ export const BundleUser = defineEntity({
   uniques: [{ properties: ['bundle', 'user'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    bundle: () => p.manyToOne(Bundle).deleteRule('cascade'),
+    // No index of its own (migration 0040): the unique (bundle, user) leads with it.
+    bundle: () => p.manyToOne(Bundle).deleteRule('cascade').index(false),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
   },
 });
@@ -161,6 +162,10 @@ export const IssueFieldValue = defineEntity({
     { properties: ['fieldKey', 'valueKey', 'issue'] },
     { properties: ['fieldKey', 'user', 'issue'] },
     { properties: ['issue', 'fieldKey', 'valueKey', 'user'] },
+    // Partial (migration 0041): most rows have no user, or no bundle value, and a row with none
+    // is never looked up by it (a user's or a value's deletion, a value's rename).
+    { name: 'issue_field_values_value_id_index', properties: ['value'], where: 'value_id is not null' },
+    { name: 'issue_field_values_user_id_index', properties: ['user'], where: 'user_id is not null' },
   ],
   properties: {
     id: p.integer().primary().autoincrement(),
@@ -169,8 +174,8 @@ export const IssueFieldValue = defineEntity({
     issue: () => p.manyToOne(Issue).deleteRule('cascade').index(false),
     field: () => p.manyToOne(ProjectField).deleteRule('cascade'),
     slot: p.integer(),
-    value: () => p.manyToOne(FieldValue).nullable().deleteRule('cascade').index(),
-    user: () => p.manyToOne(User).nullable().deleteRule('cascade').index(),
+    value: () => p.manyToOne(FieldValue).nullable().deleteRule('cascade').index(false),
+    user: () => p.manyToOne(User).nullable().deleteRule('cascade').index(false),
     text: p.text().nullable(),
     number: p.double().nullable(),
     /**

@@ -10,7 +10,8 @@ export const Issue = defineEntity({
   uniques: [{ properties: ['project', 'numberInProject'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    project: () => p.manyToOne(Project).deleteRule('cascade'),
+    // No index of its own (migration 0040): the unique (project, number) leads with it.
+    project: () => p.manyToOne(Project).deleteRule('cascade').index(false),
     numberInProject: p.integer(),
     summary: p.string().length(1000),
     description: p.text().default(''),

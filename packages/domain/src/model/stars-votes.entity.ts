@@ -9,7 +9,8 @@ export const IssueStar = defineEntity({
   uniques: [{ properties: ['issue', 'user'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    // No index of its own (migration 0040): the unique (issue, user) leads with it.
+    issue: () => p.manyToOne(Issue).deleteRule('cascade').index(false),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
   },
 });
@@ -21,7 +22,8 @@ export const IssueVote = defineEntity({
   uniques: [{ properties: ['issue', 'user'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
+    // No index of its own (migration 0040): the unique (issue, user) leads with it.
+    issue: () => p.manyToOne(Issue).deleteRule('cascade').index(false),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
   },
 });

@@ -27,8 +27,10 @@ export const IssueTag = defineEntity({
   indexes: [{ properties: ['tag', 'issue'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    issue: () => p.manyToOne(Issue).deleteRule('cascade'),
-    tag: () => p.manyToOne(Tag).deleteRule('cascade').index(),
+    // No indexes of their own (migration 0040): the unique (issue, tag) and the index (tag, issue)
+    // lead with them.
+    issue: () => p.manyToOne(Issue).deleteRule('cascade').index(false),
+    tag: () => p.manyToOne(Tag).deleteRule('cascade').index(false),
   },
 });
 export type IIssueTag = InferEntity<typeof IssueTag>;

@@ -40,7 +40,14 @@ function* chunks(
       const row = rows[r] as readonly unknown[];
       for (let c = 0; c < row.length; c++) {
         const value = row[c];
-        params[k++] = value instanceof Date && !postgres ? value.getTime() : value;
+        // SQLite: a Date as ms since the epoch, a boolean as 0 or 1 (as the driver binds them).
+        params[k++] = postgres
+          ? value
+          : value instanceof Date
+            ? value.getTime()
+            : typeof value === 'boolean'
+              ? Number(value)
+              : value;
       }
     }
     yield { sql: `${head}${tupleList(tuple, end - start)}${tail}`, params };

@@ -113,19 +113,35 @@ function onSqlite<T>(em: Em, native: Extract<Native, { kind: 'sqlite' }>, work: 
   return native.exclusive(work);
 }
 
-/** SQLite binds no booleans. */
-const sqliteParam = (p: Param) => (typeof p === 'boolean' ? (p ? 1 : 0) : p);
+/**
+ * The parameters as SQLite binds them (no booleans: 0 or 1), or null when one takes the ORM's
+ * path. One pass, and no copy unless a boolean needs one: an import's multi-row inserts bind
+ * thousands of values per statement, passed to better-sqlite3 as one array (no spread).
+ */
+function sqliteParams(params: readonly unknown[]): readonly unknown[] | null {
+  let bound = params;
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
+    if (typeof value === 'boolean') {
+      if (bound === params) bound = params.slice();
+      (bound as unknown[])[i] = value ? 1 : 0;
+    } else if (!isParam(value)) return null;
+  }
+  return bound;
+}
 
 /**
  * The rows of a read (`?` placeholders). Parameters other than strings, numbers, booleans and
  * null (dates, say) take the ORM's path, which knows how each dialect stores them.
  */
 export async function readRows<T>(em: Em, sql: string, params: readonly unknown[] = []): Promise<T[]> {
-  if (!params.every(isParam)) return em.execute<T[]>(sql, [...params]);
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
-    return onSqlite(em, native, () => sqliteStatement(native.db, sql).all(...params.map(sqliteParam)) as T[]);
+    const bound = sqliteParams(params);
+    if (bound === null) return em.execute<T[]>(sql, [...params]);
+    return onSqlite(em, native, () => sqliteStatement(native.db, sql).all(bound) as T[]);
   }
+  if (!params.every(isParam)) return em.execute<T[]>(sql, [...params]);
   if (em.getTransactionContext() || inlineOnly.has(sql)) return em.execute<T[]>(sql, [...params]);
   const { name, text } = pgText(sql);
   try {
@@ -166,15 +182,13 @@ export const returningRows = readRows;
 export async function runStatement(em: Em, sql: string, params: readonly unknown[] = []): Promise<number> {
   const viaOrm = async () =>
     (await em.execute<{ affectedRows: number }>(sql, [...params], 'run')).affectedRows;
-  if (!params.every(isParam)) return viaOrm();
   const native = await nativeOf(em);
   if (native.kind === 'sqlite') {
-    return onSqlite(
-      em,
-      native,
-      () => sqliteStatement(native.db, sql).run(...params.map(sqliteParam)).changes,
-    );
+    const bound = sqliteParams(params);
+    if (bound === null) return viaOrm();
+    return onSqlite(em, native, () => sqliteStatement(native.db, sql).run(bound).changes);
   }
+  if (!params.every(isParam)) return viaOrm();
   if (em.getTransactionContext() || inlineOnly.has(sql)) return viaOrm();
   const { name, text } = pgText(sql);
   try {

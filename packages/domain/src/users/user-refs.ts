@@ -3,7 +3,7 @@ import { tables } from '../model/database.js';
 import { bulkInsert } from '../orm/bulk-insert.js';
 import type { Em } from '../orm/em.js';
 import { paddedInList } from '../orm/sql-fragments.js';
-import { readQuery } from '../orm/typed-query.js';
+import { type Param, perLength, prepareRead } from '../orm/typed-query.js';
 
 /**
  * Logins an import may reference without knowing them (the original's authors of deleted accounts):
@@ -18,6 +18,16 @@ export const isReferenceLogin = (login: string) => importedLoginProblem(login) =
  * `PUT /rest/import/users` naming it. One statement when every login exists (an import's
  * usual case), three otherwise, whatever the number of logins; all prepared once per shape.
  */
+/** Users by login key, one prepared statement per (padded) length of the list. */
+const usersByKey = perLength((count) =>
+  prepareRead((param: Param<{ keys: string[] }>) =>
+    tables
+      .selectFrom('users')
+      .select(['id', 'login_key'])
+      .where('login_key', 'in', param.list('keys', count)),
+  ),
+);
+
 export async function resolveUserRefs(tx: Em, logins: Iterable<string>): Promise<Map<string, number>> {
   const wanted = new Map<string, string>();
   for (const login of logins) wanted.set(login.toLowerCase(), login);
@@ -25,10 +35,7 @@ export async function resolveUserRefs(tx: Em, logins: Iterable<string>): Promise
   if (wanted.size === 0) return ids;
   const select = async () => {
     const keys = paddedInList([...wanted.keys()]);
-    const rows = await readQuery(
-      tx,
-      tables.selectFrom('users').select(['id', 'login_key']).where('login_key', 'in', keys),
-    );
+    const rows = await usersByKey(keys.length).all(tx, { keys });
     for (const row of rows) ids.set(row.login_key, Number(row.id));
   };
   await select();
