@@ -10,8 +10,11 @@ export const Issue = defineEntity({
   uniques: [{ properties: ['project', 'numberInProject'] }],
   properties: {
     id: p.integer().primary().autoincrement(),
-    // No index of its own (migration 0040): the unique (project, number) leads with it.
-    project: () => p.manyToOne(Project).deleteRule('cascade').index(false),
+    /**
+     * SQLite's foreign-key index (project_id, then rowid) lists a project's issues in id order: search
+     * walks it for a page (the unique (project, number) lists them by number).
+     */
+    project: () => p.manyToOne(Project).deleteRule('cascade'),
     numberInProject: p.integer(),
     summary: p.string().length(1000),
     description: p.text().default(''),
