@@ -50,8 +50,12 @@ export function textLeaf(dialect: Dialect, parts: TextPart[], column?: TextColum
       where: { sql: 'd.issue_fts match ?', params: [match] },
       ordered: true,
     };
+    // `+i.id`: a membership test of each row the chosen driver lists, never a seek per matching
+    // document. SQLite otherwise turned the list around: for `project: S07 by: u12 genelox` it looked
+    // up each of the word's 43,080 documents in the reporter's index instead of checking the
+    // reporter's 5,000 issues against the list (45 → 27 ms at a million issues).
     return leaf(
-      { sql: 'i.id in (select rowid from issue_fts where issue_fts match ?)', params: [match] },
+      { sql: '+i.id in (select rowid from issue_fts where issue_fts match ?)', params: [match] },
       driver,
     );
   }
