@@ -385,6 +385,8 @@ class QueryCompiler {
         params: [field.fieldKeys[0], ...driverWhere.params],
       },
       ordered: true,
+      // One value per issue: the ranges of two values never share an issue.
+      ...(field.singleValued ? { disjointBy: `field ${field.fieldKeys[0]}: ${driverWhere.sql}` } : {}),
     });
   }
 

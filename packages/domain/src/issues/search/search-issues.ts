@@ -222,10 +222,14 @@ async function countSlices(em: Em, plan: Plan, forced?: number): Promise<(IdSlic
   const step = Math.ceil(maxId / parallelism);
   return Array.from({ length: parallelism }, (_, i) => ({
     from: i * step + 1,
-    // The last slice is open: issues created after `max(id)` was read are counted too.
-    to: i === parallelism - 1 ? Number.MAX_SAFE_INTEGER : (i + 1) * step,
+    // The last slice is open: issues created after `max(id)` was read are counted too (up to the
+    // largest id the column holds: PostgreSQL refuses a larger integer parameter for it).
+    to: i === parallelism - 1 ? MAX_ISSUE_ID : (i + 1) * step,
   }));
 }
+
+/** Issue ids are 32-bit integers on both databases. */
+const MAX_ISSUE_ID = 2_147_483_647;
 
 /** Below this many issues a merged count takes a few milliseconds: not worth a second statement. */
 const SLICED_COUNT_MIN_ISSUES = 50_000;

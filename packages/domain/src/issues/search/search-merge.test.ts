@@ -121,4 +121,22 @@ describe('counts merged over large ranges', () => {
         rows.slice(0, 50).filter((r) => r.state !== 'Submitted').length,
     );
   });
+
+  it('counts the values of a single-valued field as one list each, once per issue of a multi-valued one', async () => {
+    const all = [...rows, ...rows.slice(0, 50)];
+    const count = (query: string, countSlices?: number) =>
+      countIssues(fork(orm), root, query, countSlices ? { countSlices } : {});
+    for (const countSlices of [undefined, 2]) {
+      // State holds one value per issue: the two lists are concatenated.
+      expect(await count('State: Open, Fixed', countSlices)).toBe(
+        all.filter((r) => r.state !== 'Submitted').length,
+      );
+      // The same value twice is still one list.
+      expect(await count('(State: Open) or (State: Open)', countSlices)).toBe(
+        all.filter((r) => r.state === 'Open').length,
+      );
+      // Fix versions holds both values on a third of the issues: each of them counted once.
+      expect(await count('{Fix versions}: 1.0, 2.0', countSlices)).toBe(all.filter((r) => r.versions).length);
+    }
+  });
 });

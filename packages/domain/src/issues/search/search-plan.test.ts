@@ -285,4 +285,36 @@ describe('drivers on the issues themselves', () => {
       expect(pageStatement(sqlite, [], 0, 50).sql).not.toContain('offset 0');
     });
   });
+
+  describe('an OR of ranges in a count', () => {
+    const range = (key: string, disjointBy?: string) => {
+      const driver: Driver = {
+        from: 'issue_field_values d',
+        id: 'd.issue_id',
+        where: { sql: 'd.value_key = ?', params: [key] },
+        ordered: true,
+        ...(disjointBy ? { disjointBy } : {}),
+      };
+      return leaf({ sql: 'exists (select 1 from x where x.value_key = ?)', params: [key] }, driver);
+    };
+    const countSql = async (condition: Parameters<typeof planQuery>[0]) =>
+      countStatement(await planQuery(condition, readable, async () => ESTIMATE_LIMIT, { countOnly: true }))
+        .sql;
+
+    it('concatenates the values of one single-valued field', async () => {
+      expect(await countSql(or([range('open', 'state'), range('fixed', 'state')]))).toContain(' union all ');
+    });
+
+    it('builds a set when the ranges may share an issue', async () => {
+      for (const condition of [
+        or([range('open', 'state'), range('open', 'state')]),
+        or([range('open', 'state'), range('critical', 'priority')]),
+        or([range('1.0'), range('2.0')]),
+      ]) {
+        const sql = await countSql(condition);
+        expect(sql).toContain(' union ');
+        expect(sql).not.toContain('union all');
+      }
+    });
+  });
 });

@@ -24,6 +24,12 @@ export type Driver = {
    * `union` are sets).
    */
   duplicates?: boolean;
+  /**
+   * Ranges with the same key and different parameters never list the same issue (values of one
+   * single-valued field): an OR of them is counted as their concatenation (`union all`), with no
+   * set to build.
+   */
+  disjointBy?: string;
 };
 export type Leaf = { kind: 'leaf'; probe: Sql; driver?: Driver };
 export type Condition =
@@ -345,10 +351,18 @@ function mergedCount(
   const r = render(rest);
   const where = { sql: `${r.sql} and ${readable.sql}`, params: [...r.params, ...readable.params] };
   const rowNeeded = needsIssueRow(where.sql);
+  // Values of one single-valued field, each named once: no issue is in two arms.
+  const disjoint =
+    operator === 'union' &&
+    drivers[0]?.disjointBy !== undefined &&
+    drivers.every((d) => d.disjointBy === drivers[0]?.disjointBy) &&
+    new Set(drivers.map((d) => JSON.stringify(d.where.params))).size === drivers.length;
   return (slice) => {
     const parts = drivers.map((d) => arm(d, slice));
     const compound = {
-      sql: `(${parts.map((p) => p.sql).join(` ${operator} `)}${sqlite ? ' order by 1 limit -1' : ''}) m`,
+      sql: disjoint
+        ? `(${parts.map((p) => p.sql).join(' union all ')}) m`
+        : `(${parts.map((p) => p.sql).join(` ${operator} `)}${sqlite ? ' order by 1 limit -1' : ''}) m`,
       params: parts.flatMap((p) => p.params),
     };
     if (rowNeeded)

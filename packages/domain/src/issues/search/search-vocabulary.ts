@@ -91,6 +91,11 @@ export type SearchField = {
    * nothing (the field is as absent as in a project without it). Empty for most fields.
    */
   hiddenProjectIds: number[];
+  /**
+   * No project holds more than one value of this field per issue (`multi` is false everywhere; set
+   * when the field is created, never changed): ranges of two of its values never share an issue.
+   */
+  singleValued: boolean;
 };
 
 export type LinkPhrase = { typeId: number; outward: boolean; symmetric: boolean; phrase: string };
@@ -163,9 +168,10 @@ async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabu
     project_id: number;
     is_private: unknown;
     aliases: string | null;
+    multi: unknown;
   }>(
     em,
-    'select pf.name, pf.name_key, pf.kind, pf.custom_field_id, pf.bundle_id, pf.empty_text, pf.project_id, ' +
+    'select pf.name, pf.name_key, pf.kind, pf.custom_field_id, pf.bundle_id, pf.empty_text, pf.project_id, pf.multi, ' +
       `cf.is_private, cf.aliases from project_fields pf join custom_fields cf on cf.id = pf.custom_field_id ${inProjects}`,
     projects === 'all' ? [] : projects,
   );
@@ -183,6 +189,7 @@ async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabu
         projectIds: [],
         isPrivate: false,
         hiddenProjectIds: [],
+        singleValued: true,
       };
       byKey.set(r.name_key, field);
     }
@@ -192,6 +199,7 @@ async function buildSearchVocabulary(em: Em, actor: Actor): Promise<SearchVocabu
     if (r.empty_text) field.emptyTexts.add(r.empty_text.toLowerCase());
     field.projectIds.push(Number(r.project_id));
     if (toBool(r.is_private)) field.isPrivate = true;
+    if (toBool(r.multi)) field.singleValued = false;
   }
   const fields = new Map(searchableFields(actor, [...byKey.values()]).map((f) => [f.key, f]));
   const aliases = new Map<string, SearchField>();
