@@ -115,12 +115,13 @@ export async function startSearchEngine(
 
 /**
  * The search sessions' own settings (PostgreSQL), beside the server's defaults:
- *  - `work_mem`: a count of an OR hashes its ranges' issue ids (115,000 for `State: Open, Fixed` at a
- *    million issues); with the default 4 MB the hash spilled to disk in five batches, and a text
- *    index's bitmap of a frequent word went lossy (every row's document read again to check it);
- *  - `jit = off`: a count's estimated cost at a million issues passes `jit_above_cost`, and
- *    compiling the expression code took longer than running it (these statements run for
- *    milliseconds, not minutes).
+ *  - `work_mem`: a count of an OR hashes its ranges' issue ids; with the default 4 MB the 115,000 ids
+ *    of `State: Open, Fixed` over a third of a million issues spilled to disk in five batches;
+ *  - `jit = off`: a count's estimated cost at a million issues passes `jit_above_cost`, and each
+ *    such statement spent 20-80 ms compiling its expressions, for statements meant to take tens;
+ *  - `random_page_cost = 1.1`: the pages are in memory, not on a spinning disk; at the default 4,
+ *    `project: S03 #Unresolved sort by: Priority` walked the unresolved index over half of all
+ *    issues and filtered the project (811 ms at a million) instead of a bitmap AND of both (258 ms).
  * At most the pool's size in sessions hold that memory at once, and only while a statement runs.
  */
 const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off -c random_page_cost=1.1';

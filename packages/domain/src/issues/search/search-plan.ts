@@ -104,8 +104,9 @@ export function render(condition: Condition, probeAlternatives = false, underOr 
  * matching issue, where one pass over the values is cheaper than a probe per issue.
  */
 function probedPerRow(probe: Sql): Sql {
-  const open = probe.sql.match(/^(not )?exists \(select /)?.[0].length;
-  if (open === undefined || closingParen(probe.sql, open - 8) !== probe.sql.length - 1) return probe;
+  if (!/^(not )?exists \(select /.test(probe.sql)) return probe;
+  // Only a probe that is one sub-query, closed by its last character, takes the OFFSET inside it.
+  if (closingParen(probe.sql, probe.sql.indexOf('(')) !== probe.sql.length - 1) return probe;
   return { sql: `${probe.sql.slice(0, -1)} offset 0)`, params: probe.params };
 }
 
