@@ -742,8 +742,14 @@ class QueryCompiler {
   private async sortKey(field: SortField): Promise<SortKey> {
     const builtin = SORT_BUILTINS[field.key];
     const known = this.fieldNamed(field.key);
-    if (builtin && !known)
-      return { sql: this.builtinSort(builtin.kind), direction: field.direction ?? builtin.direction };
+    if (builtin && !known) {
+      const column = BUILTIN_COLUMNS[builtin.kind];
+      return {
+        sql: this.builtinSort(builtin.kind),
+        direction: field.direction ?? builtin.direction,
+        ...(column ? { column } : {}),
+      };
+    }
     if (!known) throw bad(`Cannot sort by ${at(field.name, field)}`, field);
     const f = this.fieldIn(known, 'x');
     const kind = [...known.kinds][0];
@@ -761,9 +767,20 @@ class QueryCompiler {
       };
     if (kind && isBundleKind(kind)) {
       const ordinals = await this.bundleOrdinals(known);
+      if (!ordinals)
+        return {
+          sql: value('v.ordinal', ' join field_values v on v.id = x.value_id'),
+          direction: field.direction ?? 'asc',
+        };
       return {
-        sql: ordinals ? value(ordinals) : value('v.ordinal', ' join field_values v on v.id = x.value_id'),
+        sql: value({
+          // The positions are integers read from the database, written as literals: a parameter
+          // would make PostgreSQL type the expression as text (and sort 10 before 2).
+          sql: `case x.value_key ${ordinals.map((r) => `when ? then ${r.ordinal}`).join(' ')} end`,
+          params: ordinals.map((r) => r.key),
+        }),
         direction: field.direction ?? 'asc',
+        ...(known.singleValued ? { positions: this.positions(known, ordinals) } : {}),
       };
     }
     if (kind === 'string' || kind === 'text')
@@ -779,7 +796,7 @@ class QueryCompiler {
    * several bundles takes its first position. Undefined for a bundle too large to spell out as
    * one expression (the value rows' ordinals are joined then).
    */
-  private async bundleOrdinals(field: SearchField): Promise<Sql | undefined> {
+  private async bundleOrdinals(field: SearchField): Promise<{ key: string; ordinal: number }[] | undefined> {
     if (field.bundleIds.length === 0) return undefined;
     const rows = await readRows<{ name_key: string; ordinal: number }>(
       this.em,
@@ -787,12 +804,26 @@ class QueryCompiler {
       field.bundleIds,
     );
     if (rows.length === 0 || rows.length > MAX_SPELLED_ORDINALS) return undefined;
-    return {
-      // The positions are integers read from the database, written as literals: a parameter would
-      // make PostgreSQL type the expression as text (and sort 10 before 2).
-      sql: `case x.value_key ${rows.map((r) => `when ? then ${Math.trunc(Number(r.ordinal))}`).join(' ')} end`,
-      params: rows.map((r) => r.name_key),
-    };
+    return rows.map((r) => ({ key: r.name_key, ordinal: Math.trunc(Number(r.ordinal)) }));
+  }
+
+  /**
+   * The sort key of a single-valued bundle field as conditions, one per position (values named
+   * alike in several bundles share their first position), first position first. An issue with no
+   * value, or a value of no listed position, holds none of them: its key is null (sorted last).
+   */
+  private positions(field: SearchField, ordinals: { key: string; ordinal: number }[]): Condition[] {
+    const keysAt = new Map<number, string[]>();
+    for (const { key, ordinal } of ordinals) keysAt.set(ordinal, [...(keysAt.get(ordinal) ?? []), key]);
+    return [...keysAt.values()].map((keys) =>
+      keys.length === 1
+        ? this.holds(
+            field,
+            { sql: 'x.value_key = ?', params: keys },
+            { sql: 'd.value_key = ?', params: keys },
+          )
+        : this.holds(field, { sql: `x.value_key in (${placeholders(keys)})`, params: keys }),
+    );
   }
 
   private builtinSort(kind: string): Sql {
@@ -819,6 +850,12 @@ class QueryCompiler {
     }
   }
 }
+
+/** Sort keys that are a column of `issues` listed in order by an index of its own (with ties by id). */
+const BUILTIN_COLUMNS: Record<string, 'created_at' | 'updated_at'> = {
+  created: 'created_at',
+  updated: 'updated_at',
+};
 
 /** Bundles of up to this many values sort by a spelled-out position of each value's key. */
 const MAX_SPELLED_ORDINALS = 200;

@@ -1,6 +1,7 @@
 import { MAX_PAGE_SIZE } from '@trackline/contracts';
 import type { Actor } from '../../auth/actor.js';
 import type { Em } from '../../orm/em.js';
+import type { Dialect } from '../../orm/open-orm.js';
 import { placeholders } from '../../orm/sql-fragments.js';
 import { readRows } from '../../orm/statements.js';
 import { formatIssueId } from '../issue-id.js';
@@ -16,6 +17,7 @@ import {
 } from './search-engine.js';
 import {
   and,
+  type Condition,
   countStatement,
   type Driver,
   type Estimate,
@@ -27,6 +29,7 @@ import {
   planQuery,
   type SortKey,
 } from './search-plan.js';
+import { SORT_WINDOW, SORTED_PAGE_ROWS, type SortedContext, sortedPageIds } from './search-sorted.js';
 
 export type SearchOptions = {
   skip?: number | undefined;
@@ -41,6 +44,9 @@ export type SearchOptions = {
   timeZone?: string | undefined;
   /** Slices of issue ids a merged count is split into, from any size on (tests); the engine's parallelism by default. */
   countSlices?: number | undefined;
+  /** Tests: the window of a sorted page (`SORT_WINDOW` by default), and a trace of its statements. */
+  sortWindow?: number | undefined;
+  trace?: string[] | undefined;
 };
 
 export const SEARCH_DEFAULT_MAX = 10;
@@ -56,14 +62,13 @@ export function searchPage(options: SearchOptions): { skip: number; max: number 
   return { skip: Math.min(skip, 1_000_000), max: Math.min(max, SEARCH_MAX_RESULTS) };
 }
 
-/** The planned statement of a query for the actor, or null when the actor reads no issue. */
-async function plan(
+/** A query for the actor as a condition and sort keys, or null when it matches no issue the actor reads. */
+async function compile(
   em: Em,
   actor: Actor,
   query: string,
   options: SearchOptions,
-  purpose: 'page' | 'count',
-): Promise<{ plan: Plan; sort: SortKey[] } | null> {
+): Promise<{ condition: Condition; sort: SortKey[]; readable: Sql; dialect: Dialect } | null> {
   const readable = readableIssuesCondition(actor, 'i');
   if (!readable) return null;
   const dialect = searchDialect(em);
@@ -93,8 +98,24 @@ async function plan(
   }
   const condition = and([compiled.condition, ...extra]);
   if (condition.kind === 'false') return null;
-  const estimate = batchedEstimates(em);
-  const planned = await planQuery(condition, readable, estimate, { dialect, countOnly: purpose === 'count' });
+  return { condition, sort: compiled.sort, readable, dialect };
+}
+
+/** The planned statement of a query for the actor, or null when the actor reads no issue. */
+async function plan(
+  em: Em,
+  actor: Actor,
+  query: string,
+  options: SearchOptions,
+  purpose: 'page' | 'count',
+): Promise<{ plan: Plan; sort: SortKey[] } | null> {
+  const compiled = await compile(em, actor, query, options);
+  if (!compiled) return null;
+  const { condition, readable, dialect } = compiled;
+  const planned = await planQuery(condition, readable, batchedEstimates(em), {
+    dialect,
+    countOnly: purpose === 'count',
+  });
   return { plan: planned, sort: compiled.sort };
 }
 
@@ -130,15 +151,31 @@ function batchedEstimates(em: Em): Estimate {
 
 /** Database ids of a page of matching readable issues, newest first unless the query sorts. */
 async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchOptions): Promise<number[]> {
-  const planned = await plan(em, actor, query, options, 'page');
-  if (!planned) return [];
+  const compiled = await compile(em, actor, query, options);
+  if (!compiled) return [];
   const { skip, max } = searchPage(options);
-  const statement = pageStatement(planned.plan, planned.sort, skip, max);
+  const { condition, sort, readable, dialect } = compiled;
+  const estimate = batchedEstimates(em);
+  const [first] = sort;
+  if ((first?.positions || (sort.length === 1 && first?.column)) && skip + max <= SORTED_PAGE_ROWS) {
+    const context: SortedContext = {
+      readable,
+      dialect,
+      plan: (c) => planQuery(c, readable, estimate, { dialect }),
+      estimate,
+      run: (statement) => runSearchStatement(em, statement),
+      window: options.sortWindow ?? SORT_WINDOW,
+      ...(options.trace ? { trace: options.trace } : {}),
+    };
+    return (await sortedPageIds(context, condition, sort, skip + max)).slice(skip, skip + max);
+  }
+  const planned = await planQuery(condition, readable, estimate, { dialect });
+  const statement = pageStatement(planned, sort, skip, max);
   // A page that walks its range and reads only matches (a project's issues for a reader of every
   // issue, say) costs `skip + max` index entries: run here, without the round trip to a search
   // worker (a seventh of the server's time on a page of 50). Anything else goes to the workers.
   const rows =
-    planned.plan.walk && planned.sort.length === 0 && skip + max <= IN_PROCESS_WALK_ROWS
+    planned.walk && sort.length === 0 && skip + max <= IN_PROCESS_WALK_ROWS
       ? await runSearchStatementHere(em, statement)
       : await runSearchStatement(em, statement);
   return rows.map((r) => Number(r[0]));

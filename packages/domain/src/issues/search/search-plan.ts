@@ -120,7 +120,21 @@ function closingParen(sql: string, at: number): number {
   return -1;
 }
 
-export type SortKey = { sql: Sql; direction: 'asc' | 'desc' };
+export type SortKey = {
+  sql: Sql;
+  direction: 'asc' | 'desc';
+  /**
+   * A column of `issues` (never null) whose index lists the issues by it, ties by id: a sorted
+   * page may walk that index in the key's order instead of sorting every match (search-sorted.ts).
+   */
+  column?: 'created_at' | 'updated_at';
+  /**
+   * The key of a single-valued bundle field, as one condition per position its values take,
+   * first position first: a sorted page may take the positions' matches one after another, stopping
+   * once it has the page, instead of computing the key of every match (search-sorted.ts).
+   */
+  positions?: Condition[];
+};
 
 /**
  * The statement's FROM and WHERE, the driver chosen: `select … ${from} where ${where}`.
@@ -269,6 +283,17 @@ export async function planQuery(
     ...(driverOnly ? { driverOnly } : {}),
     ...(merged ? { count: merged } : {}),
   };
+}
+
+/**
+ * The fewest rows of the top-level AND's index ranges, each counted up to `ESTIMATE_LIMIT`
+ * (a bound on the matches), or undefined when no condition has a range.
+ */
+export async function fewestRows(condition: Condition, estimate: Estimate): Promise<number | undefined> {
+  const items = condition.kind === 'and' ? condition.items : [condition];
+  const drivers = items.flatMap((c) => (c.kind === 'leaf' && c.driver ? [c.driver] : []));
+  if (drivers.length === 0) return undefined;
+  return Math.min(...(await Promise.all(drivers.map((d) => estimate(d, ESTIMATE_LIMIT)))));
 }
 
 /** Issue ids from `from` to `to`, both included. */
