@@ -102,8 +102,9 @@ async function windowed(
   const inside = `i.${c} ${direction === 'desc' ? '>' : '<'} (select d.${c} from issues d order by ${order} limit 1 offset ${size - 1})`;
   const rows = await ctx.run({
     sql:
-      `select i.id, ${inside} as inside from (select d.id from issues d order by ${order} limit ${size}) w ` +
-      `${ctx.dialect === 'sqlite' ? 'cross join' : 'join'} issues i on i.id = w.id where ${where.sql} and ${ctx.readable.sql} ` +
+      // The window's rows are the issues themselves (one read of each), filtered and sorted.
+      `select i.id, ${inside} as inside from (select * from issues d order by ${order} limit ${size}) i ` +
+      `where ${where.sql} and ${ctx.readable.sql} ` +
       `order by i.${c} ${direction}, i.id desc limit ?`,
     params: [...where.params, ...ctx.readable.params, need],
   });
