@@ -5,7 +5,13 @@ import { type Dialect, dialectOf, type Orm } from '../../orm/open-orm.js';
 import { readRows } from '../../orm/statements.js';
 import type { Sql } from './readable-issues.js';
 import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
-import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
+import {
+  BudgetExceeded,
+  type RunOptions,
+  type SearchPool,
+  type SqlRunner,
+  startSearchPool,
+} from './search-pool.js';
 
 /**
  * How search statements run for one database: the time budget of a search (or a count), the
@@ -47,6 +53,8 @@ export async function startSearchEngine(
   const dialect = dialectOf(orm);
   let pool: SearchPool | undefined;
   let pg: PgPool | undefined;
+  /** Sessions that start no parallel workers (`Plan.serial` counts). */
+  let pgSerial: PgPool | undefined;
   let run: SqlRunner | undefined;
   if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
     pool = startSearchPool(options.file, {
@@ -60,15 +68,20 @@ export async function startSearchEngine(
     const { Pool } = createRequire(import.meta.url)(pgPath) as {
       Pool: new (config: object) => NonNullable<typeof pg>;
     };
-    pg = new Pool({
-      connectionString: orm.config.get('clientUrl'),
-      max: Math.max(2, options.workers ?? 4),
-      statement_timeout: settings.budgetMs,
-      options: SEARCH_SESSION_OPTIONS,
-    });
-    const client = pg;
-    run = async (statement) => {
+    const pool = (sessionOptions: string) =>
+      new Pool({
+        connectionString: orm.config.get('clientUrl'),
+        max: Math.max(2, options.workers ?? 4),
+        statement_timeout: settings.budgetMs,
+        options: sessionOptions,
+      });
+    const parallel = pool(SEARCH_SESSION_OPTIONS);
+    const serial = pool(`${SEARCH_SESSION_OPTIONS} -c max_parallel_workers_per_gather=0`);
+    pg = parallel;
+    pgSerial = serial;
+    run = async (statement, _budgetMs, runOptions) => {
       const { text } = pgPlaceholders(statement.sql);
+      const client = runOptions?.serial ? serial : parallel;
       const result = await client.query({ text, values: statement.params, rowMode: 'array' } as {
         text: string;
         values: unknown[];
@@ -97,7 +110,7 @@ export async function startSearchEngine(
     ...(upkeep ? { maintain: () => upkeep(false) } : {}),
     stop() {
       if (timer) clearInterval(timer);
-      stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
+      stopping ??= Promise.all([pool?.stop(), pg?.end(), pgSerial?.end()]).then(() => undefined);
       return stopping;
     },
   };
@@ -250,13 +263,17 @@ export async function runSearchStatementHere(
   return rows.map((r) => Object.values(r));
 }
 
-export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
+export async function runSearchStatement(
+  em: Em,
+  statement: Sql,
+  options: RunOptions = {},
+): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
   // Inside a transaction the statement must see the transaction's own rows: its connection.
   if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement, true);
   try {
-    return await engine.run(statement, budgetMs);
+    return await engine.run(statement, budgetMs, options);
   } catch (error) {
     if (error instanceof BudgetExceeded || (error as { code?: string }).code === QUERY_CANCELED) {
       throw new DomainError(

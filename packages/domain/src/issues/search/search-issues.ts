@@ -234,7 +234,9 @@ export async function countIssues(
   const slices = await countSlices(em, planned.plan, options.countSlices);
   const counts = await Promise.all(
     slices.map(async (slice) => {
-      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice));
+      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice), {
+        serial: planned.plan.serial === true,
+      });
       return Number(row?.[0] ?? 0);
     }),
   );

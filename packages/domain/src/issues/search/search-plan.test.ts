@@ -170,6 +170,55 @@ describe('counts on SQLite', () => {
   });
 });
 
+describe('counts on PostgreSQL without parallel workers', () => {
+  const big = async () => ESTIMATE_LIMIT;
+  const pgCount = { dialect: 'postgresql', countOnly: true } as const;
+  const word = () =>
+    leaf(
+      { sql: 'exists (select 1 from issue_search x where x.issue_id = i.id)', params: [] },
+      {
+        from: 'issue_search d',
+        id: 'd.issue_id',
+        where: { sql: 'd.doc @@ ?', params: ['w'] },
+        ordered: false,
+      },
+    );
+  const has = () => {
+    const l = valueLeaf('any');
+    return { ...l, driver: { ...(l.driver as Driver), duplicates: true } };
+  };
+
+  it('are the counts of an AND of two or more large ranges in issue order', async () => {
+    expect(
+      (await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, big, pgCount)).serial,
+    ).toBe(true);
+    // Other conditions without a range (probes) do not change it.
+    const probed = and([
+      valueLeaf('open'),
+      valueLeaf('critical'),
+      leaf({ sql: 'i.resolved_at is null', params: [] }),
+    ]);
+    expect((await planQuery(probed, readable, big, pgCount)).serial).toBe(true);
+  });
+
+  it('not a page, not SQLite, not one large range, not text or a range that lists an issue twice', async () => {
+    const two = and([valueLeaf('open'), valueLeaf('critical')]);
+    expect((await planQuery(two, readable, big, { dialect: 'postgresql' })).serial).toBeUndefined();
+    expect((await planQuery(two, readable, big, { countOnly: true })).serial).toBeUndefined();
+    const oneLarge = await planQuery(
+      two,
+      readable,
+      async (d) => (d.where.params[0] === 'open' ? 10 : ESTIMATE_LIMIT),
+      pgCount,
+    );
+    expect(oneLarge.serial).toBeUndefined();
+    expect(
+      (await planQuery(and([valueLeaf('open'), word()]), readable, big, pgCount)).serial,
+    ).toBeUndefined();
+    expect((await planQuery(and([valueLeaf('open'), has()]), readable, big, pgCount)).serial).toBeUndefined();
+  });
+});
+
 describe('drivers on the issues themselves', () => {
   const projectLeaf = leaf(
     { sql: 'i.project_id = ?', params: [7] },

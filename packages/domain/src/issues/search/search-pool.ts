@@ -12,7 +12,9 @@ import type { Sql } from './readable-issues.js';
  * better-sqlite3, and a worker thread cannot be stopped inside a native call); a fresh process
  * takes its place. Statements wait for a free process; the wait counts against the budget.
  */
-export type SqlRunner = (statement: Sql, budgetMs: number) => Promise<unknown[][]>;
+/** Runs a statement within the budget; `serial`: without parallel workers (PostgreSQL). */
+export type SqlRunner = (statement: Sql, budgetMs: number, options?: RunOptions) => Promise<unknown[][]>;
+export type RunOptions = { serial?: boolean };
 
 export class BudgetExceeded extends Error {
   constructor(readonly budgetMs: number) {

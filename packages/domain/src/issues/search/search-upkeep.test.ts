@@ -3,13 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Em } from '../../orm/em.js';
 import type { Orm } from '../../orm/open-orm.js';
 import { readRows } from '../../orm/statements.js';
-import { noteBulkWrite, type SearchEngineHandle, startSearchEngine, UPKEEP_FIRST } from './search-engine.js';
+import {
+  noteBulkWrite,
+  runSearchStatement,
+  type SearchEngineHandle,
+  startSearchEngine,
+  UPKEEP_FIRST,
+} from './search-engine.js';
 
 /**
  * PostgreSQL's upkeep after bulk writes: `analyze` where autovacuum runs, `vacuum (analyze)` where it
  * is off (nothing else would ever mark pages all-visible for index-only counts), on the search pool.
  */
-describe.skipIf(TEST_DIALECT !== 'postgresql')('search upkeep on PostgreSQL', () => {
+describe.skipIf(TEST_DIALECT !== 'postgresql')('search sessions and upkeep on PostgreSQL', () => {
   let orm: Orm;
   let engine: SearchEngineHandle;
   beforeAll(async () => {
@@ -45,4 +51,21 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('search upkeep on PostgreSQL', ()
     }
     expect(after).toMatchObject({ analyzed: true, vacuumed: !after?.autovacuum });
   }, 60_000);
+
+  it('runs serial counts in sessions that start no parallel workers, the others in sessions that may', async () => {
+    const setting = async (serial: boolean) => {
+      const [row] = await runSearchStatement(
+        fork(orm) as Em,
+        { sql: "select current_setting('max_parallel_workers_per_gather')", params: [] },
+        { serial },
+      );
+      return row?.[0];
+    };
+    expect(await setting(true)).toBe('0');
+    const [server] = await readRows<{ n: string }>(
+      fork(orm) as Em,
+      "select current_setting('max_parallel_workers_per_gather') as n",
+    );
+    expect(await setting(false)).toBe(server?.n);
+  });
 });
