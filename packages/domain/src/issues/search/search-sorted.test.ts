@@ -6,6 +6,7 @@ import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { addFieldValue } from '../fields/project-fields.js';
 import { searchIssues } from './search-issues.js';
+import { MAX_POSITION_STATEMENTS } from './search-sorted.js';
 
 /**
  * Sorted pages taken apart (search-sorted.ts): by the positions of a single-valued bundle field,
@@ -16,7 +17,11 @@ import { searchIssues } from './search-issues.js';
  */
 const ISSUES = 400;
 const PRIORITIES = ['Show-stopper', 'Critical', 'Major', 'Normal', 'Minor'];
-const SUBSYSTEMS = ['Core', 'UI'];
+// More subsystems than a sorted page takes one by one (MAX_POSITION_STATEMENTS).
+const SUBSYSTEMS = Array.from(
+  { length: MAX_POSITION_STATEMENTS + 4 },
+  (_, k) => `Part ${String(k + 1).padStart(2, '0')}`,
+);
 const STATES = ['Open', 'Fixed', 'Submitted'];
 const T0 = Date.UTC(2021, 0, 1);
 type Row = {
@@ -31,7 +36,7 @@ const rows: Row[] = Array.from({ length: ISSUES }, (_, k) => ({
   n: k + 1,
   // Show-stoppers are rare (one in 40), the others in an irregular pattern.
   priority: k % 40 === 7 ? 0 : 1 + (((k * 7) % 11) % 4),
-  subsystem: k % 3 === 0 ? null : ((k * 5) % 7) % 2,
+  subsystem: k % 3 === 0 ? null : (((k * 5) % 7) + (k % 5) * 2) % SUBSYSTEMS.length,
   state: STATES[(k * 13) % 3] as string,
   created: T0 + k * 60_000,
   // Runs of three issues updated at the same moment (windows of 2, 20, 200… end inside them), in
@@ -174,6 +179,12 @@ describe('sorted pages taken apart', () => {
     const few: string[] = [];
     await page('Priority: {Show-stopper} sort by: updated', 0, 10, 20_000, few);
     expect(few).toEqual(['statement']);
+    // Past MAX_POSITION_STATEMENTS positions, the issues of the others are sorted by one statement.
+    const spread: string[] = [];
+    expect(await page('sort by: Subsystem', 150, 50, 20_000, spread)).toEqual(
+      want(all, by(asc(subsystem)), 150, 50),
+    );
+    expect(spread).toEqual(Array(MAX_POSITION_STATEMENTS + 1).fill('statement'));
     // A Priority sort stops at the first position that completes the page (10 show-stoppers).
     const positions: string[] = [];
     expect(await page('sort by: Priority, updated', 0, 5, 40, positions)).toEqual(

@@ -45,6 +45,9 @@ export type SortedContext = {
 /** The most issues a sorted page looks through by its key's index before sorting every match instead. */
 export const SORT_WINDOW = 20_000;
 
+/** The most positions of a bundle field taken one by one before the rest are sorted together. */
+export const MAX_POSITION_STATEMENTS = 8;
+
 /** Sorted pages deeper than this many rows are one sorted statement (with its offset). */
 export const SORTED_PAGE_ROWS = 1000;
 
@@ -55,16 +58,34 @@ export async function sortedPageIds(
   sort: SortKey[],
   need: number,
 ): Promise<number[]> {
-  const [first, ...rest] = sort;
+  const [first, ...later] = sort;
+  // Only the first key is taken apart by positions: the keys after it sort within each position.
+  const rest = later.map(({ positions: _, ...key }) => key);
   if (first?.positions) {
     const positions = first.direction === 'asc' ? first.positions : [...first.positions].reverse();
     const ids: number[] = [];
-    for (const position of [...positions, not(or(first.positions))]) {
+    for (const [k, position] of positions.entries()) {
+      // Past a few positions that did not fill the page (matches spread thinly over a long
+      // bundle), the issues of the positions left are sorted by one statement.
+      if (k === MAX_POSITION_STATEMENTS) {
+        const left = and([condition, not(or(positions.slice(0, k)))]);
+        return [
+          ...ids,
+          ...(await sortedPageIds(
+            ctx,
+            left,
+            [{ ...first, positions: undefined }, ...rest],
+            need - ids.length,
+          )),
+        ];
+      }
       const part = and([condition, position]);
-      if (part.kind === 'false') continue;
-      ids.push(...(await sortedPageIds(ctx, part, rest, need - ids.length)));
-      if (ids.length >= need) break;
+      if (part.kind !== 'false') ids.push(...(await sortedPageIds(ctx, part, rest, need - ids.length)));
+      if (ids.length >= need) return ids;
     }
+    // Then the issues with no position (a null key sorts last).
+    const none = and([condition, not(or(first.positions))]);
+    if (none.kind !== 'false') ids.push(...(await sortedPageIds(ctx, none, rest, need - ids.length)));
     return ids;
   }
   // A small window first: when matches are dense it holds the page, and its sort is short. Not
