@@ -7,7 +7,7 @@ import { readRows } from '../../orm/statements.js';
 import { formatIssueId } from '../issue-id.js';
 import { type IssueView, loadIssueViews } from '../issue-view.js';
 import { compileQuery } from './compile-query.js';
-import { readableIssuesCondition, type Sql } from './readable-issues.js';
+import { readableIssuesCondition, readableProjectIds, type Sql } from './readable-issues.js';
 import {
   runSearchStatement,
   runSearchStatementHere,
@@ -158,8 +158,22 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
   const estimate = batchedEstimates(em);
   const [first] = sort;
   if ((first?.positions || (sort.length === 1 && first?.column)) && skip + max <= SORTED_PAGE_ROWS) {
+    const projects = readableProjectIds(actor);
     const context: SortedContext = {
       readable,
+      ...(projects === 'all'
+        ? {}
+        : {
+            readableRange: leaf(
+              { sql: '1 = 1', params: [] },
+              {
+                from: 'issues d',
+                id: 'd.id',
+                where: { sql: `d.project_id in (${placeholders(projects)})`, params: projects },
+                ordered: false,
+              },
+            ),
+          }),
       dialect,
       plan: (c) => planQuery(c, readable, estimate, { dialect }),
       estimate,

@@ -185,6 +185,10 @@ describe('sorted pages taken apart', () => {
       want(all, by(asc(subsystem)), 150, 50),
     );
     expect(spread).toEqual(Array(MAX_POSITION_STATEMENTS + 1).fill('statement'));
+    // A caller who reads fewer issues than the first window: sorted at once.
+    const reader: string[] = [];
+    await page('sort by: updated', 0, 10, 20_000, reader);
+    expect(reader).toEqual(['statement']);
     // A Priority sort stops at the first position that completes the page (10 show-stoppers).
     const positions: string[] = [];
     expect(await page('sort by: Priority, updated', 0, 5, 40, positions)).toEqual(

@@ -11,6 +11,7 @@ import {
   pageStatement,
   render,
   type SortKey,
+  TRUE,
 } from './search-plan.js';
 
 /**
@@ -31,6 +32,12 @@ import {
  */
 export type SortedContext = {
   readable: Sql;
+  /**
+   * The issues of the projects the caller reads, as a range with a trivial probe, when it reads
+   * only some: its size bounds the matches like a condition's (a window over every issue is no
+   * use to a caller who reads a small project).
+   */
+  readableRange?: Condition;
   dialect: 'sqlite' | 'postgresql';
   /** The planned statement of a condition. */
   plan(condition: Condition): Promise<Plan>;
@@ -94,7 +101,8 @@ export async function sortedPageIds(
   if (
     first?.column &&
     rest.length === 0 &&
-    ((await fewestRows(condition, ctx.estimate)) ?? small) >= Math.min(small, ESTIMATE_LIMIT)
+    ((await fewestRows(and([condition, ctx.readableRange ?? TRUE]), ctx.estimate)) ?? small) >=
+      Math.min(small, ESTIMATE_LIMIT)
   ) {
     for (const size of [small, ctx.window]) {
       ctx.trace?.push(`window ${size}`);
