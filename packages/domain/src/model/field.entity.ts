@@ -160,7 +160,17 @@ export const IssueFieldValue = defineEntity({
    */
   indexes: [
     { properties: ['fieldKey', 'valueKey', 'issue'] },
-    { properties: ['fieldKey', 'user', 'issue'] },
+    // `has: Field` (rows without a user, in issue order) and a user's issues: split (migration 0051).
+    {
+      name: 'issue_field_values_field_key_issue_id_no_user_index',
+      properties: ['fieldKey', 'issue'],
+      where: 'user_id is null',
+    },
+    {
+      name: 'issue_field_values_field_key_user_id_issue_id_user_index',
+      properties: ['fieldKey', 'user', 'issue'],
+      where: 'user_id is not null',
+    },
     { properties: ['issue', 'fieldKey', 'valueKey', 'user'] },
     // Partial (migration 0041): most rows have no user, or no bundle value, and a row with none
     // is never looked up by it (a user's or a value's deletion, a value's rename).

@@ -392,17 +392,19 @@ class QueryCompiler {
 
   /**
    * The field holds some value (`has: Field`). Its rows are listed in issue order by the index
-   * (field_key, user_id, issue_id) under `user_id is null` (every value but a user's), once per
-   * value: a range that only combined counts may use (`duplicates`).
+   * (field_key, issue_id) of rows without a user (migration 0051; every value but a user's), once
+   * per value: a range that only combined counts may use (`duplicates`).
    */
   private present(field: SearchField): Condition {
     const f = this.fieldIn(field, 'x');
+    const users = field.kinds.has('user');
     const probe = {
-      sql: `exists (select 1 from issue_field_values x where x.issue_id = i.id and ${f.sql})`,
+      // A field without users has no row with one: `user_id is null` changes no answer and lets
+      // PostgreSQL read the field's rows from the index that lists them in issue order.
+      sql: `exists (select 1 from issue_field_values x where x.issue_id = i.id and ${f.sql}${users ? '' : ' and x.user_id is null'})`,
       params: f.params,
     };
-    if (field.fieldKeys.length !== 1 || field.hiddenProjectIds.length > 0 || field.kinds.has('user'))
-      return leaf(probe);
+    if (field.fieldKeys.length !== 1 || field.hiddenProjectIds.length > 0 || users) return leaf(probe);
     return leaf(probe, {
       from: 'issue_field_values d',
       id: 'd.issue_id',

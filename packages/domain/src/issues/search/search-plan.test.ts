@@ -201,7 +201,7 @@ describe('counts on PostgreSQL without parallel workers', () => {
     expect((await planQuery(probed, readable, big, pgCount)).serial).toBe(true);
   });
 
-  it('not a page, not SQLite, not one large range, not text or a range that lists an issue twice', async () => {
+  it('not a page, not SQLite, not one large range, not text', async () => {
     const two = and([valueLeaf('open'), valueLeaf('critical')]);
     expect((await planQuery(two, readable, big, { dialect: 'postgresql' })).serial).toBeUndefined();
     expect((await planQuery(two, readable, big, { countOnly: true })).serial).toBeUndefined();
@@ -215,7 +215,8 @@ describe('counts on PostgreSQL without parallel workers', () => {
     expect(
       (await planQuery(and([valueLeaf('open'), word()]), readable, big, pgCount)).serial,
     ).toBeUndefined();
-    expect((await planQuery(and([valueLeaf('open'), has()]), readable, big, pgCount)).serial).toBeUndefined();
+    // A range that lists an issue twice (`has:` of a multi-valued field) is probed, never joined: serial too.
+    expect((await planQuery(and([valueLeaf('open'), has()]), readable, big, pgCount)).serial).toBe(true);
   });
 });
 

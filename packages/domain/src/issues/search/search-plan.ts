@@ -339,16 +339,17 @@ async function someSortable(sized: Sized[], estimate: Estimate): Promise<boolean
 }
 
 /**
- * Whether PostgreSQL should count without parallel workers: the AND's conditions are all ranges of
- * an index in issue order (values, users, projects, tags; nothing that lists an issue twice), two
- * or more of them large. It then merge-joins the index-only scans as they come; with workers it
- * hashed them in parallel, slower on two cores: at a million issues two values 100-110 → 58-84 ms,
- * three 176-194 → 124-131 ms. Counts that read the text documents or hash an unordered range
- * (`has:`) keep the workers: the frequent word's count took 0.7-0.9 s with them, 1.6-1.9 s without.
+ * Whether PostgreSQL should count without parallel workers: the AND's conditions with a range are
+ * all ranges of an index in issue order (values, users, projects, tags, `has:`), two or more of
+ * them large. It then merge-joins the index-only scans as they come (semi-joins: a range that
+ * lists an issue twice is no matter); with workers it hashed them in parallel, slower on two cores:
+ * at a million issues two values 100-110 → 58-84 ms, three 176-194 → 124-131 ms, `has: Subsystem
+ * #Critical` 264 → 140 ms. Counts that read the text documents keep the workers: the frequent
+ * word's count took 0.7-0.9 s with them, 1.6-1.9 s without.
  */
 function serialCount(sized: Sized[]): boolean {
   const large = sized.filter((c) => c.rows >= ESTIMATE_LIMIT);
-  return large.length >= 2 && sized.every((c) => c.item.driver.ordered && !c.item.driver.duplicates);
+  return large.length >= 2 && sized.every((c) => c.item.driver.ordered);
 }
 
 /** One ordered driver as a compound's arm: its issue ids, in id order (within `slice`, if any). */
