@@ -12,7 +12,11 @@ import type { Sql } from './readable-issues.js';
  * better-sqlite3, and a worker thread cannot be stopped inside a native call); a fresh process
  * takes its place. Statements wait for a free process; the wait counts against the budget.
  */
-/** Runs a statement within the budget; `serial`: without parallel workers (PostgreSQL). */
+
+/**
+ * Runs a statement within the budget. `serial`: in a session that starts no parallel workers
+ * (PostgreSQL; SQLite's processes run every statement alone anyway).
+ */
 export type SqlRunner = (statement: Sql, budgetMs: number, options?: RunOptions) => Promise<unknown[][]>;
 export type RunOptions = { serial?: boolean };
 
