@@ -1,19 +1,24 @@
+import { writeSync } from 'node:fs';
 import type { VcsWorkerOptions } from '@trackline/domain';
 
-/** Exit code of a drill's deliberate crash (EX_TEMPFAIL), so a test can tell it from a failure. */
-export const FAULT_EXIT_CODE = 75;
+/** The line a drill writes before its deliberate crash, so a test can tell it from a failure. */
+export const FAULT_LINE = 'trackline: VCS fault injection: killing the process mid-delivery';
 
 /**
- * Worker hooks that end the process abruptly, as a kill would: no cleanup, no release of the
- * claim. For crash-recovery drills (`VCS_FAULT_EXIT_AFTER_UNITS`); nothing when unset.
+ * Worker hooks that end the process abruptly, by a kill: no cleanup, no release of the claim.
+ * For crash-recovery drills (`VCS_FAULT_EXIT_AFTER_UNITS`); nothing when unset. A SIGKILL of its
+ * own, not `process.exit`: an exit runs the teardown of the WAL checkpoint thread and of the native
+ * driver, and once in CI it ended by a signal instead of its exit code (a drill that looked like a
+ * failure).
  */
 export function vcsFaultHooks(
   exitAfterUnits: number | undefined,
 ): Pick<VcsWorkerOptions, 'afterClaim' | 'afterUnit' | 'afterChunk'> {
   if (exitAfterUnits === undefined) return {};
   const die = () => {
-    console.error('trackline: VCS fault injection: exiting mid-delivery');
-    process.exit(FAULT_EXIT_CODE);
+    // Written synchronously: stderr (a pipe) is not flushed by a killed process.
+    writeSync(2, `${FAULT_LINE}\n`);
+    process.kill(process.pid, 'SIGKILL');
   };
   if (exitAfterUnits === 0) return { afterClaim: die };
   let units = 0;

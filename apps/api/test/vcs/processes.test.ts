@@ -26,7 +26,8 @@ import { call, fork, issueState, resultLines, setUpScenario, sign, waitForDelive
  */
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const SECRET = 'process-secret';
-const FAULT_EXIT_CODE = 75;
+/** What a drill's deliberate crash writes before it kills its process (`webhooks/fault-injection.ts`). */
+const FAULT_LINE = 'trackline: VCS fault injection: killing the process mid-delivery';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -37,7 +38,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-type Child = { process: ChildProcess; url: string; exited: Promise<number | null>; output(): string };
+/** `exited`: the exit code, or the signal that ended the process (so a failure says which). */
+type Child = {
+  process: ChildProcess;
+  url: string;
+  exited: Promise<number | string | null>;
+  output(): string;
+};
 
 async function start(db: string, env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
@@ -55,7 +62,9 @@ async function start(db: string, env: Record<string, string> = {}): Promise<Chil
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
     const check = () => {
@@ -67,7 +76,7 @@ async function start(db: string, env: Record<string, string> = {}): Promise<Chil
     void exited.then((code) => {
       clearTimeout(timer);
       // A fault-injected child may finish its drill before it prints "listening".
-      if (output.includes('listening on') || code === FAULT_EXIT_CODE) resolve();
+      if (output.includes('listening on') || output.includes(FAULT_LINE)) resolve();
       else reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
@@ -165,9 +174,10 @@ describe('a killed process loses nothing and applies nothing twice', () => {
       ]),
     ).toEqual(['pending', 0]);
 
-    // 2. A process that dies (exit 75, no cleanup) after committing two of the six units.
+    // 2. A process that kills itself (SIGKILL, no cleanup) after committing two of the six units.
     const dying = await start(db, { VCS_FAULT_EXIT_AFTER_UNITS: '2', VCS_LEASE_MS: '1000' });
-    expect(await dying.exited).toBe(FAULT_EXIT_CODE);
+    expect(await dying.exited, dying.output()).toBe('SIGKILL');
+    expect(dying.output()).toContain(FAULT_LINE);
     expect(
       await inspect(db, async (orm) => ({
         status: (await fork(orm).findOneOrFail(VcsDelivery, { id: delivery })).status,
