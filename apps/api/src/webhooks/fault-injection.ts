@@ -7,9 +7,9 @@ export const FAULT_LINE = 'trackline: VCS fault injection: killing the process m
 /**
  * Worker hooks that end the process abruptly, by a kill: no cleanup, no release of the claim.
  * For crash-recovery drills (`VCS_FAULT_EXIT_AFTER_UNITS`); nothing when unset. A SIGKILL of its
- * own, not `process.exit`: an exit runs the teardown of the WAL checkpoint thread and of the native
- * driver, and once in CI it ended by a signal instead of its exit code (a drill that looked like a
- * failure).
+ * own, not `process.exit`: once in CI a drill's `process.exit(75)` ended by a signal instead (which
+ * one was not recorded; likely the exit's teardown of the WAL checkpoint thread and its native
+ * driver), so the drill looked like a failure. A kill ends the same way every time.
  */
 export function vcsFaultHooks(
   exitAfterUnits: number | undefined,
