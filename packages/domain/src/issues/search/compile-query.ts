@@ -27,7 +27,18 @@ import { STAR_TAG } from '../tags/tag-lookup.js';
 import { queryError } from './query-errors.js';
 import { readableIssuesCondition, type Sql } from './readable-issues.js';
 import { dateInterval, type Interval } from './search-dates.js';
-import { and, type Condition, FALSE, leaf, not, or, render, type SortKey, TRUE } from './search-plan.js';
+import {
+  and,
+  type Condition,
+  FALSE,
+  leaf,
+  not,
+  or,
+  projectRange,
+  render,
+  type SortKey,
+  TRUE,
+} from './search-plan.js';
 import { type TextColumn, type TextPart, textLeaf, textPart } from './search-text.js';
 import {
   BUILTIN_ATTRIBUTES,
@@ -226,9 +237,7 @@ class QueryCompiler {
         if (ids.length === 0) throw bad(`Unknown project ${at(value.text, value)}`, value);
         return leaf(
           { sql: `i.project_id in (${placeholders(ids)})`, params: ids },
-          ids.length === 1
-            ? { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: ids }, ordered: true }
-            : undefined,
+          ids.length === 1 ? projectRange(ids) : undefined,
         );
       }
       case 'issueId': {

@@ -27,6 +27,7 @@ import {
   type Plan,
   pageStatement,
   planQuery,
+  projectRange,
   type SortKey,
 } from './search-plan.js';
 import { SORT_WINDOW, SORTED_PAGE_ROWS, type SortedContext, sortedPageIds } from './search-sorted.js';
@@ -81,15 +82,7 @@ async function compile(
   const extra = [];
   if (options.projectId !== undefined) {
     extra.push(
-      leaf(
-        { sql: 'i.project_id = ?', params: [options.projectId] },
-        {
-          from: 'issues d',
-          id: 'd.id',
-          where: { sql: 'd.project_id = ?', params: [options.projectId] },
-          ordered: true,
-        },
-      ),
+      leaf({ sql: 'i.project_id = ?', params: [options.projectId] }, projectRange([options.projectId])),
     );
   }
   if (options.updatedAfter !== undefined) {
@@ -163,17 +156,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
       readable,
       ...(projects === 'all'
         ? {}
-        : {
-            readableRange: leaf(
-              { sql: '1 = 1', params: [] },
-              {
-                from: 'issues d',
-                id: 'd.id',
-                where: { sql: `d.project_id in (${placeholders(projects)})`, params: projects },
-                ordered: false,
-              },
-            ),
-          }),
+        : { readableRange: leaf({ sql: '1 = 1', params: [] }, projectRange(projects)) }),
       dialect,
       plan: (c) => planQuery(c, readable, estimate, { dialect }),
       estimate,

@@ -1,3 +1,4 @@
+import { placeholders } from '../../orm/sql-fragments.js';
 import type { Sql } from './readable-issues.js';
 
 /**
@@ -31,6 +32,21 @@ export type Driver = {
    */
   disjointBy?: string;
 };
+/**
+ * The issues of some projects as a range (`issues(project_id)`): in issue order for one project
+ * (SQLite's index ends with the rowid), in no useful order for several.
+ */
+export function projectRange(ids: readonly number[]): Driver {
+  return ids.length === 1
+    ? { from: 'issues d', id: 'd.id', where: { sql: 'd.project_id = ?', params: [...ids] }, ordered: true }
+    : {
+        from: 'issues d',
+        id: 'd.id',
+        where: { sql: `d.project_id in (${placeholders(ids)})`, params: [...ids] },
+        ordered: false,
+      };
+}
+
 export type Leaf = { kind: 'leaf'; probe: Sql; driver?: Driver };
 export type Condition =
   | Leaf
