@@ -113,8 +113,10 @@ async function plan(
 }
 
 /**
- * The planner's estimates: the drivers it asks for together (in one tick) are counted by one
- * statement, one round trip to a search worker instead of one per condition.
+ * The planner's estimates for one search: the drivers it asks for together (in one tick) are
+ * counted by one statement, one round trip to a search worker instead of one per condition; a
+ * range asked again (a sorted page plans each bundle position with the query's own ranges, and
+ * plans after deciding against a window) is counted once.
  */
 function batchedEstimates(em: Em): Estimate {
   let pending: {
@@ -123,7 +125,8 @@ function batchedEstimates(em: Em): Estimate {
     resolve: (n: number) => void;
     reject: (e: unknown) => void;
   }[] = [];
-  return (driver, limit) =>
+  const counted = new Map<string, Promise<number>>();
+  const batched = (driver: Driver, limit: number) =>
     new Promise<number>((resolve, reject) => {
       pending.push({ driver, limit, resolve, reject });
       if (pending.length > 1) return;
@@ -140,6 +143,15 @@ function batchedEstimates(em: Em): Estimate {
         );
       });
     });
+  return (driver, limit) => {
+    const key = `${limit} ${driver.from} ${driver.where.sql} ${JSON.stringify(driver.where.params)}`;
+    let n = counted.get(key);
+    if (!n) {
+      n = batched(driver, limit);
+      counted.set(key, n);
+    }
+    return n;
+  };
 }
 
 /** Database ids of a page of matching readable issues, newest first unless the query sorts. */
