@@ -52,6 +52,15 @@ export function processCpuMs(pid) {
   }
 }
 
+/** CPU time (ms) of a process and of its child processes (the search engine's workers): /proc. */
+export function processTreeCpuMs(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {}
+  return children.reduce((sum, child) => sum + processTreeCpuMs(child), processCpuMs(pid));
+}
+
 /**
  * The VCS benchmarks' database at `file`: project BENCH with `issues` issues, a committer
  * `dev` (Developer there, and in the committers role) and a GitHub integration signed with

@@ -15,7 +15,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDomain, processCpuMs, startApi } from './bench-support.mjs';
+import { loadDomain, processCpuMs, processTreeCpuMs, startApi } from './bench-support.mjs';
+import { importRequestsAhead } from './search-bodies.mjs';
+import { PROJECTS, project, SUBSYSTEMS, USERS, VOCABULARY } from './search-data.mjs';
 
 const domain = await loadDomain();
 const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 1_000_000);
@@ -25,92 +27,7 @@ const KEEP = process.env.TRACKLINE_BENCH_SEARCH_KEEP === '1';
 const PG_DB = process.env.TRACKLINE_BENCH_SEARCH_PG_DB ?? 'trackline_bench_search';
 // Extra node flags of the server (for example `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
 const NODE_ARGS = (process.env.TRACKLINE_BENCH_SEARCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const PROJECTS = 20;
-const USERS = 200;
-const BATCH = 100;
 const ROOT = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
-const STATES = ['Submitted', 'Open', 'In Progress', 'Fixed', 'Verified', 'Duplicate'];
-const RESOLVED = new Set(['Fixed', 'Verified', 'Duplicate']);
-const PRIORITIES = ['Show-stopper', 'Critical', 'Major', 'Normal', 'Minor'];
-const TYPES = ['Bug', 'Feature', 'Task', 'Cosmetics', 'Exception'];
-const SUBSYSTEMS = ['Core', 'UI', 'Backend', 'Docs'];
-const project = (p) => `S${String(p + 1).padStart(2, '0')}`;
-const T0 = Date.UTC(2015, 0, 1);
-const SPAN = Date.UTC(2025, 0, 1) - T0;
-
-// A deterministic generator (mulberry32) and a Zipf vocabulary of pronounceable words.
-let seed = 12345;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ne',
-  'ru',
-  'ta',
-  'vo',
-  'zi',
-  'po',
-  'se',
-  'du',
-  'fa',
-  'ge',
-  'hi',
-  'jo',
-  'bu',
-];
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
-  let word = '';
-  let n = i + 17;
-  for (let k = 0; k < 3 || n > 0; k++) {
-    word += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  }
-  return `${word}x`;
-});
-const CUMULATIVE = (() => {
-  const weights = VOCABULARY.map((_, i) => 1 / (i + 1));
-  const total = weights.reduce((a, b) => a + b, 0);
-  let sum = 0;
-  return weights.map((w) => (sum += w / total));
-})();
-const word = () => {
-  const r = random();
-  let lo = 0;
-  let hi = CUMULATIVE.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((CUMULATIVE[mid] ?? 1) < r) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCABULARY[lo];
-};
-const words = (n) => Array.from({ length: n }, word).join(' ');
-const pick = (list) => list[Math.floor(random() * list.length)];
-
-const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const field = (name, value) => `<field name="${name}"><value>${esc(String(value))}</value></field>`;
-
-function issueXml(number, created) {
-  const state = pick(STATES);
-  const author = () => `u${Math.floor(random() * USERS) + 1}`;
-  const subsystem = random() < 0.5 ? field('Subsystem', pick(SUBSYSTEMS)) : '';
-  return (
-    `<issue>${field('numberInProject', number)}${field('summary', words(8))}${field('description', words(32))}` +
-    `${field('created', created)}${field('updated', created + 60_000)}${field('reporterName', author())}` +
-    (RESOLVED.has(state) ? field('resolved', created + 120_000) : '') +
-    `${field('State', state)}${field('Priority', pick(PRIORITIES))}${field('Type', pick(TYPES))}` +
-    `${field('Assignee', author())}${subsystem}` +
-    `<comment author="${author()}" text="${words(40)}" created="${created + 10_000}"/>` +
-    `<comment author="${author()}" text="${words(40)}" created="${created + 20_000}"/></issue>`
-  );
-}
-
 async function prepare(config) {
   const orm = await domain.createOrm(config);
   await domain.migrate(orm);
@@ -133,30 +50,28 @@ async function prepare(config) {
 
 async function importAll(url) {
   const headers = { authorization: ROOT, 'content-type': 'application/xml' };
-  const numbers = new Array(PROJECTS).fill(0);
+  const requests = importRequestsAhead(ISSUES);
   const started = performance.now();
   let batches = 0;
+  let imported = 0;
   let serverMs = 0;
-  for (let first = 0; first < ISSUES; first += BATCH) {
-    const p = batches++ % PROJECTS;
-    const count = Math.min(BATCH, ISSUES - first);
-    const issues = [];
-    for (let i = 0; i < count; i++)
-      issues.push(issueXml(++numbers[p], T0 + Math.floor(((first + i) / ISSUES) * SPAN)));
-    const send = () =>
-      fetch(`${url}/rest/import/${project(p)}/issues`, {
-        method: 'PUT',
-        headers,
-        body: `<issues>${issues.join('')}</issues>`,
-      });
-    // A pooled connection the server closed meanwhile fails once: the batch is sent again (an
-    // import is idempotent: a second identical request changes nothing).
-    const res = await send().catch(send);
-    const text = await res.text();
-    serverMs += Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? 0);
-    if (res.status !== 200 || (text.match(/imported="true"/g) ?? []).length !== count)
-      throw new Error(`import answered ${res.status}: ${text.slice(0, 400)}`);
-    if (batches % 500 === 0) process.stderr.write(`search bench: imported ${first + count} issues\n`);
+  try {
+    for (let request = await requests.next(); request; request = await requests.next()) {
+      const { count, body } = request;
+      const send = () =>
+        fetch(`${url}/rest/import/${request.project}/issues`, { method: 'PUT', headers, body });
+      // A pooled connection the server closed meanwhile fails once: the batch is sent again (an
+      // import is idempotent: a second identical request changes nothing).
+      const res = await send().catch(send);
+      const text = await res.text();
+      serverMs += Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? 0);
+      if (res.status !== 200 || (text.match(/imported="true"/g) ?? []).length !== count)
+        throw new Error(`import answered ${res.status}: ${text.slice(0, 400)}`);
+      imported += count;
+      if (++batches % 500 === 0) process.stderr.write(`search bench: imported ${imported} issues\n`);
+    }
+  } finally {
+    await requests.close();
   }
   return { ms: performance.now() - started, serverMs };
 }
@@ -252,12 +167,15 @@ try {
   let importCpuMs = null;
   let importRequestsMs = null;
   let importLoadAverage = null;
+  let importWorkersCpuMs = null;
   let indexCatchUpMs = null;
   if (!reuse) {
     const cpu = processCpuMs(server.child.pid);
+    const treeCpu = processTreeCpuMs(server.child.pid);
     ({ ms: importMs, serverMs: importRequestsMs } = await importAll(server.url));
     importLoadAverage = loadavg().map((l) => +l.toFixed(2));
     importCpuMs = processCpuMs(server.child.pid) - cpu;
+    importWorkersCpuMs = processTreeCpuMs(server.child.pid) - treeCpu - importCpuMs;
     // SQLite's text index is near-real-time (its indexer process): how long it took to catch up.
     if (!PG) indexCatchUpMs = await waitForIndexer(file);
     // Statistics after the bulk load, as the server keeps them (SQLite: optimize; PostgreSQL: analyze).
@@ -300,6 +218,8 @@ try {
         importMs: importMs === null ? null : Math.round(importMs),
         importPerSecond: importMs === null ? null : Math.round((ISSUES / importMs) * 1000),
         importServerCpuMs: importCpuMs,
+        // The search engine's processes meanwhile (on SQLite, the text indexer).
+        importWorkersCpuMs,
         // The import requests' own time on the server (their Server-Timing), summed.
         importRequestsMs: importRequestsMs === null ? null : Math.round(importRequestsMs),
         importLoadAverage,

@@ -14,7 +14,14 @@ describe('migrations', () => {
   afterAll(() => orm.close(true));
 
   it('produce exactly the schema the entities describe (no drift)', async () => {
-    expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+    // The entities describe the main file; the text index's file (orm/text-index-file.ts) is not
+    // theirs, and with a second schema attached the generator would compare schema by schema.
+    await orm.em.getConnection().execute('detach database fts');
+    try {
+      expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
+    } finally {
+      await orm.em.getConnection().execute("attach database ':memory:' as fts");
+    }
   });
 
   it('are applied once: a second run applies nothing', async () => {

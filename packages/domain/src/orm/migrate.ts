@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Em } from './em.js';
 import { RENAMED_MIGRATIONS } from './migration-renames.js';
 import { dialectOf, type Orm } from './open-orm.js';
+import { CREATE_TEXT_INDEX, TEXT_INDEX_SCHEMA } from './text-index-file.js';
 
 /** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
 export const migrationsDir = (dialect: string) =>
@@ -35,6 +36,29 @@ export function orderedMigrationFiles(names: readonly string[]): string[] {
     seen.set(number, file);
   }
   return files;
+}
+
+/** The migration that moved SQLite's text index to a file of its own (orm/text-index-file.ts). */
+const TEXT_INDEX_MIGRATION = '0052_text_index_file.sql';
+
+type Connection = ReturnType<Em['getConnection']>;
+type Context = ReturnType<Em['getTransactionContext']>;
+
+/**
+ * A text index file that is missing (a backup of the main file alone restored, the file deleted)
+ * is attached empty: the table is created again and every issue queued, and the indexer rebuilds
+ * the words from the main file in the background.
+ */
+async function rebuildLostTextIndex(conn: Connection, ctx: Context): Promise<void> {
+  const [found] = await conn.execute<{ n: number }[]>(
+    `select count(*) as n from ${TEXT_INDEX_SCHEMA}.sqlite_master where name = 'issue_fts'`,
+    [],
+    'all',
+    ctx,
+  );
+  if (Number(found?.n ?? 0) > 0) return;
+  await conn.execute(CREATE_TEXT_INDEX, [], 'run', ctx);
+  await conn.execute('insert into issue_fts_queue (issue_id) select id from issues', [], 'run', ctx);
 }
 
 /** Applies the migrations not applied yet (`before`: only files whose names sort before it; tests of one migration's data use it). */
@@ -104,6 +128,8 @@ async function migrateInTransaction(
       );
       applied.push(file);
     }
+    if (dialect === 'sqlite' && (done.has(TEXT_INDEX_MIGRATION) || applied.includes(TEXT_INDEX_MIGRATION)))
+      await rebuildLostTextIndex(conn, ctx);
     if (dialect === 'sqlite' && applied.length > 0) {
       const broken = await conn.execute<unknown[]>('pragma foreign_key_check', [], 'all', ctx);
       if (broken.length > 0) throw new Error(`Migration left broken references: ${JSON.stringify(broken)}`);

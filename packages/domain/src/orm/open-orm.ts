@@ -2,6 +2,7 @@ import type { EntitySchema } from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { SqliteDriver } from '@mikro-orm/sqlite';
+import { attachTextIndexStatements } from './text-index-file.js';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -73,6 +74,7 @@ export async function openOrm(
   await conn.execute('pragma synchronous = normal');
   await conn.execute('pragma busy_timeout = 5000');
   await conn.execute('pragma foreign_keys = on');
+  for (const { sql, params } of attachTextIndexStatements(db.file)) await conn.execute(sql, params);
   return orm;
 }
 

@@ -4,7 +4,7 @@ import type { Em } from '../../orm/em.js';
 import { type Dialect, dialectOf, type Orm } from '../../orm/open-orm.js';
 import { readRows } from '../../orm/statements.js';
 import type { Sql } from './readable-issues.js';
-import { INDEX_BATCH_STATEMENTS, indexQueuedIssues } from './search-index.js';
+import { INDEXER_STATEMENTS, indexQueuedIssues } from './search-index.js';
 import {
   BudgetExceeded,
   type RunOptions,
@@ -59,7 +59,7 @@ export async function startSearchEngine(
   if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
     pool = startSearchPool(options.file, {
       workers: options.workers,
-      indexStatements: INDEX_BATCH_STATEMENTS,
+      indexStatements: INDEXER_STATEMENTS,
       logError: options.logError,
     });
     run = pool.run;

@@ -2,35 +2,54 @@ import type { Em } from '../../orm/em.js';
 import { runStatement } from '../../orm/statements.js';
 
 /**
- * SQLite's full-text index (`issue_fts`, migration 0020) is near-real-time: a write only queues
- * the issue (`issue_fts_queue`, by triggers, a few µs), and an indexer re-indexes queued issues in
- * batches, each one write transaction: a process of its own beside a file database (the search
- * engine's, search-pool.ts), so the CPU of tokenizing is not paid by the request (an import of
- * issues with comments indexes each issue once, not once per comment). A change is searchable
- * by text once its batch commits (typically within 0.1 s). Without that process (an in-memory
- * database in tests), the queue is indexed before each search, on the search's own connection.
+ * SQLite's full-text index (`issue_fts`, in the file of its own that every connection attaches:
+ * orm/text-index-file.ts) is near-real-time: a write only queues the issue (`issue_fts_queue`, a
+ * log in write order, by triggers, a few µs), and an indexer re-indexes queued issues in batches:
+ * a process of its own beside a file database (the search engine's, search-pool.ts), so the CPU
+ * of tokenizing is not paid by the request (an import of issues with comments indexes each issue
+ * once, not once per comment). A batch is two transactions:
+ *   1. on the index's file, the words of the batch's issues as the main file has them now (it
+ *      only reads the main file, so the server's writers never wait for the tokenizing);
+ *   2. on the main file, a short one that dequeues the batch's entries, up to its last `seq`.
+ * A write made between the two has a later entry, which stays and is indexed by a later batch;
+ * a crash between them indexes the batch again (the same words). A change is searchable by text
+ * once its batch commits (typically within 0.1 s). Without that process (an in-memory database in
+ * tests), the queue is indexed before each search, on the search's own connection.
  */
-export const INDEX_BATCH = 500;
+export const INDEX_BATCH_ENTRIES = 1500;
 
-/** The statements of one batch, in order (run inside one transaction). */
-export const INDEX_BATCH_STATEMENTS = [
-  'create temp table if not exists issue_fts_batch (id integer primary key)',
-  'delete from issue_fts_batch',
-  `insert into issue_fts_batch (id) select issue_id from issue_fts_queue order by issue_id limit ${INDEX_BATCH}`,
-  'delete from issue_fts where rowid in (select id from issue_fts_batch)',
-  'insert into issue_fts (rowid, summary, description, comments) select i.id, i.summary, i.description, ' +
-    "coalesce((select group_concat(c.text, ' ') from issue_comments c where c.issue_id = i.id and c.deleted = 0 and c.permitted_group_id is null), '') " +
-    'from issues i where i.id in (select id from issue_fts_batch)',
-  'delete from issue_fts_queue where issue_id in (select id from issue_fts_batch)',
-];
+/**
+ * The SQL of one batch, as the indexer process runs it: `index` in one transaction, then
+ * `dequeue` in its own. The batch's last `seq` is kept in a temporary table of the connection
+ * between the two, so `dequeue` removes exactly the entries `index` read.
+ */
+export type IndexerStatements = { index: string[]; dequeue: string };
+
+export const INDEXER_STATEMENTS: IndexerStatements = {
+  index: [
+    'create temp table if not exists issue_fts_batch (id integer primary key)',
+    'create temp table if not exists issue_fts_batch_end (last integer)',
+    'delete from issue_fts_batch_end',
+    'insert into issue_fts_batch_end (last) select coalesce((select seq from issue_fts_queue order by seq limit 1 offset ' +
+      `${INDEX_BATCH_ENTRIES - 1}), (select max(seq) from issue_fts_queue))`,
+    'delete from issue_fts_batch',
+    'insert or ignore into issue_fts_batch (id) select issue_id from issue_fts_queue where seq <= (select last from issue_fts_batch_end)',
+    'delete from issue_fts where rowid in (select id from issue_fts_batch)',
+    'insert into issue_fts (rowid, summary, description, comments) select i.id, i.summary, i.description, ' +
+      "coalesce((select group_concat(c.text, ' ') from issue_comments c where c.issue_id = i.id and c.deleted = 0 and c.permitted_group_id is null), '') " +
+      'from issues i where i.id in (select id from issue_fts_batch)',
+  ],
+  dequeue: 'delete from issue_fts_queue where seq <= (select last from issue_fts_batch_end)',
+};
 
 /** Indexes every queued issue on `em`'s connection (SQLite only). */
 export async function indexQueuedIssues(em: Em): Promise<void> {
   for (;;) {
-    const queued = await em.execute<{ n: number }[]>('select count(*) as n from issue_fts_queue');
+    const queued = await em.execute<{ n: number }[]>('select exists (select 1 from issue_fts_queue) as n');
     if (Number(queued[0]?.n ?? 0) === 0) return;
     await em.transactional(async (tem) => {
-      for (const sql of INDEX_BATCH_STATEMENTS) await runStatement(tem as Em, sql);
+      for (const sql of [...INDEXER_STATEMENTS.index, INDEXER_STATEMENTS.dequeue])
+        await runStatement(tem as Em, sql);
     });
   }
 }

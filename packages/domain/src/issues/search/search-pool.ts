@@ -2,7 +2,9 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { textIndexFile } from '../../orm/text-index-file.js';
 import type { Sql } from './readable-issues.js';
+import type { IndexerStatements } from './search-index.js';
 
 /**
  * Search statements on a SQLite file, run by a few child processes, each with its own read-only
@@ -41,7 +43,7 @@ export type SearchPool = { run: SqlRunner; maintain(): Promise<void>; stop(): Pr
 
 export function startSearchPool(
   file: string,
-  options: { workers?: number; indexStatements?: string[]; logError?: (m: string) => void } = {},
+  options: { workers?: number; indexStatements?: IndexerStatements; logError?: (m: string) => void } = {},
 ): SearchPool {
   const driverPath = createRequire(import.meta.resolve('@mikro-orm/sqlite')).resolve('better-sqlite3');
   const script = fileURLToPath(
@@ -54,7 +56,7 @@ export function startSearchPool(
   let stopped = false;
 
   const spawn = (mode = 'ro'): ChildProcess => {
-    const child = fork(script, [file, driverPath, mode], {
+    const child = fork(script, [file, driverPath, mode, textIndexFile(file)], {
       serialization: 'advanced',
       execArgv: [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

@@ -5,6 +5,7 @@
 // never holds the server's event loop. Plain JavaScript syntax: node runs this file itself (as
 // .js when built, as .ts with type stripping under the tests).
 import { createRequire } from 'node:module';
+import type { IndexerStatements } from './search-index.js';
 
 type Db = {
   pragma(sql: string): unknown;
@@ -16,14 +17,25 @@ type Db = {
   transaction(fn: () => void): () => void;
   close(): void;
 };
-type Job = { id: number; sql?: string; params?: unknown[]; maintain?: boolean; index?: string[] };
+type Job = {
+  id: number;
+  sql?: string;
+  params?: unknown[];
+  maintain?: boolean;
+  index?: IndexerStatements;
+};
 
-const [file = '', driverPath = '', writable = ''] = process.argv.slice(2);
+const [file = '', driverPath = '', writable = '', textIndexFile = ''] = process.argv.slice(2);
 const Database = createRequire(import.meta.url)(driverPath) as new (file: string, options?: object) => Db;
 const db = new Database(file, writable === 'rw' ? {} : { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-db.pragma('cache_size = -65536');
-db.pragma('mmap_size = 1073741824');
+// The text index's file (orm/text-index-file.ts), opened read-only like the main one when this
+// process only reads.
+db.prepare('attach database ? as fts').run(textIndexFile);
+for (const schema of ['main', 'fts']) {
+  db.pragma(`${schema}.cache_size = -65536`);
+  db.pragma(`${schema}.mmap_size = 1073741824`);
+}
 db.pragma('temp_store = memory');
 if (writable !== 'rw') db.pragma('query_only = 1');
 
@@ -38,19 +50,22 @@ function prepared(sql: string) {
   return statement;
 }
 
-// The indexer (a `rw` process): re-indexes queued issues batch by batch, each one transaction;
-// while the queue has issues it goes on at once, else it looks again after a short pause.
-let indexing: string[] = [];
+// The indexer (a `rw` process): re-indexes queued issues batch by batch (search-index.ts: the
+// index's file in one transaction, then the batch dequeued in a short one on the main file); while
+// the queue has issues it goes on at once, else it looks again after a short pause.
+let indexer: IndexerStatements | null = null;
 function indexLoop() {
   let pause = 100;
   try {
+    const statements = indexer as IndexerStatements;
     const queued = db.prepare('select exists (select 1 from issue_fts_queue) as queued').all() as {
       queued: number;
     }[];
     if (queued[0]?.queued) {
       db.transaction(() => {
-        for (const sql of indexing) prepared(sql).run();
+        for (const sql of statements.index) prepared(sql).run();
       })();
+      prepared(statements.dequeue).run();
       pause = 5; // lets the server's writers take the lock between batches
     }
   } catch (error) {
@@ -68,7 +83,7 @@ function indexLoop() {
 process.on('message', (job: Job) => {
   try {
     if (job.index) {
-      indexing = job.index;
+      indexer = job.index;
       indexLoop();
       return;
     }
