@@ -26,7 +26,7 @@ const open = async () => {
   await migrate(opened);
   return opened;
 };
-const rows = async <T>(sql: string, params: unknown[] = [], on = orm) =>
+const rows = async <T = unknown>(sql: string, params: unknown[] = [], on = orm): Promise<T[]> =>
   on.em.getConnection().execute<T[]>(sql, params);
 const root = async () => {
   const em = orm.em.fork() as Em;
