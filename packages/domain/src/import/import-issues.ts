@@ -9,6 +9,7 @@ import {
   parseTimestamp,
   refused,
 } from '../issues/import-report.js';
+import { deferSearchDocuments, writeSearchDocuments } from '../issues/search/search-documents.js';
 import { noteBulkWrite } from '../issues/search/search-engine.js';
 import { STAR_TAG, starTagOf } from '../issues/tags/tag-lookup.js';
 import { IssueComment } from '../model/comment.entity.js';
@@ -432,6 +433,8 @@ async function writeIssues(
   const plans = allPlans.filter((p) => !createdHere.includes(p.number));
   if (plans.length === 0) return createdHere;
   const existing = new Map(found.map((r) => [Number(r.number_in_project), Number(r.id)]));
+  // PostgreSQL: each issue's search document written once, at the end (search-documents.ts).
+  await deferSearchDocuments(tx);
 
   const logins = new Set<string>();
   for (const p of plans) {
@@ -529,6 +532,10 @@ async function writeIssues(
   }
   await writeComments(tx, plans, existing, userId, replacing);
   await writeMarks(tx, plans, existing, userId, replacing);
+  await writeSearchDocuments(
+    tx,
+    plans.map((p) => existing.get(p.number) as number),
+  );
   return createdHere;
 }
 
