@@ -218,7 +218,8 @@ try {
         importMs: importMs === null ? null : Math.round(importMs),
         importPerSecond: importMs === null ? null : Math.round((ISSUES / importMs) * 1000),
         importServerCpuMs: importCpuMs,
-        // The search engine's processes meanwhile (on SQLite, the text indexer).
+        // The server's child processes meanwhile: on SQLite the search engine's (the text indexer
+        // among them); on PostgreSQL the API's worker processes (one per core), which do the work.
         importWorkersCpuMs,
         // The import requests' own time on the server (their Server-Timing), summed.
         importRequestsMs: importRequestsMs === null ? null : Math.round(importRequestsMs),
