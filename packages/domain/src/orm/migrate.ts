@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Em } from './em.js';
 import { RENAMED_MIGRATIONS } from './migration-renames.js';
 import { dialectOf, type Orm } from './open-orm.js';
-import { CREATE_TEXT_INDEX, TEXT_INDEX_SCHEMA } from './text-index-file.js';
+import { CREATE_TEXT_INDEX, CREATE_TEXT_INDEX_STATE, TEXT_INDEX_SCHEMA } from './text-index-file.js';
 
 /** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
 export const migrationsDir = (dialect: string) =>
@@ -45,20 +45,35 @@ type Connection = ReturnType<Em['getConnection']>;
 type Context = ReturnType<Em['getTransactionContext']>;
 
 /**
- * A text index file that is missing (a backup of the main file alone restored, the file deleted)
- * is attached empty: the table is created again and every issue queued, and the indexer rebuilds
- * the words from the main file in the background.
+ * The text index file must be this database's own: both files record the last queue entry the
+ * index holds (migration 0052). A missing index file (a backup of the main file alone restored,
+ * the file deleted) or one that records another entry (a backup of either file restored beside a
+ * newer other, or a crash between a batch's two transactions) would answer text searches from
+ * words the issues do not have, or miss words they do: the index is emptied, every issue queued,
+ * and the indexer rebuilds it from the main file in the background.
  */
-async function rebuildLostTextIndex(conn: Connection, ctx: Context): Promise<void> {
-  const [found] = await conn.execute<{ n: number }[]>(
-    `select count(*) as n from ${TEXT_INDEX_SCHEMA}.sqlite_master where name = 'issue_fts'`,
-    [],
-    'all',
-    ctx,
+async function checkTextIndex(conn: Connection, ctx: Context): Promise<void> {
+  const read = async (sql: string) =>
+    Number((await conn.execute<{ n: number | null }[]>(sql, [], 'all', ctx))[0]?.n ?? -1);
+  const present = await read(
+    `select count(*) as n from ${TEXT_INDEX_SCHEMA}.sqlite_master where name in ('issue_fts', 'issue_fts_state')`,
   );
-  if (Number(found?.n ?? 0) > 0) return;
-  await conn.execute(CREATE_TEXT_INDEX, [], 'run', ctx);
-  await conn.execute('insert into issue_fts_queue (issue_id) select id from issues', [], 'run', ctx);
+  // Read only once the table is known to be there (a statement naming a missing table fails).
+  if (
+    present === 2 &&
+    (await read(`select through as n from ${TEXT_INDEX_SCHEMA}.issue_fts_state`)) ===
+      (await read('select through as n from main.issue_fts_state'))
+  )
+    return;
+  for (const sql of [
+    `drop table if exists ${TEXT_INDEX_SCHEMA}.issue_fts`,
+    `drop table if exists ${TEXT_INDEX_SCHEMA}.issue_fts_state`,
+    CREATE_TEXT_INDEX,
+    CREATE_TEXT_INDEX_STATE,
+    `insert into ${TEXT_INDEX_SCHEMA}.issue_fts_state (id, through) select 1, through from main.issue_fts_state`,
+    'insert into issue_fts_queue (issue_id) select id from issues',
+  ])
+    await conn.execute(sql, [], 'run', ctx);
 }
 
 /** Applies the migrations not applied yet (`before`: only files whose names sort before it; tests of one migration's data use it). */
@@ -129,7 +144,7 @@ async function migrateInTransaction(
       applied.push(file);
     }
     if (dialect === 'sqlite' && (done.has(TEXT_INDEX_MIGRATION) || applied.includes(TEXT_INDEX_MIGRATION)))
-      await rebuildLostTextIndex(conn, ctx);
+      await checkTextIndex(conn, ctx);
     if (dialect === 'sqlite' && applied.length > 0) {
       const broken = await conn.execute<unknown[]>('pragma foreign_key_check', [], 'all', ctx);
       if (broken.length > 0) throw new Error(`Migration left broken references: ${JSON.stringify(broken)}`);

@@ -13,6 +13,7 @@ export type Orm = MikroORM;
 /** SQLite's FTS5 table of search, its shadow tables and its queue. */
 const FTS_TABLES = [
   'issue_fts_queue',
+  'issue_fts_state',
   'issue_fts',
   'issue_fts_data',
   'issue_fts_idx',

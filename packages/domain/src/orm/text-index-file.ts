@@ -6,8 +6,9 @@
  * it, an import request about 2.5 ms each time. Now the indexer writes the index's file while
  * the server writes the main one; it takes the main file's lock only to dequeue a batch it has
  * indexed (search-index.ts). Unqualified names resolve to the attached schema, so statements
- * say `issue_fts` as before. The index holds nothing that the main file does not: a lost index
- * file is rebuilt from it (`ensureTextIndex`).
+ * say `issue_fts` as before. The index holds nothing that the main file does not: an index file
+ * that is lost, or is not this database's own state, is rebuilt from it (`checkTextIndex` in
+ * migrate.ts).
  */
 export const TEXT_INDEX_SCHEMA = 'fts';
 
@@ -16,6 +17,9 @@ export const textIndexFile = (file: string): string => (file === ':memory:' ? ':
 
 /** The FTS5 table (contentless: the words only, rowid = issue id). */
 export const CREATE_TEXT_INDEX = `create virtual table ${TEXT_INDEX_SCHEMA}.issue_fts using fts5(summary, description, comments, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`;
+
+/** The last queue entry the index holds, as the index's file records it (the main file records its own). */
+export const CREATE_TEXT_INDEX_STATE = `create table ${TEXT_INDEX_SCHEMA}.issue_fts_state (id integer not null primary key check (id = 1), through integer not null)`;
 
 /**
  * The statements that attach the index's file to a connection opened on `file` (outside any

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ describe('the text index file', () => {
     expect(existsSync(textIndexFile(file))).toBe(true);
     expect(
       await rows("select name from main.sqlite_master where type = 'table' and name like 'issue_fts%'"),
-    ).toEqual([{ name: 'issue_fts_queue' }]);
+    ).toEqual([{ name: 'issue_fts_queue' }, { name: 'issue_fts_state' }]);
     expect(await rows("select name from fts.sqlite_master where name = 'issue_fts'")).toEqual([
       { name: 'issue_fts' },
     ]);
@@ -79,7 +79,7 @@ describe('the text index file', () => {
         writer,
       );
       await rows('commit');
-      await rows(INDEXER_STATEMENTS.dequeue);
+      for (const sql of INDEXER_STATEMENTS.dequeue) await rows(sql);
     } finally {
       await writer.close(true);
     }
@@ -94,7 +94,7 @@ describe('the text index file', () => {
     await rows('commit');
     // Written between the batch's two transactions: a later entry of the queue.
     await rows('update issues set summary = ? where number_in_project = 1', ['dingo on the ferry']);
-    await rows(INDEXER_STATEMENTS.dequeue);
+    for (const sql of INDEXER_STATEMENTS.dequeue) await rows(sql);
     expect(await queued()).toBe(1);
     expect(await matching('numbat')).toHaveLength(1);
     expect(await matching('dingo')).toEqual([]);
@@ -114,6 +114,30 @@ describe('the text index file', () => {
     await rows('delete from issues where number_in_project = 2');
     await indexQueuedIssues(orm.em.fork() as Em);
     expect(await matching('platypus')).toEqual([]);
+  });
+
+  it("is rebuilt when it is not the main file's own state: a backup of the main file restored beside it", async () => {
+    await indexQueuedIssues(orm.em.fork() as Em);
+    const backup = join(dir, 'backup.sqlite');
+    await rows(`vacuum into '${backup}'`);
+    // Later than the backup: a word the restored issues never had.
+    await rows('update issues set summary = ? where number_in_project = 1', ['bilby on the ferry']);
+    await indexQueuedIssues(orm.em.fork() as Em);
+    expect(await matching('bilby')).toHaveLength(1);
+    await orm.close(true);
+    for (const suffix of ['-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    rmSync(file);
+    renameSync(backup, file);
+    orm = await open();
+    // Nothing answers from the newer words; the restored ones come back as the indexer reaches them.
+    expect(await matching('bilby')).toEqual([]);
+    expect(await searchIssueIds(orm.em.fork() as Em, await root(), 'bilby')).toEqual([]);
+    expect(await searchIssueIds(orm.em.fork() as Em, await root(), 'dingo')).toEqual(['TXT-1']);
+    // Its own state again: a restart keeps the index as it is.
+    await orm.close(true);
+    orm = await open();
+    expect(await queued()).toBe(0);
+    expect(await matching('dingo')).toHaveLength(1);
   });
 
   it('is rebuilt from the main file when its file is lost', async () => {

@@ -19,11 +19,18 @@ import { runStatement } from '../../orm/statements.js';
 export const INDEX_BATCH_ENTRIES = 1500;
 
 /**
- * The SQL of one batch, as the indexer process runs it: `index` in one transaction, then
- * `dequeue` in its own. The batch's last `seq` is kept in a temporary table of the connection
- * between the two, so `dequeue` removes exactly the entries `index` read.
+ * The SQL of one batch, as the indexer process runs it: `index` in one transaction, then `dequeue`
+ * in another. The batch's last `seq` is kept in a temporary table of the connection between the
+ * two, so `dequeue` removes exactly the entries `index` read; each transaction records it as the
+ * last entry the index holds (`issue_fts_state`, one row on each file: migration 0052), and the two
+ * records agree whenever the index file is this database's own state (orm/migrate.ts checks).
  */
-export type IndexerStatements = { index: string[]; dequeue: string };
+export type IndexerStatements = { index: string[]; dequeue: string[] };
+
+const BATCH_END = '(select last from issue_fts_batch_end)';
+/** Records the batch's end in a file's state row (nothing when the queue was empty after all). */
+const recordEnd = (schema: 'main' | 'fts') =>
+  `update ${schema}.issue_fts_state set through = ${BATCH_END} where ${BATCH_END} is not null`;
 
 export const INDEXER_STATEMENTS: IndexerStatements = {
   index: [
@@ -33,13 +40,14 @@ export const INDEXER_STATEMENTS: IndexerStatements = {
     'insert into issue_fts_batch_end (last) select coalesce((select seq from issue_fts_queue order by seq limit 1 offset ' +
       `${INDEX_BATCH_ENTRIES - 1}), (select max(seq) from issue_fts_queue))`,
     'delete from issue_fts_batch',
-    'insert or ignore into issue_fts_batch (id) select issue_id from issue_fts_queue where seq <= (select last from issue_fts_batch_end)',
+    `insert or ignore into issue_fts_batch (id) select issue_id from issue_fts_queue where seq <= ${BATCH_END}`,
     'delete from issue_fts where rowid in (select id from issue_fts_batch)',
     'insert into issue_fts (rowid, summary, description, comments) select i.id, i.summary, i.description, ' +
       "coalesce((select group_concat(c.text, ' ') from issue_comments c where c.issue_id = i.id and c.deleted = 0 and c.permitted_group_id is null), '') " +
       'from issues i where i.id in (select id from issue_fts_batch)',
+    recordEnd('fts'),
   ],
-  dequeue: 'delete from issue_fts_queue where seq <= (select last from issue_fts_batch_end)',
+  dequeue: [`delete from issue_fts_queue where seq <= ${BATCH_END}`, recordEnd('main')],
 };
 
 /** Indexes every queued issue on `em`'s connection (SQLite only). */
@@ -48,7 +56,7 @@ export async function indexQueuedIssues(em: Em): Promise<void> {
     const queued = await em.execute<{ n: number }[]>('select exists (select 1 from issue_fts_queue) as n');
     if (Number(queued[0]?.n ?? 0) === 0) return;
     await em.transactional(async (tem) => {
-      for (const sql of [...INDEXER_STATEMENTS.index, INDEXER_STATEMENTS.dequeue])
+      for (const sql of [...INDEXER_STATEMENTS.index, ...INDEXER_STATEMENTS.dequeue])
         await runStatement(tem as Em, sql);
     });
   }

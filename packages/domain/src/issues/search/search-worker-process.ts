@@ -65,7 +65,9 @@ function indexLoop() {
       db.transaction(() => {
         for (const sql of statements.index) prepared(sql).run();
       })();
-      prepared(statements.dequeue).run();
+      db.transaction(() => {
+        for (const sql of statements.dequeue) prepared(sql).run();
+      })();
       pause = 5; // lets the server's writers take the lock between batches
     }
   } catch (error) {
