@@ -11,8 +11,10 @@ import { runStatement } from '../../orm/statements.js';
  *   1. on the index's file, the words of the batch's issues as the main file has them now (it
  *      only reads the main file, so the server's writers never wait for the tokenizing);
  *   2. on the main file, a short one that dequeues the batch's entries, up to its last `seq`.
- * A write made between the two has a later entry, which stays and is indexed by a later batch;
- * a crash between them indexes the batch again (the same words). A change is searchable by text
+ * A write made between the two has a later entry, which stays and is indexed by a later batch.
+ * An indexer that dies between them indexes the batch again when it is restarted (the same
+ * words); a server that stops there finds the two files' records apart at its next start and
+ * rebuilds the index (orm/migrate.ts). A change is searchable by text
  * once its batch commits (typically within 0.1 s). Without that process (an in-memory database in
  * tests), the queue is indexed before each search, on the search's own connection.
  */
