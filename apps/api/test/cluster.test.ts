@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeScratchDir } from './api-process.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const PASSWORD = 'cluster-password';
@@ -49,7 +50,7 @@ describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')(
   'TRACKLINE_PROCESSES: several processes on one port',
   () => {
     const dir = mkdtempSync(join(tmpdir(), 'trackline-cluster-'));
-    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    afterAll(() => removeScratchDir(dir));
 
     it('serves from every process, replaces one that dies, and stops all on SIGTERM', async () => {
       const primary = spawn(process.execPath, [MAIN], {

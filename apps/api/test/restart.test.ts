@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeScratchDir } from './api-process.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -51,7 +52,7 @@ const stop = (child: ChildProcess) =>
 // entry point on PostgreSQL is covered by `multi-process.pg.test.ts`.
 describe.skipIf(process.env.TRACKLINE_TEST_DB === 'postgres')('the real entry point on a SQLite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'trackline-restart-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => removeScratchDir(dir));
   const db = join(dir, 'nested', 'trackline.sqlite');
 
   it('generates and prints a root password once, and keeps data across a restart', async () => {

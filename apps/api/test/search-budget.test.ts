@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import {
 import { createTestOrm, fork, ROOT_PASSWORD, TEST_DIALECT } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
+import { removeScratchDir } from './api-process.js';
 import { basic } from './harness.js';
 
 /**
@@ -92,7 +93,7 @@ describe('search time budget', () => {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await engine?.stop();
     await orm?.close(true);
-    rmSync(dir, { recursive: true, force: true });
+    removeScratchDir(dir);
   });
 
   it('answers other requests while a long search runs', async () => {

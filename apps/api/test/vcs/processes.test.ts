@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import {
   VcsEffect,
 } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeScratchDir } from '../api-process.js';
 import { call, fork, issueState, resultLines, setUpScenario, sign, waitForDelivery } from './vcs-harness.js';
 
 /**
@@ -146,7 +147,7 @@ async function inspect<T>(db: string, read: (orm: Orm) => Promise<T>): Promise<T
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'trackline-vcs-processes-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => removeScratchDir(dir));
 
 describe('a killed process loses nothing and applies nothing twice', () => {
   const db = join(dir, 'crash.sqlite');
