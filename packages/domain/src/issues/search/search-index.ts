@@ -27,7 +27,7 @@ export const INDEX_BATCH_ENTRIES = 1500;
  * last entry the index holds (`issue_fts_state`, one row on each file: migration 0052), and the two
  * records agree whenever the index file is this database's own state (orm/migrate.ts checks).
  */
-export type IndexerStatements = { index: string[]; dequeue: string[] };
+export type IndexerStatements = { queued: string; index: string[]; dequeue: string[] };
 
 const BATCH_END = '(select last from issue_fts_batch_end)';
 /** Records the batch's end in a file's state row (nothing when the queue was empty after all). */
@@ -35,6 +35,8 @@ const recordEnd = (schema: 'main' | 'fts') =>
   `update ${schema}.issue_fts_state set through = ${BATCH_END} where ${BATCH_END} is not null`;
 
 export const INDEXER_STATEMENTS: IndexerStatements = {
+  /** Whether a batch is waiting (one row, `queued` 0 or 1). */
+  queued: 'select exists (select 1 from issue_fts_queue) as queued',
   index: [
     'create temp table if not exists issue_fts_batch (id integer primary key)',
     'create temp table if not exists issue_fts_batch_end (last integer)',
@@ -55,8 +57,8 @@ export const INDEXER_STATEMENTS: IndexerStatements = {
 /** Indexes every queued issue on `em`'s connection (SQLite only). */
 export async function indexQueuedIssues(em: Em): Promise<void> {
   for (;;) {
-    const queued = await em.execute<{ n: number }[]>('select exists (select 1 from issue_fts_queue) as n');
-    if (Number(queued[0]?.n ?? 0) === 0) return;
+    const [row] = await em.execute<{ queued: number }[]>(INDEXER_STATEMENTS.queued);
+    if (Number(row?.queued ?? 0) === 0) return;
     await em.transactional(async (tem) => {
       for (const sql of [...INDEXER_STATEMENTS.index, ...INDEXER_STATEMENTS.dequeue])
         await runStatement(tem as Em, sql);

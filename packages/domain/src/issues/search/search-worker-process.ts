@@ -58,10 +58,8 @@ function indexLoop() {
   let pause = 100;
   try {
     const statements = indexer as IndexerStatements;
-    const queued = db.prepare('select exists (select 1 from issue_fts_queue) as queued').all() as {
-      queued: number;
-    }[];
-    if (queued[0]?.queued) {
+    const [row] = prepared(statements.queued).all() as { queued: number }[];
+    if (row?.queued) {
       db.transaction(() => {
         for (const sql of statements.index) prepared(sql).run();
       })();
