@@ -99,7 +99,8 @@ export async function startSearchEngine(
   let stopping: Promise<void> | undefined;
   const upkeep = pg ? pgUpkeep(pg) : undefined;
   if (upkeep) {
-    timer = setInterval(() => void upkeep(true).catch(() => {}), 60 * 60 * 1000);
+    void upkeep('start').catch(() => {});
+    timer = setInterval(() => void upkeep('periodic').catch(() => {}), 60 * 60 * 1000);
     timer.unref();
   }
   const engine: Engine = {
@@ -107,7 +108,7 @@ export async function startSearchEngine(
     run,
     parallelism: pool ? Math.max(1, options.workers ?? 2) : 1,
     ...(pool ? { maintain: pool.maintain } : {}),
-    ...(upkeep ? { maintain: () => upkeep(false) } : {}),
+    ...(upkeep ? { maintain: () => upkeep('bulk') } : {}),
     stop() {
       if (timer) clearInterval(timer);
       stopping ??= Promise.all([pool?.stop(), pg?.end(), pgSerial?.end()]).then(() => undefined);
@@ -135,12 +136,18 @@ export async function startSearchEngine(
  *  - `random_page_cost = 1.1`: the pages are in memory, not on a spinning disk; at the default 4,
  *    `project: S03 #Unresolved sort by: Priority` walked the unresolved index over half of all
  *    issues and filtered the project (811 ms at a million) instead of a bitmap AND of both (258 ms).
+ *  - `enable_seqscan = off`: the text documents are out of line (migration 0055), so their table
+ *    looks small to the planner, which then likes to scan it whole and test each row (a word in
+ *    half of a million issues: a parallel scan of 11,000 pages, 2.7 s, every document read from
+ *    TOAST) where a bitmap of the GIN index counts them without reading one (70 ms). It costs
+ *    every other search nothing: each of its conditions has an index.
  * At most the pool's size in sessions hold that memory at once, and only while a statement runs.
  */
-const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off -c random_page_cost=1.1';
+const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off -c random_page_cost=1.1 -c enable_seqscan=off';
 
 /** The tables whose statistics plan searches (PostgreSQL). */
-const SEARCH_TABLES = 'issues, issue_field_values, issue_comments, issue_tags, issue_search';
+const SEARCH_TABLE_NAMES = ['issues', 'issue_field_values', 'issue_comments', 'issue_tags', 'issue_search'];
+const SEARCH_TABLES = SEARCH_TABLE_NAMES.join(', ');
 const ANALYZE = `analyze ${SEARCH_TABLES}`;
 
 type PgClient = {
@@ -157,28 +164,42 @@ type PgPool = PgClient & {
  * this was measured on), also `vacuum`: without it no page is ever marked all-visible, so a count
  * over an index (`State: Open`: 166,000 entries at a million issues) reads every row's page as
  * well, and the text index's pending list of new documents is scanned by every text search. Then
- * it also runs hourly (`periodic`). One run at a time; a request meanwhile is dropped (the running
- * one covers it).
+ * it also runs hourly (`periodic`), and at start (`start`) on the tables whose pages are mostly not
+ * marked all-visible: a migration may have rewritten one (0055 moved the text documents out of
+ * line), and until a vacuum marks its pages every count through it checks each row's visibility
+ * (the first counts of a word after 0055: 430 ms, then 40). One run at a time; a request meanwhile
+ * is dropped (the running one covers it).
  */
-function pgUpkeep(pool: PgPool): (periodic: boolean) => Promise<void> {
+function pgUpkeep(pool: PgPool): (why: 'bulk' | 'periodic' | 'start') => Promise<void> {
   let running: Promise<void> | undefined;
-  const run = async (periodic: boolean) => {
+  const run = async (why: 'bulk' | 'periodic' | 'start') => {
     const session = await pool.connect();
     try {
       const [row] = (await session.query("select current_setting('autovacuum') = 'on' as on")).rows as {
         on: boolean;
       }[];
       const autovacuum = row?.on !== false;
-      if (periodic && autovacuum) return;
+      if (why !== 'bulk' && autovacuum) return;
+      let tables = SEARCH_TABLES;
+      if (why === 'start') {
+        const unmarked = (
+          await session.query({
+            text: 'select c.relname as name from pg_class c where c.oid = any($1::regclass[]) and c.relallvisible * 2 < c.relpages',
+            values: [SEARCH_TABLE_NAMES],
+          })
+        ).rows as { name: string }[];
+        if (unmarked.length === 0) return;
+        tables = unmarked.map((t) => t.name).join(', ');
+      }
       await session.query('set statement_timeout = 0');
-      await session.query(autovacuum ? ANALYZE : `vacuum (analyze) ${SEARCH_TABLES}`);
+      await session.query(autovacuum ? `analyze ${tables}` : `vacuum (analyze) ${tables}`);
     } finally {
       await session.query('reset statement_timeout').catch(() => {});
       session.release();
     }
   };
-  return (periodic) => {
-    running ??= run(periodic).finally(() => {
+  return (why) => {
+    running ??= run(why).finally(() => {
       running = undefined;
     });
     return running;
