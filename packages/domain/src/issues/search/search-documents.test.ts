@@ -9,7 +9,10 @@ import { createProject } from '../../projects/projects.js';
 import { addComment } from '../apply-command.js';
 import { createIssue } from '../create-issue.js';
 import { updateIssueText } from '../issue-lifecycle.js';
+import { runSearchStatement } from './search-engine.js';
 import { countIssues, searchIssues } from './search-issues.js';
+import { estimateStatement, type Leaf } from './search-plan.js';
+import { textLeaf, textPart } from './search-text.js';
 
 /**
  * PostgreSQL keeps the text documents out of line (migration 0055): a row of `issue_search` is its
@@ -97,5 +100,37 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('text documents out of line (Post
     expect(await count('summary: kettle')).toBe(inSummary.length);
     expect(await count('comments: whistle')).toBe(numbers((n) => n % 3 === 0 || n > 200).length);
     expect(await count('description: whistle')).toBe(0);
+  });
+
+  it('sizes a frequent word by the statistics, any other by counting its documents', async () => {
+    await readRows(fork(orm) as Em, 'analyze issue_search');
+    const estimate = async (em: Em, text: string, limit: number, phrase = false) => {
+      const part = textPart(text, phrase);
+      if (!part) throw new Error(`no words in ${text}`);
+      const { driver } = textLeaf('postgresql', [part]) as Leaf;
+      if (!driver) throw new Error('no driver');
+      const [row] = await runSearchStatement(em, estimateStatement(driver, limit));
+      return Number(row?.[0]);
+    };
+    const em = fork(orm) as Em;
+    expect(await estimate(em, 'kettle', 1000)).toBe(220);
+    expect(await estimate(em, 'whistle', 1000)).toBe(86);
+    expect(await estimate(em, 'nosuchword', 50)).toBe(0);
+    expect(await estimate(em, 'copper kettle', 1000, true)).toBe(100);
+    expect(await estimate(em, 'kett*', 1000)).toBe(220);
+    // The documents of `kettle` gone, the statistics not yet told: a bound a quarter of its 220
+    // documents or less is answered by them, a larger one by counting.
+    await em.begin();
+    try {
+      await readRows(em, "delete from issue_search where doc @@ to_tsquery('english', 'kettle')");
+      expect(await estimate(em, 'kettle', 50)).toBe(50);
+      expect(await estimate(em, 'kettle', 60)).toBe(0);
+      // Phrases and prefixes are always counted.
+      expect(await estimate(em, 'kett*', 50)).toBe(0);
+      expect(await estimate(em, 'copper kettle', 10, true)).toBe(0);
+    } finally {
+      await em.rollback();
+    }
+    expect(await estimate(fork(orm) as Em, 'kettle', 50)).toBe(50);
   });
 });

@@ -181,6 +181,7 @@ describe('counts on PostgreSQL without parallel workers', () => {
         id: 'd.issue_id',
         where: { sql: 'd.doc @@ ?', params: ['w'] },
         ordered: false,
+        documents: true,
       },
     );
   const has = () => {
@@ -201,7 +202,28 @@ describe('counts on PostgreSQL without parallel workers', () => {
     expect((await planQuery(probed, readable, big, pgCount)).serial).toBe(true);
   });
 
-  it('not a page, not SQLite, not one large range, not text', async () => {
+  it('are the counts through the text documents, with or without other ranges', async () => {
+    expect((await planQuery(word(), readable, big, pgCount)).serial).toBe(true);
+    expect((await planQuery(and([valueLeaf('open'), word()]), readable, big, pgCount)).serial).toBe(true);
+  });
+
+  it('count a frequent word by its documents alone; a page of it walks the issues', async () => {
+    const count = await planQuery(word(), readable, big, pgCount);
+    expect(countStatement(count)).toEqual({
+      sql: 'select count(*) as n from issue_search d where d.doc @@ ? and 1 = 1 and 1 = 1',
+      params: ['w'],
+    });
+    // A caller who reads some projects only: the documents joined to their issues, still the driver.
+    const some = { sql: 'i.project_id in (?)', params: [3] };
+    expect(countStatement(await planQuery(word(), some, big, pgCount)).sql).toBe(
+      'select count(*) as n from issue_search d join issues i on i.id = d.issue_id ' +
+        'where d.doc @@ ? and 1 = 1 and i.project_id in (?)',
+    );
+    // A page sorts an unordered range only when it is small; SQLite's text range is ordered anyway.
+    expect((await planQuery(word(), readable, big, { dialect: 'postgresql' })).from).toBe('issues i');
+  });
+
+  it('not a page, not SQLite, not one large range', async () => {
     const two = and([valueLeaf('open'), valueLeaf('critical')]);
     expect((await planQuery(two, readable, big, { dialect: 'postgresql' })).serial).toBeUndefined();
     expect((await planQuery(two, readable, big, { countOnly: true })).serial).toBeUndefined();
@@ -212,9 +234,6 @@ describe('counts on PostgreSQL without parallel workers', () => {
       pgCount,
     );
     expect(oneLarge.serial).toBeUndefined();
-    expect(
-      (await planQuery(and([valueLeaf('open'), word()]), readable, big, pgCount)).serial,
-    ).toBeUndefined();
     // A range that lists an issue twice (`has:` of a multi-valued field) is probed, never joined: serial too.
     expect((await planQuery(and([valueLeaf('open'), has()]), readable, big, pgCount)).serial).toBe(true);
   });
