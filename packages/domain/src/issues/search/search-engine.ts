@@ -5,13 +5,7 @@ import { type Dialect, dialectOf, type Orm } from '../../orm/open-orm.js';
 import { readRows } from '../../orm/statements.js';
 import type { Sql } from './readable-issues.js';
 import { INDEXER_STATEMENTS, indexQueuedIssues } from './search-index.js';
-import {
-  BudgetExceeded,
-  type RunOptions,
-  type SearchPool,
-  type SqlRunner,
-  startSearchPool,
-} from './search-pool.js';
+import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
 
 /**
  * How search statements run for one database: the time budget of a search (or a count), the
@@ -53,8 +47,6 @@ export async function startSearchEngine(
   const dialect = dialectOf(orm);
   let pool: SearchPool | undefined;
   let pg: PgPool | undefined;
-  /** Sessions that start no parallel workers (`Plan.serial` counts). */
-  let pgSerial: PgPool | undefined;
   let run: SqlRunner | undefined;
   if (dialect === 'sqlite' && options.file && options.file !== ':memory:') {
     pool = startSearchPool(options.file, {
@@ -68,27 +60,22 @@ export async function startSearchEngine(
     const { Pool } = createRequire(import.meta.url)(pgPath) as {
       Pool: new (config: object) => NonNullable<typeof pg>;
     };
-    const pool = (sessionOptions: string) =>
-      new Pool({
-        connectionString: orm.config.get('clientUrl'),
-        max: Math.max(2, options.workers ?? 4),
-        statement_timeout: settings.budgetMs,
-        options: sessionOptions,
-        // Sessions are kept, not closed after 10 s idle (the driver's default): a new session's
-        // first statement maps each shared buffer it touches into its own process, and on the
-        // machines measured that cost a count through 11,000 buffers 160-190 ms more than the same
-        // count in a session that had run it (210-245 ms against 46-52), for every session the
-        // pool opened again after a pause.
-        idleTimeoutMillis: 0,
-      });
-    const parallel = pool(SEARCH_SESSION_OPTIONS);
-    const serial = pool(`${SEARCH_SESSION_OPTIONS} -c max_parallel_workers_per_gather=0`);
-    pg = parallel;
-    pgSerial = serial;
-    run = async (statement, _budgetMs, runOptions) => {
+    const sessions = new Pool({
+      connectionString: orm.config.get('clientUrl'),
+      max: Math.max(2, options.workers ?? 4),
+      statement_timeout: settings.budgetMs,
+      options: SEARCH_SESSION_OPTIONS,
+      // Sessions are kept, not closed after 10 s idle (the driver's default): a new session's
+      // first statement maps each shared buffer it touches into its own process, and on the
+      // machines measured that cost a count through 11,000 buffers 160-190 ms more than the same
+      // count in a session that had run it (210-245 ms against 46-52), for every session the
+      // pool opened again after a pause.
+      idleTimeoutMillis: 0,
+    });
+    pg = sessions;
+    run = async (statement) => {
       const { text } = pgPlaceholders(statement.sql);
-      const client = runOptions?.serial ? serial : parallel;
-      const result = await client.query({ text, values: statement.params, rowMode: 'array' } as {
+      const result = await sessions.query({ text, values: statement.params, rowMode: 'array' } as {
         text: string;
         values: unknown[];
       });
@@ -117,7 +104,7 @@ export async function startSearchEngine(
     ...(upkeep ? { maintain: () => upkeep('bulk') } : {}),
     stop() {
       if (timer) clearInterval(timer);
-      stopping ??= Promise.all([pool?.stop(), pg?.end(), pgSerial?.end()]).then(() => undefined);
+      stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
       return stopping;
     },
   };
@@ -147,9 +134,19 @@ export async function startSearchEngine(
  *    half of a million issues: a parallel scan of 11,000 pages, 2.7 s, every document read from
  *    TOAST) where a bitmap of the GIN index counts them without reading one (70 ms). It costs
  *    every other search nothing: each of its conditions has an index.
+ *  - `max_parallel_workers_per_gather = 0`: no parallel workers. A worker is a new process at every
+ *    statement, and a process touching a page of the shared buffers for the first time pays for
+ *    mapping it (dear on the machines measured: a count's first run in a new session 210-245 ms,
+ *    again 46-52). At a million issues on two cores, the whole mix without them, against with them:
+ *    `State: Open` counted in 17-19 ms median against 58-62, `(State: Open) or (State: Fixed)` 34
+ *    against 73-99, a page of a word no issue holds 4-5 against 57 (the workers' start), the two-
+ *    and three-value counts and every page the same (earlier, every count of two or more large
+ *    ranges in issue order already ran without: merge joins instead of parallel hashes, 100-110 →
+ *    58-84 ms for two values). Searches are many users' statements at once: the cores are theirs.
  * At most the pool's size in sessions hold that memory at once, and only while a statement runs.
  */
-const SEARCH_SESSION_OPTIONS = '-c work_mem=64MB -c jit=off -c random_page_cost=1.1 -c enable_seqscan=off';
+const SEARCH_SESSION_OPTIONS =
+  '-c work_mem=64MB -c jit=off -c random_page_cost=1.1 -c enable_seqscan=off -c max_parallel_workers_per_gather=0';
 
 /** The tables whose statistics plan searches (PostgreSQL). */
 const SEARCH_TABLE_NAMES = ['issues', 'issue_field_values', 'issue_comments', 'issue_tags', 'issue_search'];
@@ -290,17 +287,13 @@ export async function runSearchStatementHere(
   return rows.map((r) => Object.values(r));
 }
 
-export async function runSearchStatement(
-  em: Em,
-  statement: Sql,
-  options: RunOptions = {},
-): Promise<unknown[][]> {
+export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
   // Inside a transaction the statement must see the transaction's own rows: its connection.
   if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement, true);
   try {
-    return await engine.run(statement, budgetMs, options);
+    return await engine.run(statement, budgetMs);
   } catch (error) {
     if (error instanceof BudgetExceeded || (error as { code?: string }).code === QUERY_CANCELED) {
       throw new DomainError(

@@ -243,9 +243,7 @@ export async function countIssues(
   const slices = await countSlices(em, planned.plan, options.countSlices);
   const counts = await Promise.all(
     slices.map(async (slice) => {
-      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice), {
-        serial: planned.plan.serial === true,
-      });
+      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice));
       return Number(row?.[0] ?? 0);
     }),
   );

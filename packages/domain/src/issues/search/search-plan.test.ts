@@ -170,7 +170,7 @@ describe('counts on SQLite', () => {
   });
 });
 
-describe('counts on PostgreSQL without parallel workers', () => {
+describe('counts of text on PostgreSQL', () => {
   const big = async () => ESTIMATE_LIMIT;
   const pgCount = { dialect: 'postgresql', countOnly: true } as const;
   const word = () =>
@@ -181,31 +181,8 @@ describe('counts on PostgreSQL without parallel workers', () => {
         id: 'd.issue_id',
         where: { sql: 'd.doc @@ ?', params: ['w'] },
         ordered: false,
-        documents: true,
       },
     );
-  const has = () => {
-    const l = valueLeaf('any');
-    return { ...l, driver: { ...(l.driver as Driver), duplicates: true } };
-  };
-
-  it('are the counts of an AND of two or more large ranges in issue order', async () => {
-    expect(
-      (await planQuery(and([valueLeaf('open'), valueLeaf('critical')]), readable, big, pgCount)).serial,
-    ).toBe(true);
-    // Other conditions without a range (probes) do not change it.
-    const probed = and([
-      valueLeaf('open'),
-      valueLeaf('critical'),
-      leaf({ sql: 'i.resolved_at is null', params: [] }),
-    ]);
-    expect((await planQuery(probed, readable, big, pgCount)).serial).toBe(true);
-  });
-
-  it('are the counts through the text documents, with or without other ranges', async () => {
-    expect((await planQuery(word(), readable, big, pgCount)).serial).toBe(true);
-    expect((await planQuery(and([valueLeaf('open'), word()]), readable, big, pgCount)).serial).toBe(true);
-  });
 
   it('count a frequent word by its documents alone; a page of it walks the issues', async () => {
     const count = await planQuery(word(), readable, big, pgCount);
@@ -221,21 +198,6 @@ describe('counts on PostgreSQL without parallel workers', () => {
     );
     // A page sorts an unordered range only when it is small; SQLite's text range is ordered anyway.
     expect((await planQuery(word(), readable, big, { dialect: 'postgresql' })).from).toBe('issues i');
-  });
-
-  it('not a page, not SQLite, not one large range', async () => {
-    const two = and([valueLeaf('open'), valueLeaf('critical')]);
-    expect((await planQuery(two, readable, big, { dialect: 'postgresql' })).serial).toBeUndefined();
-    expect((await planQuery(two, readable, big, { countOnly: true })).serial).toBeUndefined();
-    const oneLarge = await planQuery(
-      two,
-      readable,
-      async (d) => (d.where.params[0] === 'open' ? 10 : ESTIMATE_LIMIT),
-      pgCount,
-    );
-    expect(oneLarge.serial).toBeUndefined();
-    // A range that lists an issue twice (`has:` of a multi-valued field) is probed, never joined: serial too.
-    expect((await planQuery(and([valueLeaf('open'), has()]), readable, big, pgCount)).serial).toBe(true);
   });
 });
 

@@ -32,11 +32,6 @@ export type Driver = {
    */
   disjointBy?: string;
   /**
-   * PostgreSQL: the range is the text documents matching a word (`issue_search`, a bitmap over its
-   * GIN index). A count through it runs best without parallel workers (`serialCount`).
-   */
-  documents?: boolean;
-  /**
    * A cheaper statement than the bounded count for this range's size, answering `limit` when the
    * range certainly holds that many rows (`estimateStatement`).
    */
@@ -179,11 +174,6 @@ export type Plan = {
   walk?: boolean;
   driverOnly?: { from: string; where: Sql };
   /**
-   * PostgreSQL: the count is best run without parallel workers (`serialCount`), in a session that
-   * starts none.
-   */
-  serial?: boolean;
-  /**
    * The count's own FROM and WHERE when it is cheaper than the page's (merged ranges, below): of
    * every issue, or of those whose ids lie in `slice` only (its ranges sliced), to split it.
    */
@@ -266,7 +256,6 @@ export async function planQuery(
   // Counts: several large ordered ranges (every estimate at its bound) are intersected by a merge
   // of the ranges, an OR of ordered ranges is their merged union.
   const merged = mergedCount(condition, sized, readable, sqlite);
-  const serial = !sqlite && options.countOnly && serialCount(sized);
   // PostgreSQL, given `order by i.id desc limit 50`, likes to walk the primary key backwards and
   // filter, betting that matches are dense: with a word no issue holds it walked all 1,000,000
   // issues (835 ms). When a measured condition has few rows (under the estimate bound), the order
@@ -299,7 +288,6 @@ export async function planQuery(
       where: { sql: `${rest.sql} and ${readable.sql}`, params: [...rest.params, ...readable.params] },
       orderId: issueOrder,
       ordered: true,
-      ...(serial ? { serial } : {}),
       ...(merged ? { count: merged } : {}),
     };
   }
@@ -319,7 +307,6 @@ export async function planQuery(
     ordered: d.ordered,
     ...(orderId === d.id && rest.sql === TRIVIAL && readable.sql === TRIVIAL ? { walk: true } : {}),
     ...(driverOnly ? { driverOnly } : {}),
-    ...(serial ? { serial } : {}),
     ...(merged ? { count: merged } : {}),
   };
 }
@@ -365,23 +352,6 @@ async function someSortable(sized: Sized[], estimate: Estimate): Promise<boolean
   );
   const counts = await Promise.all(ranges.map((c) => estimate(c.item.driver, REFINED_ESTIMATE_LIMIT)));
   return counts.some((n) => n < REFINED_ESTIMATE_LIMIT);
-}
-
-/**
- * Whether PostgreSQL should count without parallel workers: the AND's conditions with a range are
- * all ranges of an index in issue order (values, users, projects, tags, `has:`), two or more of
- * them large. It then merge-joins the index-only scans as they come (semi-joins: a range that
- * lists an issue twice is no matter); with workers it hashed them in parallel, slower on two cores:
- * at a million issues two values 100-110 → 58-84 ms, three 176-194 → 124-131 ms, `has: Subsystem
- * #Critical` 264 → 140 ms. Also every count through the text documents (`Driver.documents`): with
- * the documents out of line (migration 0055) a bitmap over them is a few thousand pages, and two
- * workers beside the leader on two cores only share that work (a word in 483,705 of a million
- * issues 180 → 70 ms, `State: Open` and a word 120-160 → 50 ms).
- */
-function serialCount(sized: Sized[]): boolean {
-  if (sized.some((c) => c.item.driver.documents)) return true;
-  const large = sized.filter((c) => c.rows >= ESTIMATE_LIMIT);
-  return large.length >= 2 && sized.every((c) => c.item.driver.ordered);
 }
 
 /** One ordered driver as a compound's arm: its issue ids, in id order (within `slice`, if any). */

@@ -15,12 +15,8 @@ import type { IndexerStatements } from './search-index.js';
  * takes its place. Statements wait for a free process; the wait counts against the budget.
  */
 
-/**
- * Runs a statement within the budget. `serial`: in a session that starts no parallel workers
- * (PostgreSQL; SQLite's processes run every statement alone anyway).
- */
-export type SqlRunner = (statement: Sql, budgetMs: number, options?: RunOptions) => Promise<unknown[][]>;
-export type RunOptions = { serial?: boolean };
+/** Runs a statement within the budget. */
+export type SqlRunner = (statement: Sql, budgetMs: number) => Promise<unknown[][]>;
 
 export class BudgetExceeded extends Error {
   constructor(readonly budgetMs: number) {

@@ -68,7 +68,6 @@ export function textLeaf(dialect: Dialect, parts: TextPart[], column?: TextColum
     id: 'd.issue_id',
     where,
     ordered: false,
-    documents: true,
     ...(word === undefined ? {} : { estimate: (limit: number) => frequentWordEstimate(word, where, limit) }),
   };
   return leaf(
