@@ -262,8 +262,8 @@ const QUERY_CANCELED = '57014';
  */
 /**
  * How many statements of one search may usefully run at once: SQLite's worker processes each
- * have a connection and a core; 1 without them and on PostgreSQL (which parallelises a statement
- * itself).
+ * have a connection and a core; 1 without them and on PostgreSQL (its search sessions start no
+ * parallel workers, and counts are not split there: not measured).
  */
 export function searchParallelism(em: Em): number {
   const engine = engines.get(keyOf(em));
