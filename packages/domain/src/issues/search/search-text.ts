@@ -1,4 +1,5 @@
 import type { Dialect } from '../../orm/open-orm.js';
+import type { Sql } from './readable-issues.js';
 import { type Driver, type Leaf, leaf } from './search-plan.js';
 
 /**
@@ -60,15 +61,14 @@ export function textLeaf(dialect: Dialect, parts: TextPart[], column?: TextColum
     );
   }
   const query = parts.map((p) => tsquery(p, column)).join(' & ');
-  const where = { sql: "d.doc @@ to_tsquery('english', ?)", params: [query] };
   const single = parts.length === 1 && !column && !parts[0]?.phrase && !parts[0]?.prefix;
   const word = single ? parts[0]?.words[0] : undefined;
   const driver: Driver = {
     from: 'issue_search d',
     id: 'd.issue_id',
-    where,
+    where: { sql: "d.doc @@ to_tsquery('english', ?)", params: [query] },
     ordered: false,
-    ...(word === undefined ? {} : { estimate: (limit: number) => frequentWordEstimate(word, where, limit) }),
+    ...(word === undefined ? {} : { atLeast: (limit: number) => frequentWord(word, limit) }),
   };
   return leaf(
     {
@@ -80,21 +80,20 @@ export function textLeaf(dialect: Dialect, parts: TextPart[], column?: TextColum
 }
 
 /**
- * PostgreSQL: the bounded count of a word's documents, unless the table's statistics say the word
- * is in at least four times `limit` of them (then `limit`). A GIN index cannot stop early: counting
- * even 2,000 documents of a word builds the bitmap of all of them (28 ms for a word in 483,705 of a
- * million issues, 3 ms by the statistics). The statistics (`analyze`, kept by the search upkeep)
- * list the 1,000 most frequent words with the share of documents holding each; a word not listed,
- * or listed below the mark, is counted.
+ * PostgreSQL: whether the table's statistics say `word` is in at least four times `limit` documents
+ * (its size for the planner is then `limit`, without counting). A GIN index cannot stop early:
+ * counting even 2,000 documents of a word builds the bitmap of all of them (28 ms for a word in
+ * 483,705 of a million issues, 3 ms by the statistics). The statistics (`analyze`, kept by the
+ * search upkeep) list the 1,000 most frequent words with the share of documents holding each; a
+ * word not listed, or listed below the mark, is counted.
  */
-function frequentWordEstimate(word: string, where: { sql: string; params: unknown[] }, limit: number) {
+function frequentWord(word: string, limit: number): Sql {
   return {
     sql:
-      'select case when coalesce((select s.most_common_elem_freqs[array_position(s.most_common_elems::text::text[], w.lexeme)] ' +
+      'coalesce((select s.most_common_elem_freqs[array_position(s.most_common_elems::text::text[], w.lexeme)] ' +
       "from pg_stats s, (select (tsvector_to_array(to_tsvector('english', ?)))[1] as lexeme) w " +
       "where s.schemaname = current_schema() and s.tablename = 'issue_search' and s.attname = 'doc'), 0) * " +
-      "(select greatest(c.reltuples, 0) from pg_class c where c.oid = 'issue_search'::regclass) >= ? " +
-      `then ${limit} else (select count(*) from (select 1 from issue_search d where ${where.sql} limit ${limit}) e) end as n`,
-    params: [word, 4 * limit, ...where.params],
+      "(select greatest(c.reltuples, 0) from pg_class c where c.oid = 'issue_search'::regclass) >= ?",
+    params: [word, 4 * limit],
   };
 }
