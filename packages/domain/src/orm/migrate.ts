@@ -53,18 +53,7 @@ type Context = ReturnType<Em['getTransactionContext']>;
  * and the indexer rebuilds it from the main file in the background.
  */
 async function checkTextIndex(conn: Connection, ctx: Context): Promise<void> {
-  const read = async (sql: string) =>
-    Number((await conn.execute<{ n: number | null }[]>(sql, [], 'all', ctx))[0]?.n ?? -1);
-  const present = await read(
-    `select count(*) as n from ${TEXT_INDEX_SCHEMA}.sqlite_master where name in ('issue_fts', 'issue_fts_state')`,
-  );
-  // Read only once the table is known to be there (a statement naming a missing table fails).
-  if (
-    present === 2 &&
-    (await read(`select through as n from ${TEXT_INDEX_SCHEMA}.issue_fts_state`)) ===
-      (await read('select through as n from main.issue_fts_state'))
-  )
-    return;
+  if ((await textIndexAgrees(numberReader(conn, ctx))) === true) return;
   for (const sql of [
     `drop table if exists ${TEXT_INDEX_SCHEMA}.issue_fts`,
     `drop table if exists ${TEXT_INDEX_SCHEMA}.issue_fts_state`,
@@ -74,6 +63,47 @@ async function checkTextIndex(conn: Connection, ctx: Context): Promise<void> {
     'insert into issue_fts_queue (issue_id) select id from issues',
   ])
     await conn.execute(sql, [], 'run', ctx);
+}
+
+/** Reads the one number a statement answers (`n`; -1 for none), in `ctx` when given. */
+const numberReader =
+  (conn: Connection, ctx?: Context) =>
+  async (sql: string): Promise<number> =>
+    Number((await conn.execute<{ n: number | null }[]>(sql, [], 'all', ctx))[0]?.n ?? -1);
+
+/**
+ * Whether both files have their state and record the same last entry (`read`: one number), or
+ * `differ` when both have it and the entries differ.
+ */
+async function textIndexAgrees(read: (sql: string) => Promise<number>): Promise<boolean | 'differ'> {
+  const present =
+    (await read(
+      `select count(*) as n from ${TEXT_INDEX_SCHEMA}.sqlite_master where name in ('issue_fts', 'issue_fts_state')`,
+    )) === 2 &&
+    (await read("select count(*) as n from main.sqlite_master where name = 'issue_fts_state'")) === 1;
+  // Read only once the tables are known to be there (a statement naming a missing table fails).
+  if (!present) return false;
+  const index = await read(`select through as n from ${TEXT_INDEX_SCHEMA}.issue_fts_state`);
+  return index === (await read('select through as n from main.issue_fts_state')) || 'differ';
+}
+
+/**
+ * Whether the two files agree, read outside any transaction; when both record an entry and the
+ * entries differ, whether they agree at some moment within about two seconds. A running indexer
+ * (of another process on this file, or of one that is stopping) commits a batch to the index file
+ * and then to the main file: between the two the files differ for a moment, and a check that saw them then took the index for another file's and rebuilt it,
+ * or failed the start (`SQLITE_BUSY_SNAPSHOT`: its write came after the indexer's). Files that once
+ * agree are each other's; a difference that lasts is a crash or a restored backup.
+ */
+async function textIndexSettles(orm: Orm): Promise<boolean> {
+  const read = numberReader((orm.em.fork() as Em).getConnection());
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const agrees = await textIndexAgrees(read);
+    // Missing state is never a batch in progress: nothing to wait for.
+    if (agrees !== 'differ') return agrees;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
 }
 
 /** Applies the migrations not applied yet (`before`: only files whose names sort before it; tests of one migration's data use it). */
@@ -90,7 +120,8 @@ export async function migrate(orm: Orm, options: { before?: string } = {}): Prom
   const sqlite = dialect === 'sqlite';
   if (sqlite) await orm.em.getConnection().execute('pragma foreign_keys = off');
   try {
-    await migrateInTransaction(orm, dialect, dir, files, applied);
+    const textIndexSettled = sqlite && (await textIndexSettles(orm));
+    await migrateInTransaction(orm, dialect, dir, files, applied, textIndexSettled);
   } finally {
     if (sqlite) await orm.em.getConnection().execute('pragma foreign_keys = on');
   }
@@ -103,6 +134,7 @@ async function migrateInTransaction(
   dir: string,
   files: string[],
   applied: string[],
+  textIndexSettled: boolean,
 ): Promise<void> {
   await (orm.em.fork() as Em).transactional(async (em) => {
     const conn = em.getConnection();
@@ -143,7 +175,11 @@ async function migrateInTransaction(
       );
       applied.push(file);
     }
-    if (dialect === 'sqlite' && (done.has(TEXT_INDEX_MIGRATION) || applied.includes(TEXT_INDEX_MIGRATION)))
+    if (
+      dialect === 'sqlite' &&
+      !textIndexSettled &&
+      (done.has(TEXT_INDEX_MIGRATION) || applied.includes(TEXT_INDEX_MIGRATION))
+    )
       await checkTextIndex(conn, ctx);
     if (dialect === 'sqlite' && applied.length > 0) {
       const broken = await conn.execute<unknown[]>('pragma foreign_key_check', [], 'all', ctx);

@@ -8,7 +8,7 @@ import { User } from '../../model/user.entity.js';
 import type { Em } from '../../orm/em.js';
 import { migrate } from '../../orm/migrate.js';
 import type { Orm } from '../../orm/open-orm.js';
-import { textIndexFile } from '../../orm/text-index-file.js';
+import { TEXT_INDEX_SCHEMA, textIndexFile } from '../../orm/text-index-file.js';
 import { createProject } from '../../projects/projects.js';
 import { seed } from '../../seed/seed.js';
 import { createIssue } from '../create-issue.js';
@@ -114,6 +114,34 @@ describe('the text index file', () => {
     await rows('delete from issues where number_in_project = 2');
     await indexQueuedIssues(orm.em.fork() as Em);
     expect(await matching('platypus')).toEqual([]);
+  });
+
+  it("is kept by a starting process while another's batch is between its two transactions", async () => {
+    await indexQueuedIssues(orm.em.fork() as Em);
+    expect(await matching('dingo')).toHaveLength(1);
+    // The other process's batch of one write (the words unchanged): the index file records its
+    // entry first, the main file dequeues it 300 ms later.
+    await rows('update issues set summary = summary where number_in_project = 1');
+    const [entry] = await rows<{ seq: number }>('select max(seq) as seq from issue_fts_queue');
+    expect(entry?.seq).toBeGreaterThan(0);
+    await rows(`update ${TEXT_INDEX_SCHEMA}.issue_fts_state set through = ?`, [entry?.seq]);
+    const secondHalf = new Promise<void>((resolve, reject) =>
+      setTimeout(async () => {
+        try {
+          await rows('delete from issue_fts_queue where seq <= ?', [entry?.seq]);
+          await rows('update main.issue_fts_state set through = ?', [entry?.seq]);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }, 300),
+    );
+    const starting = await open();
+    await secondHalf;
+    await starting.close(true);
+    // Not taken for another file's index: nothing queued again, the words still there.
+    expect(await queued()).toBe(0);
+    expect(await matching('dingo')).toHaveLength(1);
   });
 
   it("is rebuilt when it is not the main file's own state: a backup of the main file restored beside it", async () => {
