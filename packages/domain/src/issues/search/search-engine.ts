@@ -63,6 +63,7 @@ export async function startSearchEngine(
     const sessions = new Pool({
       connectionString: orm.config.get('clientUrl'),
       max: Math.max(2, options.workers ?? 4),
+      application_name: SEARCH_APPLICATION_NAME,
       statement_timeout: settings.budgetMs,
       options: SEARCH_SESSION_OPTIONS,
       // Sessions are kept, not closed after 10 s idle (the driver's default): a new session's
@@ -72,6 +73,10 @@ export async function startSearchEngine(
       // pool opened again after a pause.
       idleTimeoutMillis: 0,
     });
+    // A kept session that the server ends (a restart, an administrator's `pg_terminate_backend`)
+    // is reported on the pool, which opens another at the next search; unheard, the report would
+    // end the process.
+    sessions.on('error', (error: Error) => options.logError?.(`search session ended: ${error.message}`));
     pg = sessions;
     run = async (statement) => {
       const { text } = pgPlaceholders(statement.sql);
@@ -159,6 +164,7 @@ type PgClient = {
 type PgPool = PgClient & {
   connect(): Promise<PgClient & { release(): void }>;
   end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): void;
 };
 
 /**
@@ -208,6 +214,9 @@ function pgUpkeep(pool: PgPool): (why: 'bulk' | 'periodic' | 'start') => Promise
     return running;
   };
 }
+
+/** How the search sessions name themselves to the server (`pg_stat_activity.application_name`). */
+export const SEARCH_APPLICATION_NAME = 'trackline search';
 
 /** Bulk writes between statistics updates: the first after this many issues, then each doubling. */
 export const UPKEEP_FIRST = 2000;

@@ -8,6 +8,7 @@ import { createProject } from '../../projects/projects.js';
 import {
   noteBulkWrite,
   runSearchStatement,
+  SEARCH_APPLICATION_NAME,
   type SearchEngineHandle,
   startSearchEngine,
   UPKEEP_FIRST,
@@ -20,6 +21,7 @@ import {
 describe.skipIf(TEST_DIALECT !== 'postgresql')('search sessions and upkeep on PostgreSQL', () => {
   let orm: Orm;
   let engine: SearchEngineHandle;
+  const logged: string[] = [];
   let beforeStart: Record<'issues' | 'issue_field_values', Stats>;
   beforeAll(async () => {
     orm = await createTestOrm();
@@ -42,7 +44,7 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('search sessions and upkeep on Po
     await readRows(fork(orm) as Em, 'analyze issues');
     await readRows(fork(orm) as Em, 'vacuum (analyze) issue_field_values');
     beforeStart = { issues: await stats('issues'), issue_field_values: await stats('issue_field_values') };
-    engine = await startSearchEngine(orm, {});
+    engine = await startSearchEngine(orm, { logError: (message) => logged.push(message) });
   });
   afterAll(async () => {
     await engine?.stop();
@@ -99,6 +101,32 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('search sessions and upkeep on Po
     expect(after.analyzed).toBeGreaterThan(before.analyzed);
     if (!after.autovacuum) expect(after.vacuumed).toBeGreaterThan(before.vacuumed);
   }, 60_000);
+
+  it('replaces a search session that the server ends, and the process carries on', async () => {
+    const search = () =>
+      runSearchStatement(fork(orm) as Em, { sql: 'select count(*) from issues', params: [] });
+    expect(await search()).toEqual([['60']]);
+    const sessions = () =>
+      readRows<{ pid: number }>(
+        fork(orm) as Em,
+        'select pid from pg_stat_activity where datname = current_database() and application_name = ?',
+        [SEARCH_APPLICATION_NAME],
+      );
+    const ended = await sessions();
+    expect(ended.length).toBeGreaterThan(0);
+    await readRows(
+      fork(orm) as Em,
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = ?',
+      [SEARCH_APPLICATION_NAME],
+    );
+    for (let waited = 0; waited < 10_000 && logged.length < ended.length; waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(logged).toEqual(ended.map(() => expect.stringContaining('search session ended')));
+    expect(await search()).toEqual([['60']]);
+    const now = await sessions();
+    expect(now.filter((s) => ended.some((e) => e.pid === s.pid))).toEqual([]);
+    expect(now.length).toBeGreaterThan(0);
+  });
 
   it('runs searches in sessions that start no parallel workers', async () => {
     const [row] = await runSearchStatement(fork(orm) as Em, {
