@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
+  createOrm,
   type Em,
   grantRole,
   hashPassword,
@@ -10,7 +14,7 @@ import {
   seed,
   User,
 } from '@trackline/domain';
-import { createMigratedTestDatabase } from './test-database.js';
+import { createMigratedTestDatabase, TEST_DIALECT } from './test-database.js';
 
 export const ROOT_PASSWORD = 'root-password';
 export const USER_PASSWORD = 'password-1';
@@ -44,6 +48,26 @@ export async function createTestOrm(): Promise<Orm> {
   await migrate(orm); // a no-op on PostgreSQL, whose scratch databases are copies of a migrated template
   await seed(orm, { adminPassword: ROOT_PASSWORD, adminPasswordHash: await kitPasswordHash(ROOT_PASSWORD) });
   return orm;
+}
+
+/**
+ * Like `createTestOrm`, but where a server keeps its data, so that its search engine can run
+ * there: on SQLite a file in a directory of its own (the engine's worker processes open the file;
+ * an in-memory database has no engine), on PostgreSQL the same scratch database. `remove` deletes
+ * the directory once the ORM is closed.
+ */
+export async function createTestOrmOnDisk(): Promise<{ orm: Orm; file?: string; remove(): void }> {
+  if (TEST_DIALECT !== 'sqlite') return { orm: await createTestOrm(), remove: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'trackline-test-'));
+  const file = join(dir, 'test.sqlite');
+  const orm = await createOrm({ kind: 'sqlite', file });
+  await migrate(orm);
+  await seed(orm, { adminPassword: ROOT_PASSWORD, adminPasswordHash: await kitPasswordHash(ROOT_PASSWORD) });
+  return {
+    orm,
+    file,
+    remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
+  };
 }
 
 export const fork = (orm: Orm) => orm.em.fork() as Em;

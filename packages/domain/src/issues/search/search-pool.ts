@@ -18,6 +18,14 @@ import type { IndexerStatements } from './search-index.js';
 /** Runs a statement within the budget. */
 export type SqlRunner = (statement: Sql, budgetMs: number) => Promise<unknown[][]>;
 
+/**
+ * A parameter as the workers' driver binds it: a boolean as 0 or 1, as SQLite stores it (the
+ * request connection's `readRows` does the same). A search's statements carry booleans where
+ * PostgreSQL needs them (`c.deleted = ?` of `commented by:` and `has: comments`), and the driver
+ * refuses to bind one: those searches failed with 500 on a SQLite file.
+ */
+const sqliteBindable = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
+
 export class BudgetExceeded extends Error {
   constructor(readonly budgetMs: number) {
     super(`over budget (${budgetMs} ms)`);
@@ -120,7 +128,8 @@ export function startSearchPool(
         worker.child.kill('SIGKILL');
         dispatch();
       }, left);
-      worker.child.send({ id: job.id, sql: job.statement.sql, params: job.statement.params }, (error) => {
+      const params = job.statement.params.map(sqliteBindable);
+      worker.child.send({ id: job.id, sql: job.statement.sql, params }, (error) => {
         if (error) worker.child.kill('SIGKILL');
       });
     }
