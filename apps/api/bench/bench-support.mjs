@@ -11,6 +11,27 @@ export const MAIN = join(root, 'apps/api/dist/main.js');
 export const NODE_FLAGS = JSON.parse(readFileSync(join(root, 'apps/api/node-flags.json'), 'utf8'));
 export const loadDomain = () => import(join(root, 'packages/domain/dist/index.js'));
 
+/**
+ * Waits until the server's text indexer (SQLite) has emptied its queue; ms waited. A database
+ * written without a server (the benches' seed data) has every issue queued, and the server indexes
+ * them in a process of its own after it starts: measured beside it, the first rows would share the
+ * cores with that indexing.
+ */
+export async function waitForIndexer(dbFile) {
+  const domain = await loadDomain();
+  const orm = await domain.createOrm({ kind: 'sqlite', file: dbFile });
+  const started = performance.now();
+  try {
+    for (;;) {
+      const [row] = await orm.em.getConnection().execute('select count(*) as n from issue_fts_queue');
+      if (Number(row?.n ?? 0) === 0) return performance.now() - started;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await orm.close(true);
+  }
+}
+
 /** The built API on `file` (loopback, any port, rate limit off); resolves when it listens. */
 export function startApi(file, { nodeArgs = [], env = {} } = {}) {
   const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, MAIN], {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { NODE_FLAGS } from './bench-support.mjs';
+import { NODE_FLAGS, waitForIndexer } from './bench-support.mjs';
 import { bearer, issueId, mixedWorkload, pick } from './mixed-workload.mjs';
 import { buildDatabase } from './seed-data.mjs';
 
@@ -314,6 +314,8 @@ try {
     // One token at full speed: the per-user rate limit would measure 429s.
     TRACKLINE_RATE_LIMIT: 'off',
   });
+  // The seed data's text is indexed by the server after it starts: not during the rows.
+  await waitForIndexer(file);
   const hand = await startProcess([join(here, 'hand-server.mjs'), file]);
   const targets = targetsFor(seeded).filter((t) => !only || only.test(t.name));
   // The bare server replays, for each row, the bytes Trackline answered to the row's first request.

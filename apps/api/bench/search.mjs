@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadDomain, processCpuMs, processTreeCpuMs, startApi } from './bench-support.mjs';
+import { loadDomain, processCpuMs, processTreeCpuMs, startApi, waitForIndexer } from './bench-support.mjs';
 import { importRequestsAhead } from './search-bodies.mjs';
 import { PROJECTS, project, SUBSYSTEMS, USERS, VOCABULARY } from './search-data.mjs';
 
@@ -95,21 +95,6 @@ const QUERIES = [
   ['empty result', 'nosuchwordanywhere'],
   ['project + user + text', `project: S07 by: u12 ${MIDDLING}`],
 ];
-
-/** Waits until the indexer has emptied its queue; ms waited. */
-async function waitForIndexer(dbFile) {
-  const orm = await domain.createOrm({ kind: 'sqlite', file: dbFile });
-  const started = performance.now();
-  try {
-    for (;;) {
-      const [row] = await orm.em.getConnection().execute('select count(*) as n from issue_fts_queue');
-      if (Number(row?.n ?? 0) === 0) return performance.now() - started;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    await orm.close(true);
-  }
-}
 
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
