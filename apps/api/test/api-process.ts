@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** A real API process (`dist/main.js`), as in a scaled-out deployment. */
@@ -47,14 +46,4 @@ export function stopApi(api: ApiProcess): Promise<void> {
     api.child.once('exit', () => resolve());
     api.child.kill('SIGTERM');
   });
-}
-
-/**
- * Removes a test's scratch folder of SQLite files. A server killed by the test leaves its search
- * processes to notice and close their connections a moment later, which removes or re-creates
- * their `-wal` and `-shm` files (of the main file and of the text index's, `-fts`) while the
- * folder is being emptied: the removal is retried until they are gone (`ENOTEMPTY`).
- */
-export function removeScratchDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeScratchDir } from '@trackline/domain/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeScratchDir } from './api-process.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const PASSWORD = 'cluster-password';

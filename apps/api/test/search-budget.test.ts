@@ -1,27 +1,19 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  createOrm,
   createProject,
   type Em,
-  hashPassword,
   loadActor,
-  migrate,
   type Orm,
   runStatement,
-  seed,
   startSearchEngine,
   User,
 } from '@trackline/domain';
-import { createTestOrm, fork, ROOT_PASSWORD, TEST_DIALECT } from '@trackline/domain/testing';
+import { createTestOrmOnDisk, fork, ROOT_PASSWORD, TEST_DIALECT } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
-import { removeScratchDir } from './api-process.js';
 import { basic } from './harness.js';
 
 /**
@@ -61,28 +53,17 @@ async function fillProject(orm: Orm): Promise<void> {
 }
 
 describe('search time budget', () => {
-  let dir = '';
-  let file = '';
+  let file: string | undefined;
+  let removeFiles = () => {};
   let orm: Orm;
   let server: Server;
   let url = '';
   let engine: Awaited<ReturnType<typeof startSearchEngine>>;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trackline-search-budget-'));
-    file = join(dir, 'budget.sqlite');
-    if (TEST_DIALECT === 'sqlite') {
-      orm = await createOrm({ kind: 'sqlite', file });
-      await migrate(orm);
-      await seed(orm, { adminPasswordHash: await hashPassword(ROOT_PASSWORD, { N: 1 << 10, r: 8, p: 1 }) });
-    } else {
-      orm = await createTestOrm();
-    }
+    ({ orm, file, remove: removeFiles } = await createTestOrmOnDisk());
     await fillProject(orm);
-    engine = await startSearchEngine(orm, {
-      budgetMs: BUDGET_MS,
-      ...(TEST_DIALECT === 'sqlite' ? { file } : {}),
-    });
+    engine = await startSearchEngine(orm, { budgetMs: BUDGET_MS, file });
     server = createServer(createRequestHandler({ orm, logError: () => {} }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -93,7 +74,7 @@ describe('search time budget', () => {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await engine?.stop();
     await orm?.close(true);
-    removeScratchDir(dir);
+    removeFiles();
   });
 
   it('answers other requests while a long search runs', async () => {
@@ -121,7 +102,7 @@ describe('search time budget', () => {
 
   it('stops a search over its budget with an error naming the budget; the next one is answered', async () => {
     await engine.stop();
-    engine = await startSearchEngine(orm, { budgetMs: 300, ...(TEST_DIALECT === 'sqlite' ? { file } : {}) });
+    engine = await startSearchEngine(orm, { budgetMs: 300, file });
     const res = await fetch(`${url}${SLOW}`, { headers: auth });
     const body = await res.json();
     expect(res.status).toBe(503);

@@ -16,8 +16,8 @@ import {
   VcsDelivery,
   VcsEffect,
 } from '@trackline/domain';
+import { removeScratchDir } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeScratchDir } from '../api-process.js';
 import { call, fork, issueState, resultLines, setUpScenario, sign, waitForDelivery } from './vcs-harness.js';
 
 /**

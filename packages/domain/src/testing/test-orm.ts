@@ -44,8 +44,12 @@ export function kitPasswordHash(password: string): Promise<string> {
  * PostgreSQL database under `TRACKLINE_TEST_DB=postgres` (see `test-database.ts`).
  */
 export async function createTestOrm(): Promise<Orm> {
-  const orm = await createMigratedTestDatabase();
-  await migrate(orm); // a no-op on PostgreSQL, whose scratch databases are copies of a migrated template
+  // Migrating is a no-op on PostgreSQL, whose scratch databases are copies of a migrated template.
+  return migratedAndSeeded(await createMigratedTestDatabase());
+}
+
+async function migratedAndSeeded(orm: Orm): Promise<Orm> {
+  await migrate(orm);
   await seed(orm, { adminPassword: ROOT_PASSWORD, adminPasswordHash: await kitPasswordHash(ROOT_PASSWORD) });
   return orm;
 }
@@ -60,14 +64,18 @@ export async function createTestOrmOnDisk(): Promise<{ orm: Orm; file?: string; 
   if (TEST_DIALECT !== 'sqlite') return { orm: await createTestOrm(), remove: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'trackline-test-'));
   const file = join(dir, 'test.sqlite');
-  const orm = await createOrm({ kind: 'sqlite', file });
-  await migrate(orm);
-  await seed(orm, { adminPassword: ROOT_PASSWORD, adminPasswordHash: await kitPasswordHash(ROOT_PASSWORD) });
-  return {
-    orm,
-    file,
-    remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
-  };
+  const orm = await migratedAndSeeded(await createOrm({ kind: 'sqlite', file }));
+  return { orm, file, remove: () => removeScratchDir(dir) };
+}
+
+/**
+ * Removes a test's scratch folder of SQLite files. A server killed by the test leaves its search
+ * processes to notice and close their connections a moment later, which removes or re-creates
+ * their `-wal` and `-shm` files (of the main file and of the text index's, `-fts`) while the
+ * folder is being emptied: the removal is retried until they are gone (`ENOTEMPTY`).
+ */
+export function removeScratchDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 }
 
 export const fork = (orm: Orm) => orm.em.fork() as Em;
