@@ -91,9 +91,10 @@ async function textIndexAgrees(read: (sql: string) => Promise<number>): Promise<
  * Whether the two files agree, read outside any transaction; when both record an entry and the
  * entries differ, whether they agree at some moment within about two seconds. A running indexer
  * (of another process on this file, or of one that is stopping) commits a batch to the index file
- * and then to the main file: between the two the files differ for a moment, and a check that saw them then took the index for another file's and rebuilt it,
- * or failed the start (`SQLITE_BUSY_SNAPSHOT`: its write came after the indexer's). Files that once
- * agree are each other's; a difference that lasts is a crash or a restored backup.
+ * and then to the main file: between the two the files differ for a moment, and a check that saw
+ * them then took the index for another file's and rebuilt it, or failed the start
+ * (`SQLITE_BUSY_SNAPSHOT`: its write came after the indexer's). Files that once agree are each
+ * other's; a difference that lasts is a crash or a restored backup.
  */
 async function textIndexSettles(orm: Orm): Promise<boolean> {
   const read = numberReader((orm.em.fork() as Em).getConnection());

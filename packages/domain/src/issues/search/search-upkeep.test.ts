@@ -106,24 +106,21 @@ describe.skipIf(TEST_DIALECT !== 'postgresql')('search sessions and upkeep on Po
     const search = () =>
       runSearchStatement(fork(orm) as Em, { sql: 'select count(*) from issues', params: [] });
     expect(await search()).toEqual([['60']]);
-    const sessions = () =>
+    /** `what` of each search session on this test's database. */
+    const sessions = (what: string) =>
       readRows<{ pid: number }>(
         fork(orm) as Em,
-        'select pid from pg_stat_activity where datname = current_database() and application_name = ?',
+        `select ${what} from pg_stat_activity where datname = current_database() and application_name = ?`,
         [SEARCH_APPLICATION_NAME],
       );
-    const ended = await sessions();
+    const ended = await sessions('pid');
     expect(ended.length).toBeGreaterThan(0);
-    await readRows(
-      fork(orm) as Em,
-      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = ?',
-      [SEARCH_APPLICATION_NAME],
-    );
+    await sessions('pg_terminate_backend(pid)');
     for (let waited = 0; waited < 10_000 && logged.length < ended.length; waited += 50)
       await new Promise((r) => setTimeout(r, 50));
     expect(logged).toEqual(ended.map(() => expect.stringContaining('search session ended')));
     expect(await search()).toEqual([['60']]);
-    const now = await sessions();
+    const now = await sessions('pid');
     expect(now.filter((s) => ended.some((e) => e.pid === s.pid))).toEqual([]);
     expect(now.length).toBeGreaterThan(0);
   });
