@@ -3,6 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  BUSY_RETRY_AFTER_SECONDS,
   createFileAttachmentStore,
   DEFAULT_RESOURCE_LIMITS,
   DEFAULT_TRASH_DAYS,
@@ -12,6 +13,7 @@ import {
   type ResourceLimits,
   setSecurityEventSink,
 } from '@trackline/domain';
+import type { TRPCError } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import {
   type AttachmentOptions,
@@ -39,6 +41,7 @@ import type { OutputChecks } from './rest/run-operation.js';
 import { renderXmlError } from './rest/xml.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
+import { errorCodeOf } from './trpc/error-mapping.js';
 import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
 
 export type ServerOptions = {
@@ -165,11 +168,7 @@ export function createRequestHandler({
     createContext: ({ req, res }) => trpcContexts.get(req) ?? createContext(req, res, 'trpc'),
     maxBodySize: REST_BODY_LIMIT,
     maxBatchSize: TRPC_MAX_BATCH,
-    // Login, logout and password changes set or clear the session cookie on /trpc as well.
-    responseMeta: ({ ctx }) => {
-      const cookie = ctx?.response.headers['Set-Cookie'];
-      return cookie ? { headers: { 'Set-Cookie': cookie } } : {};
-    },
+    responseMeta: trpcResponseMeta,
     onError: ({ error }) => {
       if (error.code === 'INTERNAL_SERVER_ERROR') logError(error.cause ?? error);
     },
@@ -260,6 +259,25 @@ export function createRequestHandler({
       writeRestError(req, res, restErrorOf(error));
     }
   }
+}
+
+/**
+ * Headers of a `/trpc` answer: the session cookie that login, logout and password changes set or
+ * clear, and `Retry-After` when a call was refused as BUSY (lock contention past the retries).
+ */
+export function trpcResponseMeta({
+  ctx,
+  errors,
+}: {
+  ctx?: Pick<Context, 'response'> | undefined;
+  errors: TRPCError[];
+}): { headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  const cookie = ctx?.response.headers['Set-Cookie'];
+  if (cookie) headers['Set-Cookie'] = cookie;
+  if (errors.some((error) => errorCodeOf(error) === 'BUSY'))
+    headers['Retry-After'] = String(BUSY_RETRY_AFTER_SECONDS);
+  return { headers };
 }
 
 const isRefusal = (error: unknown): error is DomainError =>

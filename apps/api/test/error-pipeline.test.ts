@@ -9,6 +9,7 @@ import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRestHandler } from '../src/rest/rest-handler.js';
+import { trpcResponseMeta } from '../src/server.js';
 import { type Context, createResponseHints } from '../src/trpc/context.js';
 import { errorCodeOf, httpStatusOf, toTrpcError } from '../src/trpc/error-mapping.js';
 import { publicProcedure, router } from '../src/trpc/procedures.js';
@@ -21,7 +22,17 @@ import { xmlError } from './harness.js';
  * and tRPC handlers.
  */
 
+/** What the SQLite driver throws when the file stays locked past `busy_timeout`. */
+const sqliteBusy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+
 const throwing = router({
+  contended: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/contended' } })
+    .input(z.object({}))
+    .output(z.object({}))
+    .query((): Record<string, never> => {
+      throw sqliteBusy();
+    }),
   fail: publicProcedure
     .meta({ openapi: { method: 'GET', path: '/fail/{code}' } })
     .input(z.object({ code: z.enum(ERROR_CODES) }))
@@ -54,6 +65,7 @@ beforeAll(async () => {
     router: throwing,
     basePath: '/trpc/',
     createContext: createContext('trpc'),
+    responseMeta: trpcResponseMeta,
   });
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://internal');
@@ -114,5 +126,29 @@ describe.each(ERROR_CODES)('%s on every transport', (code) => {
     expect(res.status).toBe(status);
     const body = await res.json();
     expect(body.error.data).toMatchObject({ errorCode: code, httpStatus: status });
+  });
+});
+
+describe('lock contention that reached a transport', () => {
+  const message = 'The database is busy with other writes; nothing was changed. Try again in a moment.';
+
+  it('is 503 BUSY with Retry-After on REST, in JSON and XML, without the driver’s words', async () => {
+    const json = await fetch(`${base}/rest/contended`, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(503);
+    expect(json.headers.get('retry-after')).toBe('1');
+    expect(await json.json()).toEqual({ value: message, code: 'BUSY', status: 503 });
+    const xml = await fetch(`${base}/rest/contended`);
+    expect(xml.status).toBe(503);
+    expect(xml.headers.get('retry-after')).toBe('1');
+    expect(xmlError(await xml.text())).toBe(message);
+  });
+
+  it('is 503 BUSY with Retry-After on /trpc', async () => {
+    const res = await fetch(`${base}/trpc/contended?input=${encodeURIComponent('{}')}`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    const body = await res.json();
+    expect(body.error.data).toMatchObject({ errorCode: 'BUSY', httpStatus: 503 });
+    expect(body.error.message).toBe(message);
   });
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorCode } from '@trackline/contracts';
-import { DomainError } from '@trackline/domain';
-import { httpStatusOf } from '../trpc/error-mapping.js';
+import { BUSY_RETRY_AFTER_SECONDS } from '@trackline/domain';
+import { domainErrorOf, httpStatusOf } from '../trpc/error-mapping.js';
 import { type Format, negotiate } from './negotiate.js';
 import { renderXmlError } from './xml.js';
 
@@ -13,14 +13,18 @@ export type RestError = {
   issues?: { field: string; message: string }[];
 };
 
-/** A thrown value as a REST error: domain errors by the error table, anything else (null too) a bare 500. */
+/**
+ * A thrown value as a REST error: domain errors (and what `domainErrorOf` reads as one: a unique
+ * violation, lock contention) by the error table, anything else (null too) a bare 500.
+ */
 export function restErrorOf(error: unknown): RestError {
-  if (error instanceof DomainError) {
+  const domain = domainErrorOf(error);
+  if (domain) {
     return {
-      status: httpStatusOf(error.code),
-      code: error.code,
-      message: error.message,
-      ...(error.issues ? { issues: error.issues } : {}),
+      status: httpStatusOf(domain.code),
+      code: domain.code,
+      message: domain.message,
+      ...(domain.issues ? { issues: domain.issues } : {}),
     };
   }
   return { status: 500, code: 'INTERNAL', message: 'Internal server error' };
@@ -39,6 +43,7 @@ export function writeRestError(
 ): void {
   if (res.headersSent) return void res.end();
   if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="trackline", Bearer');
+  if (error.code === 'BUSY') res.setHeader('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
   // A refused upload is not read to its end: close rather than drain it.
   if (error.status === 413) res.setHeader('Connection', 'close');
   const json = negotiate(req.headers.accept, fallback) === 'json';

@@ -1,5 +1,5 @@
 import { ERROR_TABLE, type ErrorCode } from '@trackline/contracts';
-import { DomainError, isUniqueViolation } from '@trackline/domain';
+import { busyError, DomainError, isContention, isUniqueViolation } from '@trackline/domain';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 
@@ -29,10 +29,12 @@ export function errorCodeOf(error: TRPCError): ErrorCode {
  * What an operation threw, as the domain error both transports answer with, or null for an
  * unexpected failure (a 500, logged). A unique-index violation is the safety net for a write
  * that did not go through `insertOrReportExisting`: two racing writers of one name still get
- * 409, never 500.
+ * 409, never 500. Lock contention that reached here (a write outside `inTransaction`, say a
+ * flush of the unit of work that waited past the timeout) is 503 BUSY with `Retry-After`.
  */
 export function domainErrorOf(cause: unknown): DomainError | null {
   if (cause instanceof DomainError) return cause;
+  if (isContention(cause)) return busyError();
   if (isUniqueViolation(cause))
     return new DomainError('ALREADY_EXISTS', 'An object with this name already exists.');
   return null;

@@ -17,6 +17,8 @@ export const ERROR_TABLE = {
   PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   RATE_LIMITED: { status: 429, trpc: 'TOO_MANY_REQUESTS' },
+  /** Lock contention outlasted the retries of a transaction (`Retry-After` is set). */
+  BUSY: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
   /** A search or count ran past the time budget (`TRACKLINE_SEARCH_BUDGET_MS`) and was stopped. */
   SEARCH_TIMEOUT: { status: 503, trpc: 'SERVICE_UNAVAILABLE' },
   INTERNAL: { status: 500, trpc: 'INTERNAL_SERVER_ERROR' },

@@ -2,6 +2,7 @@ import { DomainError } from '../errors.js';
 import { Session } from '../model/token.entity.js';
 import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { type Actor, requirePermission } from './actor.js';
 import { hashPassword } from './password.js';
 import { requireCovers } from './require-covers.js';
@@ -61,7 +62,7 @@ export async function setPassword(
   // holding nothing the caller lacks (LOW_LEVEL_ADMIN alone must not become root).
   if (!own) await requireCovers(em, actor, user, 'set the password of');
   const passwordHash = await hashPassword(newPassword);
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     await tx.nativeUpdate(User, { id: user.id }, { passwordHash });
     await tx.nativeDelete(Session, { user: user.id });
   });

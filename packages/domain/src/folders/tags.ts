@@ -3,6 +3,7 @@ import { readableIssuesSql } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
 import { IssueTag, type ITag, Tag } from '../model/tag.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { findOwned, findVisible, folderName, listVisible, type OwnedNameRef } from './owned-names.js';
 import { DEFAULT_RESOURCE_LIMITS, limitReached, type Page, type ResourceLimits } from './resource-limits.js';
@@ -111,7 +112,7 @@ export function renameTag(em: Em, actor: Actor, ref: TagRef, newName: string): P
  * untagging what the deleter cannot see; someone who reads every such issue may delete it.
  */
 export async function deleteTag(em: Em, actor: Actor, ref: TagRef): Promise<void> {
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     const tag = await findTag(tx, actor, ref);
     requireOwnerOr(actor, tag.owner.id, 'DELETE_WATCH_FOLDER', 'delete tags');
     if (await taggedOutOfSight(tx, actor, tag.id))

@@ -20,6 +20,7 @@ import type { Em } from '../orm/em.js';
 import { toBool, toMs } from '../orm/row-values.js';
 import { paddedInList } from '../orm/sql-fragments.js';
 import { runStatement } from '../orm/statements.js';
+import { inTransaction } from '../orm/transaction.js';
 import { type Param, perLength, prepareRead, readQuery } from '../orm/typed-query.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { readableProjectId } from '../projects/projects.js';
@@ -360,13 +361,13 @@ export async function importIssues(
         ]);
   };
   try {
-    refuseCreatedHere(await em.transactional((tx) => writeIssues(tx, projectId, catalogue, plans, groupId)));
+    refuseCreatedHere(await inTransaction(em, (tx) => writeIssues(tx, projectId, catalogue, plans, groupId)));
   } catch {
     // Something only the database could see (a concurrent writer): one transaction per issue.
     for (const plan of plans) {
       try {
         refuseCreatedHere(
-          await em.transactional((tx) => writeIssues(tx, projectId, catalogue, [plan], groupId)),
+          await inTransaction(em, (tx) => writeIssues(tx, projectId, catalogue, [plan], groupId)),
         );
       } catch (error) {
         results[plan.index] = refused(String(plan.number), [

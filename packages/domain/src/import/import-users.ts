@@ -6,6 +6,7 @@ import { type ImportItemResult, type ImportProblem, imported, refused } from '..
 import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
+import { inTransaction } from '../orm/transaction.js';
 import { oneLine } from '../text/user-text.js';
 
 export type ImportedUser = {
@@ -84,7 +85,7 @@ export async function importUsers(
   // `test`: the original's dry run (checked, nothing stored).
   if (valid.size === 0 || options.test) return results;
 
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     const keys = [...valid.keys()];
     const existing = await tx.execute<ExistingUser[]>(
       `select id, login, login_key, type, email from users where login_key in (${placeholders(keys)})`,

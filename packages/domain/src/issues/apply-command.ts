@@ -4,6 +4,7 @@ import type { CommandOp } from '../commands/ops.js';
 import { DomainError } from '../errors.js';
 import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import { storableText } from '../text/user-text.js';
 import { CommandLookups } from './command-lookups.js';
@@ -41,7 +42,7 @@ export async function applyCommand(
   if (issueIds.length === 0) throw DomainError.invalid('issues', 'no issue to apply the command to');
   for (let attempt = 1; ; attempt++) {
     try {
-      return await em.transactional(async (tx) => {
+      return await inTransaction(em, async (tx) => {
         const refs = await findReadableIssues(tx, actor, issueIds);
         const commentGroupId = text ? await findVisibilityGroup(tx, options.commentGroup) : null;
         const state = await loadCommandState(tx, refs);

@@ -5,6 +5,7 @@ import { IssueFieldValue } from '../model/field.entity.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
+import { inTransaction } from '../orm/transaction.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
@@ -49,7 +50,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
   requirePermission(actor, 'CREATE_ISSUE', project.id, `create issues in project [ ${project.shortName} ]`);
   const permittedGroup = await visibilityGroupId(em, input.permittedGroup);
 
-  const id = await em.transactional(async (tx) => {
+  const id = await inTransaction(em, async (tx) => {
     const number = await allocateNumber(tx, project.id, project.shortName);
     const defaults = await tx.execute<
       {

@@ -2,6 +2,7 @@ import { type Actor, requirePermission } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { deleteIssueRows } from '../projects/issue-dependents.js';
 import { readableProjectId } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
@@ -61,7 +62,7 @@ export async function updateIssueText(
   if (change.description !== undefined) update.description = storableText(change.description);
   if (Object.keys(update).length === 0) return;
   update.updatedAt = now;
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     const before = await tx.findOne(Issue, { id: ref.id }, { fields: ['summary', 'description'] });
     if (!before || (await tx.nativeUpdate(Issue, { id: ref.id }, update)) === 0)
       throw issueNotFound(readableId);
@@ -93,7 +94,7 @@ const textValues = (text: string) => (text ? [text] : []);
 export async function deleteIssue(em: Em, actor: Actor, readableId: string): Promise<void> {
   const ref = await findReadableIssue(em, actor, readableId);
   requirePermission(actor, 'DELETE_ISSUE', ref.projectId, `delete issue [ ${ref.readableId} ]`);
-  const deleted = await em.transactional((tx) => deleteIssueRows(tx as Em, [ref.id]));
+  const deleted = await inTransaction(em, (tx) => deleteIssueRows(tx as Em, [ref.id]));
   // A concurrent delete removed it first: answer like a missing issue.
   if (deleted === 0) throw issueNotFound(readableId);
 }

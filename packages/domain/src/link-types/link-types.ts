@@ -4,6 +4,7 @@ import { DomainError } from '../errors.js';
 import { IssueLink } from '../model/issue.entity.js';
 import { type IIssueLinkType, IssueLinkType } from '../model/link-type.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { assertNotCommandPhrase, commandPhrases, linkNameKey, normalizeLinkName } from './link-phrases.js';
 
@@ -147,7 +148,7 @@ export async function updateLinkType(
 /** Deletes the type and every link of that type in one transaction. */
 export async function deleteLinkType(em: Em, actor: Actor, name: string): Promise<string> {
   requirePermission(actor, 'UPDATE_ISSUE_LINK_TYPE', undefined, WHAT);
-  return em.transactional(async (tx) => {
+  return inTransaction(em, async (tx) => {
     const type = await getLinkType(tx, name);
     await tx.nativeDelete(IssueLink, { type: type.id });
     await tx.nativeDelete(IssueLinkType, { id: type.id });

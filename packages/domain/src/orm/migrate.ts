@@ -4,6 +4,7 @@ import type { Em } from './em.js';
 import { RENAMED_MIGRATIONS } from './migration-renames.js';
 import { dialectOf, type Orm } from './open-orm.js';
 import { CREATE_TEXT_INDEX, CREATE_TEXT_INDEX_STATE, TEXT_INDEX_SCHEMA } from './text-index-file.js';
+import { inTransaction } from './transaction.js';
 
 /** SQL migrations, one folder per dialect, applied in file-name order and recorded by name. */
 export const migrationsDir = (dialect: string) =>
@@ -137,7 +138,7 @@ async function migrateInTransaction(
   applied: string[],
   textIndexSettled: boolean,
 ): Promise<void> {
-  await (orm.em.fork() as Em).transactional(async (em) => {
+  await inTransaction(orm.em.fork() as Em, async (em) => {
     const conn = em.getConnection();
     const ctx = em.getTransactionContext();
     // Several API processes may start at once on one PostgreSQL: only one migrates.

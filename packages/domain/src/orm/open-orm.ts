@@ -10,6 +10,13 @@ export type DatabaseConfig =
 
 export type Orm = MikroORM;
 
+/**
+ * A table of the main file that no row is ever written to: every transaction on SQLite begins
+ * with a delete from it that changes nothing, which takes the main file's write lock
+ * (`inTransaction`, transaction.ts).
+ */
+export const WRITE_LOCK_TABLE = 'trackline_write_lock';
+
 /** SQLite's FTS5 table of search, its shadow tables and its queue. */
 const FTS_TABLES = [
   'issue_fts_queue',
@@ -52,6 +59,7 @@ export async function openOrm(
       skipTables: [
         'trackline_migrations',
         'trackline_auth_epoch',
+        WRITE_LOCK_TABLE,
         'issue_search',
         'issue_marks',
         ...FTS_TABLES,
@@ -75,6 +83,9 @@ export async function openOrm(
   await conn.execute('pragma synchronous = normal');
   await conn.execute('pragma busy_timeout = 5000');
   await conn.execute('pragma foreign_keys = on');
+  // The table whose no-op delete takes the main file's write lock as a transaction begins
+  // (transaction.ts): in place before any transaction, migrations' included.
+  await conn.execute(`create table if not exists main.${WRITE_LOCK_TABLE} (id integer primary key)`);
   for (const { sql, params } of attachTextIndexStatements(db.file)) await conn.execute(sql, params);
   return orm;
 }

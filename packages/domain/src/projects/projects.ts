@@ -9,6 +9,7 @@ import { RoleGrant } from '../model/role.entity.js';
 import { type IUser, User } from '../model/user.entity.js';
 import { VcsIntegrationProject } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { type Param, prepareRead } from '../orm/typed-query.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { type ProjectListItem, readableProjects } from '../read-models/projects.js';
@@ -122,7 +123,7 @@ export async function deleteProject(
  * `deleteIssueDependents`, the one list of what belongs to an issue). Only for trashed projects (`trash.ts`).
  */
 export async function purgeProjectRows(em: Em, projectId: number): Promise<boolean> {
-  return em.transactional(async (tx) => {
+  return inTransaction(em, async (tx) => {
     const issueIds = issueIdsOfProject(tx as Em, projectId);
     await deleteIssueDependents(tx as Em, issueIds);
     await tx.nativeDelete(Issue, { project: projectId });

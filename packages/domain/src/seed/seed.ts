@@ -14,6 +14,7 @@ import {
 import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { dialectOf, type Orm } from '../orm/open-orm.js';
+import { inTransaction } from '../orm/transaction.js';
 import { insertUser } from '../users/users.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
@@ -31,7 +32,7 @@ export async function seed(
     adminPasswordHash?: string | undefined;
   } = {},
 ): Promise<SeedResult> {
-  return (orm.em.fork() as Em).transactional(async (em) => {
+  return inTransaction(orm.em.fork() as Em, async (em) => {
     if (dialectOf(orm) === 'postgresql') {
       await em
         .getConnection()

@@ -14,6 +14,7 @@ import { Role } from '../model/role.entity.js';
 import { DELETED_USER } from '../model/seed-data.js';
 import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
 import { insertUser } from './users.js';
@@ -196,7 +197,7 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
   requirePermission(actor, 'DELETE_USER');
   const user = await findUser(em, login);
   await requireRemovable(em, actor, user);
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     const replacement = await deletedUser(tx);
     await reassignAuthorship(tx, user, replacement);
     await tx.nativeDelete(User, { id: user.id });
@@ -221,7 +222,7 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
   if (keep.type !== 'user' && keep.type !== 'root')
     throw DomainError.forbidden(`merge into the ${keep.type} account [ ${keep.login} ]`);
   await requireRemovable(em, actor, merged);
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     await reassignAuthorship(tx, merged, keep);
     await moveUserRows(tx, 'role_grants', 'user_id', merged.id, keep.id, ['role_id', 'scope_key']);
     await moveUserRows(tx, 'group_members', 'user_id', merged.id, keep.id, ['group_id']);

@@ -14,6 +14,7 @@ import { issueNotFound, loadIssueRefs } from '../issues/find-issues.js';
 import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import { runStatement, storedTime } from '../orm/statements.js';
+import { inTransaction } from '../orm/transaction.js';
 import { asStoredTime, type Param, prepareWrite } from '../orm/typed-query.js';
 import { isUniqueViolation } from '../orm/unique.js';
 import {
@@ -191,7 +192,7 @@ export async function applyChunk(em: Em, units: readonly ChunkUnit[], limits: Ch
   const commandIssues = resolved.flatMap((u) =>
     u && u.ref.commands.length > 0 && u.actor ? [u.issue.id] : [],
   );
-  return em.transactional(async (tx) => {
+  return inTransaction(em, async (tx) => {
     const started = performance.now();
     const commands = new ChunkCommands(tx, [...new Set(commandIssues)]);
     const now = new Date();

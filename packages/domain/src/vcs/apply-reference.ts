@@ -11,6 +11,7 @@ import { IssueComment } from '../model/comment.entity.js';
 import { tables } from '../model/database.js';
 import { Issue } from '../model/issue.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { type Param, prepareWrite } from '../orm/typed-query.js';
 import { storableText } from '../text/user-text.js';
 import type { Committer } from './committers.js';
@@ -255,7 +256,7 @@ export async function applyReference(
   if (!issue || !ctx.projectIds.has(issue.projectId)) return;
   const committer = await ctx.committerOf(em, commit, issue.projectId);
   const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     const unit: Unit = { tx, ctx, commit, issue, committer, actor };
     await recordChange(unit);
     for (const command of ref.commands) await applyEffect(unit, command);

@@ -15,6 +15,7 @@ import {
   VcsIntegrationProject,
 } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
+import { inTransaction } from '../orm/transaction.js';
 import { readQuery } from '../orm/typed-query.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { batchByTurn } from '../read-models/batch-by-turn.js';
@@ -145,7 +146,7 @@ export async function createVcsIntegration(
   const apiKey = newApiKey();
   return onUniqueViolation(
     async () => {
-      const integration = await em.transactional(async (tx) => {
+      const integration = await inTransaction(em, async (tx) => {
         if (await tx.findOne(VcsIntegration, { nameKey: input.name.toLowerCase() }))
           throw DomainError.alreadyExists(KIND, input.name);
         const projects = await resolveProjects(tx, actor, input.projects);
@@ -179,7 +180,7 @@ export async function updateVcsIntegration(
   input: UpdateVcsIntegrationInput,
 ): Promise<{ view: VcsIntegrationView; apiKey?: string }> {
   const apiKey = input.regenerateApiKey ? newApiKey() : undefined;
-  const integration = await em.transactional(async (tx) => {
+  const integration = await inTransaction(em, async (tx) => {
     const integration = await findAdministeredIntegration(tx, actor, input.name);
     if (input.repository !== undefined) integration.repository = input.repository;
     if (input.branches !== undefined) integration.branches = input.branches;
@@ -202,7 +203,7 @@ export async function updateVcsIntegration(
 /** Deletes the integration and its queue; recorded changes and comments stay on the issues. */
 export async function deleteVcsIntegration(em: Em, actor: Actor, name: string): Promise<string> {
   const integration = await findAdministeredIntegration(em, actor, name);
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     // Explicit, like deleteProject: nothing depends on the foreign_keys pragma.
     await tx.nativeUpdate(VcsChange, { integration }, { integration: null, delivery: null });
     await tx.nativeDelete(VcsEffect, { integration });

@@ -4,6 +4,7 @@ import { findGroupByName } from '../../groups/group-names.js';
 import { IssueAttachment } from '../../model/attachment.entity.js';
 import type { Em } from '../../orm/em.js';
 import { dialectOfEm } from '../../orm/open-orm.js';
+import { inTransaction } from '../../orm/transaction.js';
 import { resolveUserRefs } from '../../users/user-refs.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
 import { attachmentName, attachmentType } from './attachment-names.js';
@@ -197,7 +198,7 @@ async function openUpload(
     },
     async commit() {
       try {
-        return await em.transactional((tx) => insertRows(tx, issue, quotas, pending, row));
+        return await inTransaction(em, (tx) => insertRows(tx, issue, quotas, pending, row));
       } catch (error) {
         // The issue was deleted while its files were uploading (the foreign key refused the rows).
         if (!(error instanceof DomainError) && !(await issueExists(em, issue.id)))

@@ -10,6 +10,7 @@ import {
 } from '../../model/field.entity.js';
 import type { IProject } from '../../model/project.entity.js';
 import type { Em } from '../../orm/em.js';
+import { inTransaction } from '../../orm/transaction.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { attachPrototype } from '../../projects/attach-fields.js';
 import { deleteUnusedBundles } from '../../projects/bundle-usage.js';
@@ -190,7 +191,7 @@ export async function detachProjectCustomField(
 ): Promise<void> {
   const project = await updatable(em, actor, shortName);
   const field = await attachedField(em, project, name);
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     await tx.nativeDelete(IssueFieldValue, { field: field.id });
     await tx.nativeDelete(ProjectField, { id: field.id });
     if (field.bundle) await deleteUnusedBundles(tx as Em, [field.bundle.id], project.shortName);

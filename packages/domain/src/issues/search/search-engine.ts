@@ -4,7 +4,12 @@ import type { Em } from '../../orm/em.js';
 import { type Dialect, dialectOf, type Orm } from '../../orm/open-orm.js';
 import { readRows } from '../../orm/statements.js';
 import type { Sql } from './readable-issues.js';
-import { INDEXER_STATEMENTS, indexQueuedIssues } from './search-index.js';
+import {
+  INDEXER_STATEMENTS,
+  indexQueuedIssues,
+  TEXT_INDEX_THROUGH,
+  TEXT_QUEUE_LAST,
+} from './search-index.js';
 import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
 
 /**
@@ -16,8 +21,21 @@ import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from
  *  - otherwise (an in-memory SQLite database in tests, or no engine started): the ORM's own
  *    connection, without a budget.
  */
-export type SearchSettings = { budgetMs: number; timeZone: string };
-export const DEFAULT_SEARCH_SETTINGS: SearchSettings = { budgetMs: 10_000, timeZone: 'UTC' };
+export type SearchSettings = {
+  budgetMs: number;
+  timeZone: string;
+  /**
+   * How long a search with words waits for the text index to hold the writes acknowledged before
+   * it began (SQLite's asynchronous indexer; `waitForText`). Past it, the search answers from the
+   * index as it is.
+   */
+  textWaitMs: number;
+};
+export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
+  budgetMs: 10_000,
+  timeZone: 'UTC',
+  textWaitMs: 2_000,
+};
 
 type Engine = {
   settings: SearchSettings;
@@ -25,6 +43,8 @@ type Engine = {
   /** Statements `run` executes at once, each on its own connection and core (SQLite's worker processes). */
   parallelism: number;
   maintain?: () => Promise<void>;
+  /** Waits until the text index holds what was queued before (SQLite's indexer process). */
+  waitForText?: (em: Em) => Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -107,6 +127,7 @@ export async function startSearchEngine(
     parallelism: pool ? Math.max(1, options.workers ?? 2) : 1,
     ...(pool ? { maintain: pool.maintain } : {}),
     ...(upkeep ? { maintain: () => upkeep('bulk') } : {}),
+    ...(pool ? { waitForText: textWaiter(pool, settings.textWaitMs) } : {}),
     stop() {
       if (timer) clearInterval(timer);
       stopping ??= Promise.all([pool?.stop(), pg?.end()]).then(() => undefined);
@@ -245,6 +266,30 @@ export async function noteBulkWrite(em: Em, count: number): Promise<void> {
   await em.execute(searchDialect(em) === 'postgresql' ? ANALYZE : 'pragma optimize');
 }
 
+/**
+ * Read-your-writes of text on SQLite: the words of a write reach the index a moment after the write
+ * is acknowledged (the indexer process, search-index.ts). A search with words first reads the last
+ * queued entry; while the index's own record is behind it, the indexer is asked to look now and
+ * the search waits (polling every few milliseconds, up to `waitMs`). So a search sees the text of
+ * every write acknowledged before it began, whoever made it; an idle index costs one read.
+ */
+function textWaiter(pool: SearchPool, waitMs: number): (em: Em) => Promise<void> {
+  return async (em) => {
+    const [queued] = await readRows<{ last: number | null }>(em, TEXT_QUEUE_LAST);
+    const last = Number(queued?.last ?? 0);
+    if (last === 0) return;
+    const deadline = Date.now() + waitMs;
+    let kicked = false;
+    for (;;) {
+      const [state] = await readRows<{ through: number }>(em, TEXT_INDEX_THROUGH);
+      if (Number(state?.through ?? 0) >= last || Date.now() >= deadline) return;
+      if (!kicked) pool.kickIndexer();
+      kicked = true;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+}
+
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
@@ -299,8 +344,12 @@ export async function runSearchStatementHere(
 export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
-  // Inside a transaction the statement must see the transaction's own rows: its connection.
-  if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement, true);
+  // Inside a transaction the statement must see the transaction's own rows: its connection. With
+  // an indexer process the text index is read as the indexer made it: the request's connection
+  // never writes the index's file (the lock order in docs/architecture.md), and a transaction's
+  // snapshot of the index would not move while it waited.
+  if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement);
+  if (engine.waitForText && statement.sql.includes('issue_fts')) await engine.waitForText(em);
   try {
     return await engine.run(statement, budgetMs);
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Em } from '../../orm/em.js';
 import { runStatement } from '../../orm/statements.js';
+import { inTransaction } from '../../orm/transaction.js';
 
 /**
  * SQLite's full-text index (`issue_fts`, in the file of its own that every connection attaches:
@@ -54,12 +55,21 @@ export const INDEXER_STATEMENTS: IndexerStatements = {
   dequeue: [`delete from issue_fts_queue where seq <= ${BATCH_END}`, recordEnd('main')],
 };
 
+/**
+ * Read-your-writes of text: the last entry queued when a search begins (null: none waits), and
+ * the last entry the index holds (its own file's record, written with the batch's words). A search
+ * with words waits until the second reaches the first (search-engine.ts, `waitForText`), so it
+ * sees every write acknowledged before it began.
+ */
+export const TEXT_QUEUE_LAST = 'select max(seq) as last from issue_fts_queue';
+export const TEXT_INDEX_THROUGH = `select through as through from fts.issue_fts_state`;
+
 /** Indexes every queued issue on `em`'s connection (SQLite only). */
 export async function indexQueuedIssues(em: Em): Promise<void> {
   for (;;) {
     const [row] = await em.execute<{ queued: number }[]>(INDEXER_STATEMENTS.queued);
     if (Number(row?.queued ?? 0) === 0) return;
-    await em.transactional(async (tem) => {
+    await inTransaction(em, async (tem) => {
       for (const sql of [...INDEXER_STATEMENTS.index, ...INDEXER_STATEMENTS.dequeue])
         await runStatement(tem as Em, sql);
     });

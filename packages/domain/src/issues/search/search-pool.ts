@@ -43,7 +43,14 @@ type Job = {
 };
 type Worker = { child: ChildProcess; job?: Job };
 
-export type SearchPool = { run: SqlRunner; maintain(): Promise<void>; stop(): Promise<void>; size: number };
+export type SearchPool = {
+  run: SqlRunner;
+  maintain(): Promise<void>;
+  /** Asks the indexer to look at its queue now (a search waits for the text it holds). */
+  kickIndexer(): void;
+  stop(): Promise<void>;
+  size: number;
+};
 
 export function startSearchPool(
   file: string,
@@ -197,6 +204,15 @@ export function startSearchPool(
   return {
     run,
     size,
+    kickIndexer() {
+      if (stopped) return;
+      if (!indexer) {
+        // Asked before its delayed start: it starts now.
+        clearTimeout(indexerStart);
+        indexer = startIndexer();
+      }
+      if (indexer.connected) indexer.send({ id: 0, kick: true });
+    },
     /** Brings the planner's statistics up to date (`pragma optimize`), in the indexer's process. */
     maintain: () =>
       new Promise<void>((resolve) => {

@@ -23,6 +23,7 @@ type Job = {
   params?: unknown[];
   maintain?: boolean;
   index?: IndexerStatements;
+  kick?: boolean;
 };
 
 const [file = '', driverPath = '', writable = '', textIndexFile = ''] = process.argv.slice(2);
@@ -54,6 +55,7 @@ function prepared(sql: string) {
 // index's file in one transaction, then the batch dequeued in a short one on the main file); while
 // the queue has issues it goes on at once, else it looks again after a short pause.
 let indexer: IndexerStatements | null = null;
+let nextLook: ReturnType<typeof setTimeout> | undefined;
 function indexLoop() {
   let pause = 100;
   try {
@@ -77,7 +79,8 @@ function indexLoop() {
       pause = 1000;
     }
   }
-  setTimeout(indexLoop, pause).unref();
+  nextLook = setTimeout(indexLoop, pause);
+  nextLook.unref();
 }
 
 process.on('message', (job: Job) => {
@@ -85,6 +88,14 @@ process.on('message', (job: Job) => {
     if (job.index) {
       indexer = job.index;
       indexLoop();
+      return;
+    }
+    if (job.kick) {
+      // A search waits for the text the queue holds: look now, not after the idle pause.
+      if (indexer) {
+        clearTimeout(nextLook);
+        indexLoop();
+      }
       return;
     }
     if (job.maintain) {

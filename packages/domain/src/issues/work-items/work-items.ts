@@ -9,6 +9,7 @@ import {
 } from '../../model/work-item.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toBool, toMs } from '../../orm/row-values.js';
+import { inTransaction } from '../../orm/transaction.js';
 import { onUniqueViolation } from '../../orm/unique.js';
 import { getReadableProject } from '../../projects/projects.js';
 import { oneLine, storableText } from '../../text/user-text.js';
@@ -271,7 +272,7 @@ export async function importWorkItems(
     }
   });
   if (valid.length === 0) return results;
-  await em.transactional(async (tx) => {
+  await inTransaction(em, async (tx) => {
     const users = await resolveUserRefs(
       tx,
       valid.map((v) => v.author),
