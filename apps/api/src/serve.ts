@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { existsSync, mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import {
   createFileAttachmentStore,
@@ -30,7 +31,7 @@ import {
 } from './env.js';
 import { createLoadSignal } from './http/load-signal.js';
 import { createLogger } from './log/logger.js';
-import { createServer } from './server.js';
+import { createServer, type ServerOptions } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
 /**
@@ -76,15 +77,46 @@ export function printWhereToGo(env: Env, port: number, rootPasswordHint: string)
   console.log(`trackline: log in as root with ${rootPasswordHint}`);
 }
 
-/** One server process: the HTTP server, the VCS worker, the trash sweep; stops on SIGTERM/SIGINT. */
-export async function serve(env: Env): Promise<void> {
-  const { orm, db, rootPasswordHint } = await prepareDatabase(env);
+/** A server started by `startServer`: listening, its workers running. */
+export type RunningServer = {
+  server: Server;
+  orm: Orm;
+  db: DatabaseConfig;
+  /** The port it listens on (the one the system chose for PORT=0). */
+  port: number;
+  /** Stops accepting requests, finishes those in progress, stops the workers and closes the database. */
+  stop(): Promise<void>;
+  /** Stops at once: connections dropped, worker processes killed, the database closed. */
+  kill(): Promise<void>;
+};
+
+export type StartOptions = {
+  /** Server options over those the settings give (a logger, say); tests and tools only. */
+  server?: Partial<ServerOptions>;
+  /** Where the background parts report failures (search processes, checkpoints, sweeps); standard error by default. */
+  reportError?: (message: string, error?: unknown) => void;
+  /** The database as `prepareDatabase` left it, when the caller prepared it (the cluster's primary does). */
+  prepared?: Awaited<ReturnType<typeof prepareDatabase>>;
+};
+
+/**
+ * The one composition of a server process, as `./trackline start` runs it and as the HTTP tests
+ * start it: the database prepared, the WAL checkpointer (SQLite file), the search engine (its
+ * worker processes and text indexer on SQLite, its sessions on PostgreSQL), the VCS worker, the
+ * limit counters' store, the attachment store, the HTTP server on PORT/HOST, and the trash sweep.
+ */
+export async function startServer(
+  env: Env,
+  options: StartOptions = {},
+): Promise<RunningServer & { rootPasswordHint: string }> {
+  const report =
+    options.reportError ??
+    ((message: string, error?: unknown) => console.error(`trackline: ${message}`, ...(error ? [error] : [])));
+  const { orm, db, rootPasswordHint } = options.prepared ?? (await prepareDatabase(env));
   // WAL checkpoints (and their fsyncs) on a thread of their own, not in whichever request commits.
   const checkpointer =
     db.kind === 'sqlite' && db.file !== ':memory:'
-      ? await startWalCheckpointer(orm, db.file, {
-          logError: (message) => console.error(`trackline: ${message}`),
-        })
+      ? await startWalCheckpointer(orm, db.file, { logError: (message) => report(message) })
       : null;
   // Search statements run within a budget, off the event loop (worker processes on SQLite).
   const search = await startSearchEngine(orm, {
@@ -92,7 +124,7 @@ export async function serve(env: Env): Promise<void> {
     timeZone: env.TRACKLINE_TIME_ZONE,
     workers: env.TRACKLINE_SEARCH_WORKERS,
     ...(db.kind === 'sqlite' ? { file: db.file } : {}),
-    logError: (message) => console.error(`trackline: ${message}`),
+    logError: (message) => report(message),
   });
 
   // While requests are in flight or keep arriving (not a trickle), the worker keeps to its share
@@ -116,7 +148,7 @@ export async function serve(env: Env): Promise<void> {
   const server = createServer({
     orm,
     // The structured log (security events) on standard output, one JSON object per line.
-    logger: createLogger({ level: env.TRACKLINE_LOG_LEVEL }),
+    logger: options.server?.logger ?? createLogger({ level: env.TRACKLINE_LOG_LEVEL }),
     attachments: {
       store: attachments,
       maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES,
@@ -132,6 +164,7 @@ export async function serve(env: Env): Promise<void> {
     // Outputs built from typed rows by our own code are written unchecked only in production.
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
+    ...options.server,
   });
   server.on('request', (_req, res) => {
     load.arrived();
@@ -145,26 +178,68 @@ export async function serve(env: Env): Promise<void> {
       .then((purged) => {
         if (purged.length > 0) console.log(`trackline: purged deleted projects ${purged.join(', ')}`);
       })
-      .catch((error: unknown) => console.error('trackline: purging the project trash failed', error));
+      .catch((error: unknown) => report('purging the project trash failed', error));
   // Files no attachment uses any more (their issue or attachment was deleted) go with the same sweep.
   const sweepFiles = () =>
     sweepAttachmentFiles(orm.em.fork() as Em, attachments).catch((error: unknown) =>
-      console.error('trackline: sweeping attachment files failed', error),
+      report('sweeping attachment files failed', error),
     );
-  void purgeTrash().then(sweepFiles);
+  const firstSweep = purgeTrash().then(sweepFiles);
   const trashSweep = setInterval(() => void purgeTrash().then(sweepFiles), 60 * 60 * 1000);
   trashSweep.unref();
-  server.listen(env.PORT, env.HOST, () => {
-    const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
-    const limits = `limits: ${limitsStore.kind}`;
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : env.PORT;
-    console.log(
-      `trackline: listening on http://${env.HOST}:${port} (database: ${where}; ${limits}; pid ${process.pid})`,
-    );
-    // Several processes: the primary printed them (see main.ts).
-    if (cluster.isPrimary) printWhereToGo(env, port, rootPasswordHint);
-  });
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+
+  const closeAll = async () => {
+    clearInterval(trashSweep);
+    await firstSweep;
+    await (worker?.stop() ?? Promise.resolve());
+    await search.stop();
+    await checkpointer?.stop();
+    await limitsStore.close();
+    // A test may have closed the database under a running server (to make it fail).
+    if (await orm.isConnected()) await orm.close();
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    server,
+    orm,
+    db,
+    port,
+    rootPasswordHint,
+    stop() {
+      stopped ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Idle keep-alive connections would hold the close open until their timeout.
+        server.closeIdleConnections();
+        // Search workers are processes: killed at once, a statement in progress never delays the exit.
+        void search.stop();
+        await closed;
+        await closeAll();
+      })();
+      return stopped;
+    },
+    kill() {
+      stopped ??= (async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await closeAll();
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** One server process: the HTTP server, the VCS worker, the trash sweep; stops on SIGTERM/SIGINT. */
+export async function serve(env: Env): Promise<void> {
+  const running = await startServer(env);
+  const where = running.db.kind === 'sqlite' ? running.db.file : 'PostgreSQL';
+  console.log(
+    `trackline: listening on http://${env.HOST}:${running.port} (database: ${where}; limits: ${limitsStoreFromEnv(env).kind}; pid ${process.pid})`,
+  );
+  // Several processes: the primary printed them (see main.ts).
+  if (cluster.isPrimary) printWhereToGo(env, running.port, running.rootPasswordHint);
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
@@ -175,21 +250,10 @@ export async function serve(env: Env): Promise<void> {
     );
     // The worker finishes the unit in progress; the rest of its delivery stays leased and is
     // taken over (by this or another process) when the lease runs out.
-    server.close(
-      () =>
-        void (worker?.stop() ?? Promise.resolve())
-          .then(() => search.stop())
-          .then(() => checkpointer?.stop())
-          .then(() => orm.close())
-          .then(() => {
-            console.log(`trackline: stopped (pid ${process.pid})`);
-            process.exit(0);
-          }),
-    );
-    // Idle keep-alive connections would hold the close open until their timeout.
-    server.closeIdleConnections();
-    // Search workers are processes: killed at once, a statement in progress never delays the exit.
-    void search.stop();
+    void running.stop().then(() => {
+      console.log(`trackline: stopped (pid ${process.pid})`);
+      process.exit(0);
+    });
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -740,9 +740,13 @@ describe('system users and users', () => {
 describe('an unexpected failure', () => {
   it('answers 500 "Internal server error" without any detail, and logs the cause', async () => {
     const logged: unknown[] = [];
-    const broken = await startTestServer({ logError: (error) => logged.push(error) });
+    const broken = await startTestServer({
+      logError: (error) => logged.push(error),
+      provokesServerErrors: true,
+    });
     try {
-      await broken.orm.close(true);
+      // A table gone from under the running server: every read of roles fails unexpectedly.
+      await fork(broken.orm).execute('alter table roles rename to roles_unreachable');
       expectXmlError(
         await broken.request('GET', '/rest/admin/role', { user: 'root' }),
         500,

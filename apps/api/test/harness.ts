@@ -1,5 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import {
   IssueLink,
   IssueLinkType,
@@ -12,14 +11,19 @@ import {
   User,
   VcsIntegration,
 } from '@trackline/domain';
-import { createTestOrm, fork, ROOT_PASSWORD, USER_PASSWORD } from '@trackline/domain/testing';
+import { fork, ROOT_PASSWORD, USER_PASSWORD } from '@trackline/domain/testing';
 import { expect } from 'vitest';
-import { createRequestHandler } from '../src/server.js';
+import {
+  type LiveTestServer,
+  startLiveTestServer,
+  type TestServerOptions,
+} from '../src/testing/test-server.js';
 
 /**
- * Test harness for the HTTP suites: a real server on 127.0.0.1 (port 0) over a fresh database
- * from the test kit (`@trackline/domain/testing`: in-memory SQLite, or a scratch PostgreSQL
- * database with `TRACKLINE_TEST_DB=postgres`).
+ * Test harness for the HTTP suites: the production server (`startServer`, as `./trackline start`
+ * runs it: search engine, text indexer, workers, pragmas) on 127.0.0.1 (port 0) over a fresh
+ * database of the test kit (a SQLite file, or a scratch PostgreSQL database with
+ * `TRACKLINE_TEST_DB=postgres`); `close()` fails on any 500 it answered (src/testing/test-server.ts).
  */
 
 export {
@@ -60,6 +64,8 @@ export type TestResponse = {
 export type TestServer = {
   url: string;
   orm: Orm;
+  /** The running server itself: its database, its log. */
+  live: LiveTestServer;
   /** Every response this server gave through `request`, for suite-wide checks. */
   responses: { method: string; path: string; status: number; text: string }[];
   close(): Promise<void>;
@@ -72,28 +78,9 @@ export const XML_ACCEPT = 'application/xml';
 export const basic = (login: string, password: string) =>
   `Basic ${Buffer.from(`${login}:${password}`, 'utf8').toString('base64')}`;
 
-export async function startTestServer(
-  options: {
-    logError?: (error: unknown) => void;
-    /** Extra server options (limits...). */
-    handler?: Omit<Parameters<typeof createRequestHandler>[0], 'orm'>;
-  } = {},
-): Promise<TestServer> {
-  const orm = await createTestOrm();
-  const server: Server = createServer(
-    createRequestHandler({
-      orm,
-      logError: options.logError ?? (() => {}),
-      ...options.handler,
-    }),
-  );
-  // Node's default (5 s) races fetch's pooled connection when a test blocks the event loop for
-  // seconds on a loaded machine (a SQLite snapshot): the request written right after the block
-  // meets the server's idle timer and fails with ECONNRESET. `close()` ends every connection.
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const live = await startLiveTestServer(options);
+  const { url, orm } = live;
   const responses: TestServer['responses'] = [];
 
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -119,17 +106,7 @@ export async function startTestServer(
     };
   }
 
-  return {
-    url,
-    orm,
-    responses,
-    request,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (await orm.isConnected()) await orm.close(true);
-    },
-  };
+  return { url, orm, responses, request, live, close: () => live.close() };
 }
 
 /**

@@ -74,6 +74,7 @@ export * from './orm/epoch-cache.js';
 export * from './orm/migrate.js';
 export * from './orm/open-orm.js';
 export * from './orm/statements.js';
+export { textIndexFile } from './orm/text-index-file.js';
 export * from './orm/transaction.js';
 export * from './orm/unique.js';
 export * from './orm/wal-checkpointer.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,9 +12,11 @@ import {
   type Orm,
   type PasswordHashCost,
   seed,
+  textIndexFile,
   User,
 } from '@trackline/domain';
-import { createMigratedTestDatabase, TEST_DIALECT } from './test-database.js';
+import { createScratchDatabase, ensureMigratedTemplate } from './scratch-database.js';
+import { createMigratedTestDatabase, TEST_DIALECT, TEST_PG_URL } from './test-database.js';
 
 export const ROOT_PASSWORD = 'root-password';
 export const USER_PASSWORD = 'password-1';
@@ -95,4 +97,76 @@ export async function userWithRole(orm: Orm, login: string, role?: string, proje
   });
   if (role) await grantRole(fork(orm), await actorFor(orm, 'root'), login, role, project);
   return actorFor(orm, login);
+}
+
+/** A database left for a server to open, as `./trackline start` opens its own. */
+export type ServerTestDatabase = (
+  | { kind: 'sqlite'; file: string; dir: string }
+  | { kind: 'postgresql'; url: string; dir: string }
+) & {
+  /** Removes the database (and the folder beside it) once the server that used it has stopped. */
+  remove(): Promise<void>;
+};
+
+let sqliteTemplate: Promise<string> | undefined;
+
+/**
+ * A migrated and seeded SQLite file, made once per test process and copied for each server: a
+ * migration on a file commits each step to disk (about a second for all of them), a copy takes
+ * milliseconds. Its WAL is checkpointed into the file (and its text index's) before the copies.
+ */
+function sqliteTemplateFile(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trackline-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'template.sqlite');
+    const orm = await migratedAndSeeded(await createOrm({ kind: 'sqlite', file }));
+    const em = orm.em.fork() as Em;
+    await em.execute('pragma main.wal_checkpoint(truncate)');
+    await em.execute('pragma fts.wal_checkpoint(truncate)');
+    await orm.close(true);
+    return file;
+  })();
+  return sqliteTemplate;
+}
+
+/**
+ * A fresh database for a test server, migrated and seeded with the kit's users (root with
+ * `ROOT_PASSWORD`) and closed again: a SQLite file in a folder of its own (the server's data
+ * folder: its attachments go beside it), or a scratch PostgreSQL database (with a folder for the
+ * server's files) under `TRACKLINE_TEST_DB=postgres`. The server opens it as `./trackline start`
+ * opens its own (migrations and the seed then find nothing to do).
+ */
+export async function createServerTestDatabase(): Promise<ServerTestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'trackline-server-'));
+  if (TEST_DIALECT === 'sqlite') {
+    const template = await sqliteTemplateFile();
+    const file = join(dir, 'trackline.sqlite');
+    copyFileSync(template, file);
+    copyFileSync(textIndexFile(template), textIndexFile(file));
+    return { kind: 'sqlite', file, dir, remove: async () => removeScratchDir(dir) };
+  }
+  const scratch = await createScratchDatabase(TEST_PG_URL, {
+    template: await ensureMigratedTemplate(TEST_PG_URL),
+  });
+  try {
+    const orm = await createOrm({ kind: 'postgresql', url: scratch.url });
+    try {
+      await migratedAndSeeded(orm);
+    } finally {
+      await orm.close(true);
+    }
+  } catch (error) {
+    await scratch.drop();
+    throw error;
+  }
+  return {
+    kind: 'postgresql',
+    url: scratch.url,
+    dir,
+    remove: async () => {
+      await scratch.drop();
+      removeScratchDir(dir);
+    },
+  };
 }

@@ -328,28 +328,32 @@ export function searchParallelism(em: Em): number {
  * A search statement on the request's own connection, without the budget: for statements whose
  * cost is bounded by construction (see `searchDbIds`), inside transactions, and without an engine.
  */
-export async function runSearchStatementHere(
-  em: Em,
-  statement: Sql,
-  // Without an indexer process (or inside a transaction, below) the text index catches up first,
-  // on this connection; with one, it is as fresh as the indexer made it, as for the workers.
-  catchUpText = !engines.get(keyOf(em))?.run,
-): Promise<unknown[][]> {
-  if (catchUpText && searchDialect(em) === 'sqlite' && statement.sql.includes('issue_fts'))
-    await indexQueuedIssues(em);
+export async function runSearchStatementHere(em: Em, statement: Sql): Promise<unknown[][]> {
+  await textUpToDate(em, engines.get(keyOf(em)), statement);
   const rows = await readRows<Record<string, unknown>>(em, statement.sql, statement.params);
   return rows.map((r) => Object.values(r));
+}
+
+/**
+ * Before a statement that reads SQLite's text index: without an indexer process (an in-memory
+ * database) the index catches up on this connection; with one, outside a transaction, the search
+ * waits for the index to hold the writes acknowledged before it (`textWaiter`). Inside a
+ * transaction with an indexer the index is read as the indexer made it: the request's connection
+ * never writes the index's file (the lock order in docs/architecture.md), and a transaction's
+ * snapshot of the index would not move while it waited.
+ */
+async function textUpToDate(em: Em, engine: Engine | undefined, statement: Sql): Promise<void> {
+  if (!statement.sql.includes('issue_fts') || searchDialect(em) !== 'sqlite') return;
+  if (!engine?.run) await indexQueuedIssues(em);
+  else if (engine.waitForText && !em.getTransactionContext()) await engine.waitForText(em);
 }
 
 export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
-  // Inside a transaction the statement must see the transaction's own rows: its connection. With
-  // an indexer process the text index is read as the indexer made it: the request's connection
-  // never writes the index's file (the lock order in docs/architecture.md), and a transaction's
-  // snapshot of the index would not move while it waited.
+  // Inside a transaction the statement must see the transaction's own rows: its connection.
   if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement);
-  if (engine.waitForText && statement.sql.includes('issue_fts')) await engine.waitForText(em);
+  await textUpToDate(em, engine, statement);
   try {
     return await engine.run(statement, budgetMs);
   } catch (error) {
