@@ -1,15 +1,13 @@
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createVcsWorker, type Orm, type VcsWorker } from '@trackline/domain';
-import { createTestOrm, fixtureText, fork, ROOT_PASSWORD } from '@trackline/domain/testing';
-import { createRequestHandler } from '../../src/server.js';
+import type { Orm } from '@trackline/domain';
+import { fixtureText, fork, ROOT_PASSWORD } from '@trackline/domain/testing';
+import { startLiveTestServer } from '../../src/testing/test-server.js';
 
 /**
- * The VCS suites' server: the real request handler plus the delivery worker (polling fast,
- * kicked by the receiver as in `main.ts`) over a fresh test-kit database (SQLite or PostgreSQL).
+ * The VCS suites' server: the production server (as `./trackline start` runs it, with its delivery
+ * worker polling every 20 ms and kicked by the receiver) over a fresh test-kit database (SQLite or
+ * PostgreSQL); `close()` fails on any 500 it answered or error it logged.
  */
-
 export const ROOT = `Basic ${Buffer.from(`root:${ROOT_PASSWORD}`).toString('base64')}`;
 export const SECRET = 'webhook-secret-42';
 
@@ -19,30 +17,11 @@ export const fixture = fixtureText;
 export const sign = (algorithm: 'sha1' | 'sha256', body: string, secret = SECRET) =>
   `${algorithm}=${createHmac(algorithm, secret).update(body).digest('hex')}`;
 
-export type VcsServer = { url: string; orm: Orm; worker: VcsWorker; close(): Promise<void> };
+export type VcsServer = { url: string; orm: Orm; close(): Promise<void> };
 
-export async function startVcsServer(options: { worker?: boolean } = {}): Promise<VcsServer> {
-  const orm = await createTestOrm();
-  const errors: unknown[] = [];
-  const worker = createVcsWorker(orm, { pollMs: 20, logError: (e) => errors.push(e) });
-  const server: Server = createServer(
-    createRequestHandler({ orm, logError: (e) => errors.push(e), onVcsDelivery: () => worker.kick() }),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  if (options.worker !== false) worker.start();
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    orm,
-    worker,
-    async close() {
-      await worker.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await orm.close(true);
-      if (errors.length > 0) throw new Error(`server errors: ${errors.map(String).join('; ')}`);
-    },
-  };
+export async function startVcsServer(): Promise<VcsServer> {
+  const live = await startLiveTestServer({ settings: { VCS_POLL_MS: '20' } });
+  return { url: live.url, orm: live.orm, close: () => live.close() };
 }
 
 export { fork, setUpVcsScenario as setUpScenario } from '@trackline/domain/testing';
