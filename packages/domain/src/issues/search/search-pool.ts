@@ -41,11 +41,19 @@ type Job = {
   budgetMs: number;
   timer?: NodeJS.Timeout;
 };
-type Worker = { child: ChildProcess; job?: Job };
+type Worker = { child: ChildProcess; job?: Job; stale?: boolean };
 
 export type SearchPool = {
   run: SqlRunner;
-  maintain(): Promise<void>;
+  /**
+   * Brings the planner's statistics up to date in the indexer's process (`bulk`: every table;
+   * `check`: those whose size moved by a factor of ten); true when it analysed any. Statistics
+   * are read by a connection when it opens: the pool's processes are then replaced
+   * (`refreshStatistics`), and the server's own connection reloads them (search-engine.ts).
+   */
+  maintain(kind: 'bulk' | 'check'): Promise<boolean>;
+  /** Replaces each worker process once it is idle: a new one plans with the current statistics. */
+  refreshStatistics(): void;
   /** Asks the indexer to look at its queue now (a search waits for the text it holds). */
   kickIndexer(): void;
   stop(): Promise<void>;
@@ -54,7 +62,13 @@ export type SearchPool = {
 
 export function startSearchPool(
   file: string,
-  options: { workers?: number; indexStatements?: IndexerStatements; logError?: (m: string) => void } = {},
+  options: {
+    workers?: number;
+    indexStatements?: IndexerStatements;
+    logError?: (m: string) => void;
+    /** Called when the indexer's process analysed tables: the server's own connection reloads. */
+    onAnalyzed?: () => void;
+  } = {},
 ): SearchPool {
   const driverPath = createRequire(import.meta.resolve('@mikro-orm/sqlite')).resolve('better-sqlite3');
   const script = fileURLToPath(
@@ -80,8 +94,22 @@ export function startSearchPool(
     const job = worker.job;
     if (job?.timer) clearTimeout(job.timer);
     worker.job = undefined;
+    if (worker.stale) replace(worker);
     dispatch();
     return job;
+  };
+
+  function refreshStatistics() {
+    for (const worker of [...workers]) {
+      worker.stale = true;
+      if (!worker.job) replace(worker);
+    }
+  }
+
+  /** An idle worker whose statistics are old: a fresh process takes its place. */
+  const replace = (worker: Worker) => {
+    retire(worker);
+    worker.child.disconnect();
   };
 
   /** Takes a worker out of service at once (no job goes to it again) and brings a fresh one. */
@@ -144,12 +172,17 @@ export function startSearchPool(
 
   // The indexer and statistics process (read-write), restarted should it die.
   let indexer: ChildProcess | undefined;
-  const maintained: (() => void)[] = [];
+  const maintained: ((analyzed: boolean) => void)[] = [];
   const startIndexer = () => {
     const child = spawn('rw');
-    child.on('message', (m: { id: number; error?: string }) => {
+    child.on('message', (m: { id: number; error?: string; analyzed?: boolean }) => {
       if (m.id === -1 && m.error) options.logError?.(`search indexer: ${m.error}`);
-      if (m.id !== -1) maintained.shift()?.();
+      if (m.id === -1) return;
+      if (m.analyzed) {
+        refreshStatistics();
+        options.onAnalyzed?.();
+      }
+      maintained.shift()?.(m.analyzed === true);
     });
     child.on('error', () => undefined);
     child.on('exit', () => {
@@ -159,15 +192,25 @@ export function startSearchPool(
       }, 1000).unref();
     });
     if (options.indexStatements) child.send({ id: 0, index: options.indexStatements });
-    // Statistics brought up to date as it starts (then hourly, by the engine).
-    child.send({ id: 1, maintain: true });
+    // Statistics checked as it starts (then every minute, and after bulk writes: the engine).
+    maintained.push(() => {});
+    child.send({ id: 1, maintain: 'check' });
     return child;
   };
   // The indexer starts a moment after the server, not in the way of its start-up.
   const indexerStart = setTimeout(() => {
-    if (!stopped) indexer = startIndexer();
+    if (!stopped && !indexer) indexer = startIndexer();
   }, 1000);
   indexerStart.unref();
+  /** The indexer's process, started now if something asks for it before its delayed start. */
+  const indexerNow = (): ChildProcess | undefined => {
+    if (stopped) return undefined;
+    if (!indexer) {
+      clearTimeout(indexerStart);
+      indexer = startIndexer();
+    }
+    return indexer;
+  };
 
   const run: SqlRunner = (statement, budgetMs) =>
     new Promise((resolve, reject) => {
@@ -205,21 +248,17 @@ export function startSearchPool(
     run,
     size,
     kickIndexer() {
-      if (stopped) return;
-      if (!indexer) {
-        // Asked before its delayed start: it starts now.
-        clearTimeout(indexerStart);
-        indexer = startIndexer();
-      }
-      if (indexer.connected) indexer.send({ id: 0, kick: true });
+      const child = indexerNow();
+      if (child?.connected) child.send({ id: 0, kick: true });
     },
-    /** Brings the planner's statistics up to date (`pragma optimize`), in the indexer's process. */
-    maintain: () =>
-      new Promise<void>((resolve) => {
-        if (!indexer?.connected) return resolve();
+    maintain: (kind) =>
+      new Promise<boolean>((resolve) => {
+        const child = indexerNow();
+        if (!child?.connected) return resolve(false);
         maintained.push(resolve);
-        indexer.send({ id: 1, maintain: true });
+        child.send({ id: 1, maintain: kind });
       }),
+    refreshStatistics,
     async stop() {
       stopped = true;
       clearTimeout(indexerStart);

@@ -21,7 +21,7 @@ type Job = {
   id: number;
   sql?: string;
   params?: unknown[];
-  maintain?: boolean;
+  maintain?: 'bulk' | 'check';
   index?: IndexerStatements;
   kick?: boolean;
 };
@@ -99,10 +99,17 @@ process.on('message', (job: Job) => {
       return;
     }
     if (job.maintain) {
-      // Statistics for the planner, kept current cheaply: approximate ANALYZE of what changed.
+      // Statistics for the planner, approximate (a thousand rows an index): after bulk writes
+      // every table is analysed; otherwise `pragma optimize` analyses the tables whose size moved
+      // by a factor of ten, and says first whether there are any (its debugging mode, 0x1).
       db.pragma('analysis_limit = 1000');
-      db.pragma('optimize = 0x10002');
-      process.send?.({ id: job.id, rows: [] });
+      let analyzed = true;
+      if (job.maintain === 'bulk') db.prepare('analyze').run();
+      else {
+        analyzed = (db.pragma('optimize = 0x10003') as unknown[]).length > 0;
+        if (analyzed) db.pragma('optimize = 0x10002');
+      }
+      process.send?.({ id: job.id, rows: [], analyzed });
       return;
     }
     const rows = prepared(job.sql ?? '')
