@@ -443,6 +443,33 @@ try {
     console.log(`  2 processes: ${line(processes.two)}`);
     console.log(`  2 processes / 1 process: ${processes.ratio}x (target 1.3x)`);
   }
+  let writeMix = null;
+  if (!only || only.test('write')) {
+    console.log(
+      '\nWrite mix: 1, 4 and 16 clients creating, commanding, commenting, attaching, importing and searching (SQLite; PostgreSQL with 2 processes; separate servers; WRITE_MIX_SECONDS each)...',
+    );
+    writeMix = await runJsonBench('write-mix-bench.mjs');
+    for (const database of ['sqlite', 'postgresql']) {
+      for (const r of writeMix[database]?.rows ?? [])
+        console.log(
+          `  ${database.padEnd(10)} ${String(r.clients).padStart(2)} clients: ${r.requests} requests (${r.perSecond}/s), ` +
+            `${r.fiveHundreds} answers 5xx, p99 ${r.p99} ms (${r.p99ToOneClient}x the 1-client row), ${r.readBack.missingCount} ` +
+            `acknowledged writes missing of ${r.issuesWritten} issues + ${r.imported} imported, ${r.searchMisses} search misses, ` +
+            `last words found after ${r.lastWordsFindableAfterMs} ms`,
+        );
+      if (writeMix[database]?.integrity)
+        console.log(`  ${database} integrity check: ${JSON.stringify(writeMix[database].integrity)}`);
+    }
+    const failed = ['sqlite', 'postgresql'].some((d) =>
+      (writeMix[d]?.rows ?? []).some(
+        (r) => r.fiveHundreds > 0 || r.readBack.missingCount > 0 || r.searchMisses > 0,
+      ),
+    );
+    if (failed) {
+      console.error('bench: the write mix met 5xx answers, missing writes or search misses');
+      process.exitCode = 1;
+    }
+  }
   let consoleBench = null;
   if (benchConsole) {
     console.log(
@@ -508,6 +535,7 @@ try {
     vcs,
     imports,
     processes,
+    writeMix,
     console: consoleBench,
     search,
   };
