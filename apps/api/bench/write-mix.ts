@@ -168,8 +168,11 @@ export async function runWriteMix(options: {
   let lastIssue: string | undefined;
 
   const note = (kind: string, res: { status: number; text: string; ms: number }) => {
-    (latencies[kind] ??= []).push(res.ms);
-    const byStatus = (statuses[kind] ??= {});
+    const times = latencies[kind] ?? [];
+    latencies[kind] = times;
+    times.push(res.ms);
+    const byStatus = statuses[kind] ?? {};
+    statuses[kind] = byStatus;
     byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
     if (res.status >= 500) serverErrors.push(`${kind}: ${res.status} ${res.text.slice(0, 300)}`);
     return res.status >= 200 && res.status < 300;
