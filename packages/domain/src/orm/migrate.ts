@@ -49,9 +49,9 @@ type Context = ReturnType<Em['getTransactionContext']>;
  * The text index file must be this database's own: both files record the last queue entry the
  * index holds (migration 0052). A missing index file (a backup of the main file alone restored,
  * the file deleted) or one that records another entry (a backup of either file restored beside a
- * newer other, or a crash between a batch's two transactions) would answer text searches from
- * words the issues do not have, or miss words they do: the index is emptied, every issue queued,
- * and the indexer rebuilds it from the main file in the background.
+ * newer other) would answer text searches from words the issues do not have, or miss words they
+ * do: the index is emptied, every issue queued, and the indexer rebuilds it from the main file in
+ * the background. An index one batch ahead (a crash between a batch's two transactions) is kept.
  */
 async function checkTextIndex(conn: Connection, ctx: Context): Promise<void> {
   if ((await textIndexAgrees(numberReader(conn, ctx))) === true) return;
@@ -85,7 +85,14 @@ async function textIndexAgrees(read: (sql: string) => Promise<number>): Promise<
   // Read only once the tables are known to be there (a statement naming a missing table fails).
   if (!present) return false;
   const index = await read(`select through as n from ${TEXT_INDEX_SCHEMA}.issue_fts_state`);
-  return index === (await read('select through as n from main.issue_fts_state')) || 'differ';
+  const main = await read('select through as n from main.issue_fts_state');
+  if (index === main) return true;
+  // One batch ahead: the process stopped (a crash, kill -9) between a batch's two transactions.
+  // The index holds the batch's words as the main file had them; the batch's entries are still
+  // queued in the main file and are indexed again (the same words): nothing to rebuild. An index
+  // ahead of what the main file ever queued is another file's (a restored backup): rebuilt.
+  if (index > main && index <= (await read('select max(seq) as n from issue_fts_queue'))) return true;
+  return 'differ';
 }
 
 /**

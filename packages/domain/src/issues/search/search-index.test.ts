@@ -144,6 +144,23 @@ describe('the text index file', () => {
     expect(await matching('dingo')).toHaveLength(1);
   });
 
+  it('is kept after a crash between a batch’s two transactions: the batch is indexed again, nothing rebuilt', async () => {
+    await indexQueuedIssues(orm.em.fork() as Em);
+    expect(await matching('dingo')).toHaveLength(1);
+    // A batch of one write whose index transaction committed and whose dequeue never did (kill -9).
+    await rows('update issues set summary = summary where number_in_project = 1');
+    const [entry] = await rows<{ seq: number }>('select max(seq) as seq from issue_fts_queue');
+    await rows(`update ${TEXT_INDEX_SCHEMA}.issue_fts_state set through = ?`, [entry?.seq]);
+    await orm.close(true);
+    orm = await open();
+    // The index as it was (a rebuild empties it and queues every issue), the batch still queued.
+    expect(await matching('dingo')).toHaveLength(1);
+    expect(await queued()).toBe(1);
+    await indexQueuedIssues(orm.em.fork() as Em);
+    expect(await queued()).toBe(0);
+    expect(await matching('dingo')).toHaveLength(1);
+  });
+
   it("is rebuilt when it is not the main file's own state: a backup of the main file restored beside it", async () => {
     await indexQueuedIssues(orm.em.fork() as Em);
     const backup = join(dir, 'backup.sqlite');
