@@ -8,17 +8,29 @@ const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 /** Starts `dist/main.js` on `databaseUrl` and a free port; resolves with the port it printed once listening. */
 export function startApi(databaseUrl: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+  return startApiWith({ DATABASE_URL: databaseUrl, ...env });
+}
+
+/**
+ * Starts `dist/main.js` with these settings (the database's among them) and a free port. Detached:
+ * in a process group of its own with its search processes, so that `killApiGroup` kills them all
+ * at once, as a crash of the machine's server would.
+ */
+export function startApiWith(
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): Promise<ApiProcess> {
   const child = spawn(process.execPath, [MAIN], {
     // One server process each (on PostgreSQL the default would be one per core): the processes a
     // test starts are the point.
     env: {
       ...process.env,
-      DATABASE_URL: databaseUrl,
       TRACKLINE_PROCESSES: '1',
       PORT: '0',
       HOST: '127.0.0.1',
       ...env,
     },
+    detached: options.detached ?? false,
   });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -45,5 +57,14 @@ export function stopApi(api: ApiProcess): Promise<void> {
   return new Promise((resolve) => {
     api.child.once('exit', () => resolve());
     api.child.kill('SIGTERM');
+  });
+}
+
+/** kill -9 of a detached server and every process of its group (its search processes, its indexer). */
+export function killApiGroup(api: ApiProcess): Promise<void> {
+  if (api.child.exitCode !== null || api.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    api.child.once('exit', () => resolve());
+    process.kill(-(api.child.pid as number), 'SIGKILL');
   });
 }

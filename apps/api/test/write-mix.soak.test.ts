@@ -38,6 +38,7 @@ describe('the write mix', () => {
         );
         expect(result.serverErrors).toEqual([]);
         expect(result.searchMisses).toEqual([]);
+        expect(result.unanswered).toEqual([]);
         expect(verified.missing).toEqual([]);
         // Something happened in every row: each kind of write at least once.
         expect(result.issues.length).toBeGreaterThan(0);
