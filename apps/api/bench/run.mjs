@@ -515,11 +515,16 @@ try {
         `  import ${result.importPerSecond} issues/s (target/actual ${(TARGET.importPerSecond / result.importPerSecond).toFixed(2)}); ` +
           `load average ${result.loadAverage.join(' ')}`,
       );
+      console.log('  on the server that took the import (no restart, no manual analysis):');
       for (const r of result.rows) {
+        const after = result.restartedRows?.find((a) => a.name === r.name);
         console.log(
           `  ${r.name.padEnd(24)} ${String(r.matches).padStart(8)} matches  page p50 ${r.page.median} p99 ${r.page.p99} ms ` +
             `(p99/target ${(r.page.p99 / (TARGET.pageP99 * slack)).toFixed(2)})  count p50 ${r.count.median} p99 ${r.count.p99} ms ` +
-            `(p99/target ${(r.count.p99 / (TARGET.countP99 * slack)).toFixed(2)})`,
+            `(p99/target ${(r.count.p99 / (TARGET.countP99 * slack)).toFixed(2)})` +
+            (after
+              ? `  page p50 / after ${database === 'sqlite' ? 'a restart' : 'vacuum analyze'} ${(r.page.median / after.page.median).toFixed(2)}`
+              : ''),
         );
       }
     }
