@@ -32,6 +32,8 @@ export default defineConfig({
   test: {
     include,
     testTimeout: 20_000,
+    // A scratch PostgreSQL database per file is created in a hook: on a loaded machine it passed 10 s.
+    hookTimeout: 30_000,
     // The files share a worker's module graph (loaded once per worker, not once per file: it was
     // half of this package's run); each opens and closes its own databases.
     isolate: false,
