@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   basic,
@@ -363,5 +366,26 @@ describe('everything under /api/ and /rest/ that no route serves answers 404 in 
     expect(res.body).not.toMatch(/<html/i);
     if (format === 'json') expect(JSON.parse(res.body)).toMatchObject({ status: 404 });
     else expect(res.body).toMatch(/^<\?xml[^>]*\?><error>No resource at /);
+  });
+
+  it('with the console served at /: /api paths still answer 404, not its page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trackline-console-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><html><body>console</body></html>');
+    const withConsole = await startTestServer({ handler: { consoleDir: dir } });
+    try {
+      const page = await fetch(`${withConsole.url}/issues/CL-1`);
+      expect(await page.text()).toMatch(/<html>/);
+      for (const path of ['/api', '/api/issues?fields=id', '/api/admin/projects']) {
+        const res = await fetch(`${withConsole.url}${path}`);
+        expect(res.status, path).toBe(404);
+        expect(await res.json()).toMatchObject({
+          status: 404,
+          value: `No resource at ${path.split('?')[0]}.`,
+        });
+      }
+    } finally {
+      await withConsole.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
