@@ -251,12 +251,17 @@ export function createRequestHandler({
         if (req.method === 'POST') await authenticateTrpcFirst(req, res);
         return await trpc(req, res);
       }
+      // The interfaces' own prefixes never fall through to the console's page: a client probing
+      // `/api` (the original's newer interface) or a bare `/rest` gets a 404 it can read.
+      if (isInterfacePath(url.pathname))
+        throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
       if (consoleFiles?.serve(req, res, url.pathname)) return;
       throw new DomainError('NOT_FOUND', `No resource at ${url.pathname}.`);
     } catch (error) {
       if (!(error instanceof DomainError)) logError(error);
-      // The same writer as the REST bridge (this path serves login, hooks and unknown routes).
-      writeRestError(req, res, restErrorOf(error));
+      // The same writer as the REST bridge (this path serves login, hooks and unknown routes);
+      // under `/api` JSON unless XML is asked for (the newer interface is JSON only).
+      writeRestError(req, res, restErrorOf(error), isApiPath(url.pathname) ? 'json' : 'xml');
     }
   }
 }
@@ -279,6 +284,14 @@ export function trpcResponseMeta({
     headers['Retry-After'] = String(BUSY_RETRY_AFTER_SECONDS);
   return { headers };
 }
+
+const isApiPath = (path: string) => path === '/api' || path.startsWith('/api/');
+const isInterfacePath = (path: string) =>
+  isApiPath(path) ||
+  path === '/rest' ||
+  path === '/trpc' ||
+  path.startsWith('/rest/') ||
+  path.startsWith('/trpc/');
 
 const isRefusal = (error: unknown): error is DomainError =>
   error instanceof DomainError && error.code === 'PERMISSION_DENIED';

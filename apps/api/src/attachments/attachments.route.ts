@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
-import { isStorableTimestamp } from '@trackline/contracts';
+import { isStorableTimestamp, mediaTypeOf } from '@trackline/contracts';
 import {
   type Actor,
   type AttachmentQuotas,
@@ -12,7 +11,8 @@ import {
   type Em,
   openAttachment,
 } from '@trackline/domain';
-import busboy from 'busboy';
+import { MultipartReader } from '../rest/multipart/multipart-reader.js';
+import { MAX_PART_HEADER_BYTES } from '../rest/multipart.js';
 import { negotiate } from '../rest/negotiate.js';
 
 /*
@@ -123,22 +123,32 @@ export async function handleAttachment(
   // The same storable range as every other time input (PostgreSQL refuses later years with an error).
   if (created !== null && !(/^\d{1,15}$/.test(created) && isStorableTimestamp(Number(created))))
     throw DomainError.invalid('created', 'must be a time in ms since the epoch, before the year 10000');
-  // The caller's rights and the quotas are checked before a byte of the body is read.
-  const target = { issue: route.issue, maxBytes: options.maxBytes, quotas: options.quotas };
+  // The caller's rights, the quotas and the query's group are checked before a byte of the body is read.
+  const target = {
+    issue: route.issue,
+    maxBytes: options.maxBytes,
+    quotas: options.quotas,
+    group: query.get('group') ?? undefined,
+  };
   const upload =
     route.mode === 'import'
       ? await beginImportUpload(call.em, call.actor, options.store, {
           ...target,
           authorLogin: query.get('authorLogin') ?? undefined,
-          group: query.get('group') ?? undefined,
           created: created === null ? undefined : Number(created),
         })
       : await beginUpload(call.em, call.actor, options.store, target);
-  await readFiles(req, options.maxBytes, (source, name, contentType) =>
-    upload.addFile({ source, name, contentType }),
+  // `group` may come as a form field too (before or after the files): it wins over the query's.
+  let formGroup: string | undefined;
+  await readFiles(
+    req,
+    (source, name, contentType) => upload.addFile({ source, name, contentType }),
+    (name, value) => {
+      if (name === 'group') formGroup = value;
+    },
   );
   // All files or none: the rows are written only once every file is stored.
-  const stored = await upload.commit();
+  const stored = await upload.commit({ group: formGroup });
   const first = stored[0] as AttachmentView;
   res.statusCode = 201;
   res.setHeader('Location', attachmentUrl(call.baseUrl, first));
@@ -173,65 +183,65 @@ export const toFileUrl = (_baseUrl: string, a: AttachmentView) => ({
   id: String(a.id),
 });
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Text fields an upload form may carry beside its files (`group`), and how long each may be. */
+const MAX_FORM_FIELDS = 50;
+const MAX_FORM_FIELD_BYTES = 4096;
+
 /**
- * Streams each file part of a multipart body through `store`, in order; 400 when there is none.
- * File names are UTF-8, raw (as browsers and curl send them) or as RFC 5987 `filename*`
- * (busboy's default charset for raw parameters is Latin-1, which turned `résumé` into `rÃ©sumÃ©`).
+ * Streams each file part of a multipart body through `store`, in order, and hands each text
+ * field to `field`; 400 when there is no file. The parts are read by the lenient reader of
+ * rest/multipart/ (the JetBrains library's `filename="x";` with its trailing semicolon and
+ * per-part Content-Length, `filename*=`, LF line ends); file names are UTF-8, raw or as RFC 5987
+ * `filename*`. A file input left empty by a browser (`filename=""`) is no file.
  */
-function readFiles(
+async function readFiles(
   req: IncomingMessage,
-  maxBytes: number,
-  store: (source: Readable, filename: string, mimeType: string) => Promise<void>,
+  store: (source: AsyncIterable<Buffer>, filename: string, mimeType: string) => Promise<void>,
+  field: (name: string, value: string) => void,
 ): Promise<void> {
   const type = req.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(type))
+  if (mediaTypeOf(type) !== 'multipart/form-data')
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Attachments are uploaded as multipart/form-data.');
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      // One byte over the limit reaches the store, which refuses the file (busboy would truncate it).
-      parser = busboy({
-        headers: req.headers,
-        limits: { fileSize: maxBytes + 1, files: MAX_FILES, fields: 50, parts: 100 },
-        defParamCharset: 'utf8',
-      });
-    } catch (error) {
-      return reject(DomainError.invalid('body', `is not a multipart form (${(error as Error).message})`));
-    }
-    let files = 0;
-    let chain: Promise<void> = Promise.resolve();
-    let failure: unknown;
-    const finish = () =>
-      void chain.then(() => {
-        if (failure) reject(failure);
-        else if (files === 0) reject(DomainError.invalid('body', 'carries no file'));
-        else resolve();
-      });
-    // A refusal answers at once; the rest of the body is drained, not parsed.
-    const fail = (error: unknown) => {
-      failure ??= error;
-      req.unpipe(parser);
-      req.resume();
-      finish();
-    };
-    parser.on('file', (_field, stream, info) => {
-      chain = chain.then(async () => {
-        if (failure) return void stream.resume();
-        try {
-          await store(stream, info.filename ?? 'attachment', info.mimeType);
-          files++;
-        } catch (error) {
-          stream.resume();
-          fail(error);
-        }
-      });
-    });
-    parser.on('filesLimit', () => fail(DomainError.invalid('body', `at most ${MAX_FILES} files per upload`)));
-    parser.on('error', (error) =>
-      fail(DomainError.invalid('body', `is not a well-formed multipart form (${(error as Error).message})`)),
-    );
-    parser.on('close', finish);
-    req.on('aborted', () => fail(DomainError.invalid('body', 'the upload was interrupted')));
-    req.pipe(parser);
+  const reader = new MultipartReader(req, type, {
+    maxHeaderBytes: MAX_PART_HEADER_BYTES,
+    maxParts: MAX_FILES + MAX_FORM_FIELDS,
+    // Each file is bounded by the store (one byte over the limit reaches it, which refuses it).
+    maxBytes: Number.POSITIVE_INFINITY,
   });
+  let files = 0;
+  let fields = 0;
+  try {
+    for (let part = await reader.next(); part; part = await reader.next()) {
+      if (part.filename === '') continue; // an empty file input: skipped by the next read
+      if (part.filename !== undefined) {
+        if (++files > MAX_FILES) throw DomainError.invalid('body', `at most ${MAX_FILES} files per upload`);
+        await store(part.body, part.filename, part.contentType);
+        continue;
+      }
+      if (++fields > MAX_FORM_FIELDS)
+        throw DomainError.invalid('body', `at most ${MAX_FORM_FIELDS} form fields per upload`);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of part.body) {
+        size += chunk.length;
+        if (size > MAX_FORM_FIELD_BYTES)
+          throw DomainError.invalid(part.name, `must be at most ${MAX_FORM_FIELD_BYTES} bytes`);
+        chunks.push(chunk);
+      }
+      let value: string;
+      try {
+        value = utf8.decode(Buffer.concat(chunks));
+      } catch {
+        throw DomainError.invalid(part.name, 'is not UTF-8');
+      }
+      field(part.name, value);
+    }
+  } catch (error) {
+    // A refusal answers at once; the rest of the body is drained, not parsed.
+    reader.abandon();
+    throw error;
+  }
+  if (files === 0) throw DomainError.invalid('body', 'carries no file');
 }

@@ -197,6 +197,24 @@ const importWorkItems: XmlBodyReader = (text) => ({
   }),
 });
 
+/**
+ * `<settings enabled="true"><estimation name="Estimation"/><spentTime name="Spent time"/></settings>`
+ * (the original's "PUT Time Tracking Settings for a Project", the python library's
+ * `setProjectTimeTrackingSettings`): the fields by their `name` attributes.
+ */
+const projectTimeTracking: XmlBodyReader = (text) => {
+  const settings = readImportDocument(text, ['settings']);
+  const field = (tag: string) => {
+    const element = settings.children.find((c) => c.name === tag);
+    return element ? (element.attributes.name ?? textOf(element, 'name') ?? element.text) : undefined;
+  };
+  return defined({
+    enabled: settings.attributes.enabled,
+    estimation: field('estimation'),
+    spentTime: field('spentTime'),
+  });
+};
+
 export const XML_BODY_READERS: Record<XmlBodyReaderName, XmlBodyReader> = {
   importUsers,
   importIssues,
@@ -204,4 +222,5 @@ export const XML_BODY_READERS: Record<XmlBodyReaderName, XmlBodyReader> = {
   workItem,
   workType,
   importWorkItems,
+  projectTimeTracking,
 };

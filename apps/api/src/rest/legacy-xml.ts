@@ -43,4 +43,6 @@ export const LEGACY_XML: Record<XmlRendererName, CustomRenderer> = {
   ...FIELD_XML,
   ...IMPORT_XML,
   issueChanges: renderIssueChanges,
+  issueCounts: (data) =>
+    `<counts>${((data as { count?: number[] }).count ?? []).map((n) => el('count', n)).join('')}</counts>`,
 };

@@ -60,8 +60,8 @@ export const GROUPS: { name: string; description: string; paths: RegExp }[] = [
   },
   {
     name: 'Import',
-    description: 'Import of users, issues, links, attachments and work items.',
-    paths: /^\/import(\/|$)/,
+    description: 'Import of users, issues, links, attachments and work items; the export of links.',
+    paths: /^\/(import|export)(\/|$)/,
   },
   {
     name: 'Commands (IDE plugins)',

@@ -30,7 +30,10 @@ const multipartUpload = (summary: string, description: string, extra: Json[] = [
       'multipart/form-data': {
         schema: {
           type: 'object',
-          properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } },
+          properties: {
+            files: { type: 'array', items: { type: 'string', format: 'binary' } },
+            group: { type: 'string', description: 'The visibility group (wins over the query parameter)' },
+          },
         },
       },
     },
@@ -43,7 +46,7 @@ const multipartUpload = (summary: string, description: string, extra: Json[] = [
     '400': { description: 'Not a multipart form, or no file in it' },
     '401': { description: 'No or bad credentials' },
     '403': { description: 'Missing permission' },
-    '404': { description: 'No such (readable) issue' },
+    '404': { description: 'No such (readable) issue, or (upload) no such group' },
     '413': { description: 'A file is larger than TRACKLINE_MAX_ATTACHMENT_BYTES' },
     '415': { description: 'Not multipart/form-data' },
   },
@@ -57,13 +60,17 @@ export const ATTACHMENT_PATHS: Record<string, Json> = {
   '/issue/{issue}/attachment': {
     post: multipartUpload(
       'Attach files to an issue (CREATE_ATTACHMENT_ISSUE)',
-      'Every file part of the form is stored, whatever its field name.',
+      'Every file part of the form is stored, whatever its field name. `group` (query, or a form field) restricts ' +
+        'the files to the group: their author, its members and holders of READ_HIDDEN_STUFF in the project see them ' +
+        'in lists, downloads and the issue; an unknown group answers 404 (nothing is stored); an empty `group=` means none.',
+      [{ name: 'group', in: 'query', required: false, schema: { type: 'string' } }],
     ),
   },
   '/import/{issue}/attachment': {
     post: multipartUpload(
       'Import attachments with their author, group and time (IMPORT_DATA)',
-      'An unknown `authorLogin` becomes a system-user reference; `group` is recorded, not enforced.',
+      'An unknown `authorLogin` becomes a system-user reference; `group` (query or form field) is kept as given ' +
+        '(a migration may bring files of groups not made yet) and restricts the files as on the route above.',
       [
         { name: 'authorLogin', in: 'query', required: false, schema: { type: 'string' } },
         { name: 'group', in: 'query', required: false, schema: { type: 'string' } },

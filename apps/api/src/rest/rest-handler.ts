@@ -138,7 +138,13 @@ function writeOutcome(
   const shape = meta?.xml;
   let contentType: string;
   let body: string;
-  if (format === 'json' || !shape) {
+  if (req.method === 'DELETE' && format === 'json' && isEmptyObject(data)) {
+    // The original's deletes answer an empty body, not `{}` (pyutrack parses a JSON body when
+    // there is one); those that answer something (a link type's sentence as `{"value": …}`, the
+    // sessions ended) still do.
+    contentType = CONTENT_TYPE.json;
+    body = '';
+  } else if (format === 'json' || !shape) {
     contentType = CONTENT_TYPE.json;
     body = JSON.stringify(data ?? {});
   } else if (shape.kind === 'text') {
@@ -150,6 +156,11 @@ function writeOutcome(
   }
   send(res, status, contentType, body);
 }
+
+const isEmptyObject = (data: unknown) =>
+  data === undefined ||
+  data === null ||
+  (typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 0);
 
 function send(res: ServerResponse, status: number, contentType: string, body: string) {
   if (res.headersSent) return;

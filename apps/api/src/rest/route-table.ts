@@ -23,6 +23,13 @@ export type Route = {
    * is not text. A text parameter keeps its empty value (`branches=` clears a list).
    */
   emptyMeansAbsent: ReadonlySet<string>;
+  /**
+   * The same for a read's query (GET, DELETE), where every parameter is a filter or an option:
+   * also each optional text parameter (`group=`, `role=`, `q=`: an empty filter is no filter, as
+   * the original read them and as pyutrack sends every filter of `GET /admin/user`). A required
+   * one keeps its empty value for the schema to judge.
+   */
+  emptyMeansAbsentInQuery: ReadonlySet<string>;
   /** No input at all (z.void()): nothing is assembled. */
   voidInput: boolean;
   /** Top-level members that are arrays: a single query value becomes a one-item array. */
@@ -132,6 +139,12 @@ function routeOf(procedurePath: string, operation: Operation): Route | null {
     procedurePath,
     operation,
     emptyMeansAbsent: new Set(Object.keys(shape).filter((key) => !takesText(shape[key] as z.ZodType))),
+    emptyMeansAbsentInQuery: new Set(
+      Object.keys(shape).filter(
+        (key) =>
+          !takesText(shape[key] as z.ZodType) || (shape[key] as z.ZodType).safeParse(undefined).success,
+      ),
+    ),
     voidInput: innermost(operation.input) instanceof z.ZodVoid,
     arrayKeys: new Set(Object.keys(shape).filter((key) => isArray(shape[key] as z.ZodType))),
     parseInput: (raw) => {
@@ -214,7 +227,7 @@ export function dropEmptyValues<T extends Record<string, unknown>>(fields: T, ro
 export function queryInput(route: Route, query: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [key, value] of query) {
-    if (value === '' && route.emptyMeansAbsent.has(key)) continue;
+    if (value === '' && route.emptyMeansAbsentInQuery.has(key)) continue;
     const seen = input[key];
     if (seen === undefined) input[key] = route.arrayKeys.has(key) ? [value] : value;
     else if (Array.isArray(seen)) seen.push(value);

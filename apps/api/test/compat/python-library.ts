@@ -1,4 +1,5 @@
 import { readXmlDocument, type XmlElement } from '../../src/rest/xml-document.js';
+import { requestBytes, sendRaw } from './raw-http.js';
 
 /*
  * The requests JetBrains' python library (`youtrack/connection.py`, the version the importer
@@ -77,6 +78,7 @@ export type Link = { typeName: string; source: string; target: string };
 
 export class LegacyConnection {
   private cookie = '';
+  private boundaries = 0;
   /** Every request sent, as `METHOD path` (for the inventory and rate checks). */
   readonly sent: string[] = [];
 
@@ -392,16 +394,47 @@ export class LegacyConnection {
       contentType: res.headers.get('content-type') ?? '',
     };
   }
-  /** `importAttachment`: multipart, one part named after the file, to `/import/{id}/attachment`. */
-  importAttachment(issue: string, name: string, bytes: Buffer, contentType: string, a: PyObject) {
-    const form = new FormData();
-    form.append(name, new Blob([new Uint8Array(bytes)], { type: contentType }), name);
+  /**
+   * `importAttachment` through `urllib2_file`, byte for byte: HTTP/1.0 (`httplib.HTTP`), the
+   * boundary of `mimetools.choose_boundary`, one part named after the file with the trailing
+   * semicolon and a per-part Content-Length, then `\r\n--B--\r\n\r\n` (client-multipart.compat.test.ts).
+   */
+  async importAttachment(issue: string, name: string, bytes: Buffer, contentType: string, a: PyObject) {
     const q = new URLSearchParams({
       authorLogin: String(a.authorLogin),
       group: String(a.group ?? ''),
       created: String(a.created),
     });
-    return this.req('POST', `/import/${issue}/attachment?${q}`, form);
+    const boundary = `127.0.0.1.0.2608.${(Date.now() / 1000).toFixed(3)}.${++this.boundaries}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}";\r\n` +
+          `Content-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\n\r\n`,
+        'utf8',
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n\r\n`, 'latin1'),
+    ]);
+    const path = `/rest/import/${issue}/attachment?${q}`;
+    this.sent.push(`POST /import/${issue}/attachment`);
+    const res = await sendRaw(
+      this.url,
+      requestBytes(
+        [
+          `POST ${path} HTTP/1.0`,
+          `Content-Type: multipart/form-data; boundary=${boundary}`,
+          `Content-length: ${body.length}`,
+          `Host: ${new URL(this.url).host}`,
+          'User-agent: Python-urllib/2.7',
+          `Cookie: ${this.cookie}`,
+          'Cache-control: no-cache',
+        ],
+        body,
+      ),
+    );
+    // urllib2 raises on anything but 200; the library catches the HTTPError of a 201 as success.
+    if (res.status !== 200 && res.status !== 201) throw new LegacyClientError(res.status, path, res.body);
+    return { status: res.status, text: res.body };
   }
   /** `importIssues` (the ElementTree version): every attribute but the bad ones, comments as attributes. */
   async importIssues(project: string, assigneeGroup: string, issues: PyIssue[]) {

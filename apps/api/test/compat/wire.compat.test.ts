@@ -69,7 +69,6 @@ const XML_FIRST_ROUTES = () => [
   `/rest/issue/${issueId}`,
   `/rest/issue${q({ filter: issueId })}`,
   `/rest/issue/byproject/${PRJ}`,
-  '/rest/issue/count',
   `/rest/issue/${issueId}/execute/intellisense${q({ command: 'Pri' })}`,
   `/rest/issue/intellisense${q({ filter: 'Pri' })}`,
   '/rest/user/current',
@@ -114,17 +113,24 @@ describe('content negotiation: XML-first, as the original', () => {
     expect(json.json().value).toBe('Issue [ PRJ-99999 ] not found.');
   });
 
-  it('the command-assist routes keep JSON as their default (no Accept, */*); XML when asked', async () => {
-    const path = `/rest/command/underlineAndSuggestAndCommands${q({ command: 'Fixed', issueIds: issueId })}`;
+  it.each([
+    [
+      'the command-assist routes',
+      () => `/rest/command/underlineAndSuggestAndCommands${q({ command: 'Fixed', issueIds: issueId })}`,
+      '<IntelliSense>',
+    ],
+    ['the issue count (pyyoutrack reads {"value": n})', () => '/rest/issue/count', '<int>'],
+  ])('%s keep JSON as their default (no Accept, */*); XML when asked', async (_what, pathOf, xmlRoot) => {
+    const path = pathOf();
     for (const accept of [undefined, '*/*', 'application/*']) {
       const headers: Record<string, string> = { authorization: basic('root', ROOT_PASSWORD) };
       if (accept !== undefined) headers.accept = accept;
       const res = await rawRequest(server.url, 'GET', path, headers);
       expect(res.headers['content-type'], String(accept)).toBe(JSON_TYPE);
-      expect(Object.keys(JSON.parse(res.text)).sort()).toEqual(['commands', 'suggest', 'underline']);
+      expect(() => JSON.parse(res.text)).not.toThrow();
     }
     const asked = await root(server, 'GET', path, { accept: 'application/xml' });
-    expect(asked.text.startsWith(`${XML_DECLARATION}<IntelliSense>`)).toBe(true);
+    expect(asked.text.startsWith(`${XML_DECLARATION}${xmlRoot}`)).toBe(true);
   });
 });
 

@@ -31,7 +31,8 @@ export type XmlRendererName =
   | 'workItems'
   | 'workTypes'
   | 'workType'
-  | 'issueChanges';
+  | 'issueChanges'
+  | 'issueCounts';
 
 /** The readers of whole XML request bodies the API registers, by name (see `xmlBody`). */
 export type XmlBodyReaderName =
@@ -40,7 +41,8 @@ export type XmlBodyReaderName =
   | 'importLinks'
   | 'workItem'
   | 'workType'
-  | 'importWorkItems';
+  | 'importWorkItems'
+  | 'projectTimeTracking';
 
 export type XmlShape =
   | { kind: 'element'; name: string; children?: Record<string, XmlShape>; text?: string }

@@ -136,6 +136,26 @@ export const deleteBundleMeta = {
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
 
+export const renameBundleMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/admin/customfield/{bundleType}/{bundle}',
+    summary: 'Rename a bundle (`newName`)',
+    description:
+      'As the original answers: 200 with an empty body for an enumeration (`bundle`), 301 with `Location` (the renamed ' +
+      "bundle's URL) and an empty body for state, version, build, owned-field and user bundles. 409 when the type has " +
+      'a bundle of that name.',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 404, 409],
+  },
+  xml: { kind: 'empty' },
+} satisfies RouteMeta;
+export const ZRenameBundleInput = z.object({
+  bundleType: ZBundleType,
+  bundle: ZBundleName,
+  newName: ZBundleName,
+});
+
 export const addBundleValueMeta = {
   openapi: {
     method: 'PUT',

@@ -29,8 +29,34 @@ export const countIssuesMeta = {
     errorResponses: [400, 401],
   },
   xml: { kind: 'scalar', name: 'int', field: 'value' },
+  // JSON (`{"value": n}`) unless XML is asked for: the original's count answered JSON by default
+  // (its page: "XML or JSON or JSONP"; pyyoutrack, written in 2014 against it with no Accept
+  // header, reads `{"value": n}`); `Accept: application/xml` still gives `<int>n</int>`.
+  defaultFormat: 'json',
 } satisfies RouteMeta;
 export const ZCountIssuesInput = z.object({ filter: ZFilter });
+
+export const countIssuesBulkMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/issue/counts',
+    summary:
+      'How many readable issues match each of several queries (the original\'s "Get Number of Issues for Several Queries")',
+    description:
+      'Body: `<queries><query>#Resolved</query><query>#Unresolved</query></queries>`, or JSON `{"query": ["#Resolved", "#Unresolved"]}`. ' +
+      'Answer: `<counts><count>3</count><count>5</count></counts>` (JSON `{"count": [3, 5]}`), in the order of the queries. ' +
+      '`rough` and `sync` are accepted; counts are always exact and synchronous.',
+    tags: TAGS,
+    errorResponses: [400, 401],
+  },
+  xml: { kind: 'custom', renderer: 'issueCounts' },
+} satisfies RouteMeta;
+export const ZCountIssuesBulkInput = z.object({
+  query: z.union([ZQueryText, z.array(ZQueryText).max(100, 'at most 100 queries')]).optional(),
+  rough: z.string().max(10).optional(),
+  sync: z.string().max(10).optional(),
+});
+export const ZCountIssuesBulkOutput = z.object({ count: z.array(z.number().int()) });
 export const ZCountIssuesOutput = ZCount;
 
 export const searchIntellisenseMeta = {

@@ -50,3 +50,22 @@ export const listIssueChangesMeta = {
 } satisfies RouteMeta;
 export const ZListIssueChangesInput = z.object({ issue: ZIssueId });
 export const ZListIssueChangesOutput = z.array(ZIssueChangeDto);
+
+export const exportLinksMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/export/links',
+    summary:
+      'Every issue link both of whose ends the caller may read (the original\'s "Export Links"): all when `max` is absent, else the page after `after`',
+    tags: ['Issues'],
+    errorResponses: [400, 401],
+  },
+  xml: list('links', element('link')),
+} satisfies RouteMeta;
+export const ZExportLinksInput = z.object({
+  max: z.number().int().min(1, 'must be at least 1').max(100_000, 'must be at most 100000').optional(),
+  after: z.number().int().min(0, 'must not be negative').max(2_147_483_647).optional(),
+});
+export const ZExportLinksOutput = z.array(
+  ZIssueLinkEntry.pick({ typeName: true, source: true, target: true }),
+);

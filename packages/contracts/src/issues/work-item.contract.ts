@@ -277,10 +277,14 @@ export const setProjectTimeTrackingMeta = {
     method: 'PUT',
     path: '/admin/project/{project}/timetracking',
     summary: "Change a project's time tracking settings (UPDATE_PROJECT)",
+    description:
+      "Query parameters `enabled`, `estimation`, `spentTime`, or the original's body " +
+      '`<settings enabled="true"><estimation name="Estimation"/><spentTime name="Spent time"/></settings>`.',
     tags: TAGS,
     errorResponses: [400, 401, 403, 404],
   },
   xml: projectTimeTrackingXml,
+  xmlBody: 'projectTimeTracking',
 } satisfies RouteMeta;
 export const ZSetProjectTimeTrackingInput = z.object({
   project: ZProjectShortName,

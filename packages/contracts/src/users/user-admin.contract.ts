@@ -55,6 +55,24 @@ export const ZUpdateUserInput = z.object({
   password: ZPassword.optional(),
 });
 
+export const saveUserMeta = {
+  openapi: {
+    method: 'POST',
+    path: '/admin/user',
+    summary:
+      'Create or update the user named by `login` (the original\'s "POST User"): fullName, email, jabber; password in the body only',
+    description:
+      'Updates an existing account as `POST /admin/user/{login}` does (200), or creates it as `PUT /admin/user/{login}` ' +
+      'does (CREATE_USER; 201 with `Location`). Both answer the user.',
+    tags: TAGS,
+    errorResponses: [400, 401, 403, 409],
+  },
+  xml: element('user'),
+} satisfies RouteMeta;
+export const ZSaveUserInput = ZUpdateUserInput.extend({
+  login: ZLogin.regex(/^[A-Za-z0-9_.@+-]+$/, 'may contain only letters, digits and _ . @ + -'),
+});
+
 export const deleteUserMeta = {
   openapi: {
     method: 'DELETE',

@@ -17,7 +17,7 @@ import type { Em } from '../orm/em.js';
 import { inTransaction } from '../orm/transaction.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
-import { insertUser } from './users.js';
+import { createUser, insertUser } from './users.js';
 
 export const USERS_PAGE = 10;
 
@@ -237,4 +237,26 @@ export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMer
   });
   emitSecurityEvent(em, actor, { event: 'user.merged', target: keep.login, merged: merged.login });
   return keep;
+}
+
+/**
+ * `POST /admin/user?login&fullName&email&jabber&password` (the original's "POST User"): updates the
+ * account with that login as `updateUser` does, or creates it as `createUser` does (CREATE_USER)
+ * when there is none. `created` tells which.
+ */
+export async function saveUser(
+  em: Em,
+  actor: Actor,
+  input: UserChanges & { login: string },
+): Promise<{ user: IUser; created: boolean }> {
+  const existing = await em.findOne(User, { loginKey: input.login.toLowerCase() });
+  if (existing) return { user: await updateUser(em, actor, existing.login, input), created: false };
+  const user = await createUser(em, actor, {
+    login: input.login,
+    fullName: input.fullName,
+    email: input.email || undefined,
+    jabber: input.jabber || undefined,
+    password: input.password,
+  });
+  return { user, created: true };
 }

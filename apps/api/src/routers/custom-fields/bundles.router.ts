@@ -94,6 +94,20 @@ export const bundlesRouter = router({
       return created(ctx, `/admin/customfield/${input.bundleType}/${bundle.name}`, bundleDto(ctx, bundle));
     }),
 
+  rename: authedProcedure
+    .meta(c.renameBundleMeta)
+    .input(c.ZRenameBundleInput)
+    .output(c.ZEmpty)
+    .mutation(async ({ ctx, input }) => {
+      const renamed = await d.renameBundle(ctx.em, ctx.actor, input.bundleType, input.bundle, input.newName);
+      // The original: 200 for enumerations, 301 Moved Permanently to the new name for the others.
+      if (input.bundleType !== 'bundle') {
+        ctx.response.status = 301;
+        ctx.response.headers.Location = restUrl(ctx, 'admin', 'customfield', input.bundleType, renamed.name);
+      }
+      return {};
+    }),
+
   delete: authedProcedure
     .meta(c.deleteBundleMeta)
     .input(c.ZBundleInput)

@@ -26,6 +26,20 @@ export const issueLiteralProcedures = {
       value: await d.countIssues(ctx.reads, ctx.actor, input.filter ?? '').catch(renameQueryToFilter),
     })),
 
+  countBulk: authedProcedure
+    .meta(c.countIssuesBulkMeta)
+    .input(c.ZCountIssuesBulkInput)
+    .output(c.ZCountIssuesBulkOutput)
+    .mutation(async ({ ctx, input }) => {
+      const queries =
+        input.query === undefined ? [] : Array.isArray(input.query) ? input.query : [input.query];
+      const count: number[] = [];
+      // One after another: each count is a search of its own, within the same time budget.
+      for (const query of queries)
+        count.push(await d.countIssues(ctx.reads, ctx.actor, query).catch(renameQueryToFilter));
+      return { count };
+    }),
+
   searchIntellisense: authedProcedure
     .meta(c.searchIntellisenseMeta)
     .input(c.ZSearchIntellisenseInput)

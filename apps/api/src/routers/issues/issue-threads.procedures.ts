@@ -45,6 +45,18 @@ export const issueThreadProcedures = {
     .output(c.ZListIssueLinksOutput)
     .query(({ ctx, input }) => d.listIssueLinks(ctx.em, ctx.actor, input.issue)),
 
+  exportLinks: authedProcedure
+    .meta(c.exportLinksMeta)
+    .input(c.ZExportLinksInput)
+    .output(c.ZExportLinksOutput)
+    .query(async ({ ctx, input }) =>
+      (await d.exportIssueLinks(ctx.em, ctx.actor, input)).map(({ typeName, source, target }) => ({
+        typeName,
+        source,
+        target,
+      })),
+    ),
+
   changes: authedProcedure
     .meta(c.listIssueChangesMeta)
     .input(c.ZListIssueChangesInput)

@@ -118,6 +118,17 @@ export const usersRouter = router({
       return toUserDetails(ctx, await d.updateUser(ctx.em, ctx.actor, input.login, input));
     }),
 
+  save: authedProcedure
+    .meta(c.saveUserMeta)
+    .input(c.ZSaveUserInput)
+    .output(c.ZUserDetails)
+    .mutation(async ({ ctx, input }) => {
+      refuseSecretsInQuery(ctx, ['password']);
+      const saved = await d.saveUser(ctx.em, ctx.actor, input);
+      const details = toUserDetails(ctx, saved.user);
+      return saved.created ? created(ctx, `/admin/user/${saved.user.login}`, details) : details;
+    }),
+
   delete: authedProcedure
     .meta(c.deleteUserMeta)
     .input(c.ZGetUserInput)

@@ -25,8 +25,16 @@ export const DEFAULT_ATTACHMENT_QUOTAS: AttachmentQuotas = {
   totalBytes: 50 * 1024 * MiB,
 };
 
-/** Where one upload goes: the issue, the largest file accepted, the quotas. */
-export type UploadTarget = { issue: string; maxBytes: number; quotas?: AttachmentQuotas | undefined };
+/**
+ * Where one upload goes: the issue, the largest file accepted, the quotas, and the visibility
+ * group (`group`, as the original's "Attach File to Issue" takes it; empty means none).
+ */
+export type UploadTarget = {
+  issue: string;
+  maxBytes: number;
+  quotas?: AttachmentQuotas | undefined;
+  group?: string | undefined;
+};
 
 /** The original's import form: author, visibility group and time as given (IMPORT_DATA). */
 export type ImportTarget = UploadTarget & {
@@ -48,17 +56,48 @@ export type UploadedFile = {
  */
 export type AttachmentUpload = {
   addFile(file: UploadedFile): Promise<void>;
-  commit(): Promise<AttachmentView[]>;
+  /** `group`: the form's own `group` field (it may follow the files), in place of the query's. */
+  commit(form?: { group?: string | undefined }): Promise<AttachmentView[]>;
 };
 
 type Pending = { hash: string; size: number; name: string; contentType: string };
-/** What the rows say besides the files: the author (resolved in the writing transaction), group, time. */
-type RowFacts = { author: (tx: Em) => Promise<number>; group: string | null; created: Date };
+/**
+ * What the rows say besides the files: the author (resolved in the writing transaction), the
+ * group (and how a group named in the form is resolved), the time.
+ */
+type RowFacts = {
+  author: (tx: Em) => Promise<number>;
+  group: string | null;
+  resolveGroup: (em: Em, name: string | undefined) => Promise<string | null>;
+  created: Date;
+};
 type Quota = { limit: number; sql: string; params: unknown[]; what: string };
 
 /**
+ * The group an upload to `POST /rest/issue/{id}/attachment` is restricted to: an existing group
+ * in its own spelling, 404 for an unknown one (as comments answer), none for an empty name (the
+ * JetBrains library always sends `group=`). Who then sees the file: attachment-visibility.ts.
+ */
+async function existingGroup(em: Em, name: string | undefined): Promise<string | null> {
+  const trimmed = name?.trim();
+  if (!trimmed) return null;
+  const group = await findGroupByName(em, trimmed);
+  if (!group) throw DomainError.notFound('Group', trimmed);
+  return group.name;
+}
+
+/**
+ * The import's group (`POST /rest/import/{issue}/attachment?group`): kept as given, in the
+ * group's own spelling when it exists (a migration may bring files of groups not made yet).
+ */
+async function importedGroup(em: Em, name: string | undefined): Promise<string | null> {
+  const given = name?.trim() ? attachmentName(name).slice(0, 200) : null;
+  return given ? ((await findGroupByName(em, given))?.name ?? given) : null;
+}
+
+/**
  * `POST /rest/issue/{id}/attachment`: CREATE_ATTACHMENT_ISSUE in the issue's project, checked
- * (with the quotas) before a byte of the body is read.
+ * (with the quotas and the query's group) before a byte of the body is read.
  */
 export async function beginUpload(
   em: Em,
@@ -89,9 +128,11 @@ export async function beginUpload(
     },
     totalQuota(quotas),
   ];
+  const group = await existingGroup(em, target.group);
   return openUpload(em, files, issue, target.maxBytes, limits, {
     author: async () => actor.userId,
-    group: null,
+    group,
+    resolveGroup: existingGroup,
     created: new Date(),
   });
 }
@@ -113,9 +154,8 @@ export async function beginImportUpload(
   const login = target.authorLogin?.trim() || actor.login;
   // Resolved when the rows are written: a refused upload leaves no placeholder behind.
   const author = async (tx: Em) => (await resolveUserRefs(tx, [login])).get(login.toLowerCase()) as number;
-  const given = target.group?.trim() ? attachmentName(target.group).slice(0, 200) : null;
   // Kept in the group's own spelling when it exists (visibility compares names exactly).
-  const group = given ? ((await findGroupByName(em, given))?.name ?? given) : null;
+  const group = await importedGroup(em, target.group);
   return openUpload(
     em,
     files,
@@ -125,6 +165,7 @@ export async function beginImportUpload(
     {
       author,
       group,
+      resolveGroup: importedGroup,
       created: new Date(target.created ?? Date.now()),
     },
   );
@@ -196,9 +237,11 @@ async function openUpload(
         throw error;
       }
     },
-    async commit() {
+    async commit(form) {
+      const facts =
+        form?.group === undefined ? row : { ...row, group: await row.resolveGroup(em, form.group) };
       try {
-        return await inTransaction(em, (tx) => insertRows(tx, issue, quotas, pending, row));
+        return await inTransaction(em, (tx) => insertRows(tx, issue, quotas, pending, facts));
       } catch (error) {
         // The issue was deleted while its files were uploading (the foreign key refused the rows).
         if (!(error instanceof DomainError) && !(await issueExists(em, issue.id)))

@@ -433,3 +433,33 @@ export async function removeBundleGroup(
   if ((await em.nativeDelete(BundleGroup, { bundle: bundle.id, group: group.id })) === 0)
     throw new DomainError('NOT_FOUND', `Group [ ${group.name} ] is not in bundle [ ${bundle.name} ].`);
 }
+
+/**
+ * Renames a bundle (fields admin), as the original's `POST …/{bundleType}/{bundle}?newName`; the
+ * project fields keep it (they point at the bundle, not its name). 409 when another bundle of
+ * the type has the new name in any case; renaming to the same name changes nothing.
+ */
+export async function renameBundle(
+  em: Em,
+  actor: Actor,
+  type: BundleType,
+  name: string,
+  newName: string,
+): Promise<{ name: string }> {
+  requireFieldsAdmin(actor);
+  const bundle = await findBundle(em, type, name);
+  const renamed = validName(newName, 'newName');
+  const duplicate = () => DomainError.alreadyExists('Bundle', renamed);
+  const key = nameKey(renamed);
+  if (key !== bundle.nameKey && (await em.findOne(Bundle, { kind: bundle.kind, nameKey: key })))
+    throw duplicate();
+  return onUniqueViolation(
+    async () => {
+      bundle.name = renamed;
+      bundle.nameKey = key;
+      await em.flush();
+      return { name: renamed };
+    },
+    rejectWith(() => duplicate()),
+  );
+}
