@@ -114,6 +114,8 @@ beforeAll(async () => {
   });
   await attachProjectCustomField(fork(orm), root, 'VIS', 'Cost', {});
   await executeCommand(fork(orm), root, ['VIS-1', secret], 'Cost Steep');
+  // The open issue relates to the restricted one (link terms, below).
+  await executeCommand(fork(orm), root, ['VIS-1'], `relates to ${secret}`);
 });
 afterAll(() => orm?.close());
 
@@ -153,6 +155,32 @@ describe('issue visibility: every procedure on a restricted issue, through creat
       expect(ids.includes(secret)).toBe(listed[kind]);
       expect((byProject.value as { id: string }[]).some((i) => i.id === secret)).toBe(listed[kind]);
       expect(count.value).toMatchObject({ value: ids.length });
+    });
+  }
+});
+
+describe('link terms naming the restricted issue, through createCaller', () => {
+  /** A search's ids and its count, as the caller gets them. */
+  const answers = async (actor: Actor, filter: string) => {
+    const search = await callProcedure(orm, actor, 'issues.search', { filter });
+    const count = await callProcedure(orm, actor, 'issues.count', { filter });
+    if (!search.ok || !count.ok) throw new Error(`${filter} failed`);
+    return {
+      ids: (search.value as { issue: { id: string }[] }).issue.map((i) => i.id),
+      count: (count.value as { value: number }).value,
+    };
+  };
+  for (const kind of KINDS) {
+    const reads = READERS[kind] === OK;
+    it(`${kind}: ${reads ? 'links to it count' : 'they answer like links to a missing issue'}`, async () => {
+      const actor = await actorOf(kind);
+      const none = await answers(actor, 'links: VIS-999');
+      expect(none).toEqual({ ids: [], count: 0 });
+      for (const filter of [`links: ${secret}`, `relates to: ${secret}`])
+        expect(await answers(actor, filter)).toEqual(reads ? { ids: ['VIS-1'], count: 1 } : none);
+      const has = await answers(actor, 'has: links');
+      expect(has.ids.includes('VIS-1')).toBe(reads);
+      expect(has.count).toBe(has.ids.length);
     });
   }
 });

@@ -16,7 +16,7 @@ import {
 import { parseIssueId } from '../issue-id.js';
 import { dateCondition } from './compile/date-terms.js';
 import { empty, fieldCondition, present, resolvedCondition } from './compile/field-terms.js';
-import { ANY_ISSUE, issueValues, linkedTo, subquery } from './compile/link-terms.js';
+import { ANY_ISSUE, linkedTo, namedIssue } from './compile/link-terms.js';
 import {
   fieldsWithValue,
   issueById,
@@ -198,9 +198,8 @@ class QueryCompiler {
     const builtin = BUILTIN_ATTRIBUTES[attribute.key];
     const links = this.scope.vocabulary.links.get(attribute.key);
     if (filter.kind === 'query') {
-      const linked = async () => subquery(this.scope, await this.node(filter.query, depth));
-      if (links) return linkedTo(links, await linked());
-      if (builtin === 'links') return linkedTo(undefined, await linked());
+      if (links) return linkedTo(this.scope, links, await this.node(filter.query, depth));
+      if (builtin === 'links') return linkedTo(this.scope, undefined, await this.node(filter.query, depth));
       throw bad(`${at(attribute.name, attribute)} takes values, not a (query)`, attribute);
     }
     if (builtin && builtin !== 'assignee' && (!field || builtin === 'project'))
@@ -211,7 +210,7 @@ class QueryCompiler {
       if (assignee) return fieldCondition(this.scope, assignee, filter);
       return FALSE;
     }
-    if (links) return linkedTo(links, await issueValues(this.scope, attribute, filter));
+    if (links) return linkedTo(this.scope, links, await namedIssue(this.scope, attribute, filter));
     throw bad(`Unknown search attribute ${at(attribute.name, attribute)}`, attribute);
   }
 
@@ -253,7 +252,7 @@ class QueryCompiler {
       case 'savedSearch':
         return this.savedSearch(attribute, filter, depth);
       case 'links':
-        return linkedTo(undefined, await issueValues(this.scope, attribute, filter));
+        return linkedTo(this.scope, undefined, await namedIssue(this.scope, attribute, filter));
       case 'votes':
         return votesCondition(attribute, filter);
       case 'visibleTo':
@@ -327,7 +326,7 @@ class QueryCompiler {
       case 'description':
         return hasDescription();
       case 'links':
-        return linkedTo(undefined, ANY_ISSUE);
+        return linkedTo(this.scope, undefined, ANY_ISSUE);
       case 'votes':
         return hasVotes();
       case 'star':
@@ -339,7 +338,7 @@ class QueryCompiler {
     const field = fieldNamed(this.scope, attribute.key);
     if (field) return present(field);
     const links = this.scope.vocabulary.links.get(attribute.key);
-    if (links) return linkedTo(links, ANY_ISSUE);
+    if (links) return linkedTo(this.scope, links, ANY_ISSUE);
     throw bad(`Unknown attribute of has: ${at(attribute.name, attribute)}`, attribute);
   }
 }

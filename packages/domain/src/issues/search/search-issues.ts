@@ -26,9 +26,11 @@ import {
   leaf,
   type Plan,
   pageStatement,
+  planNested,
   planQuery,
   projectRange,
   type SortKey,
+  setStatement,
 } from './search-plan.js';
 import { SORT_WINDOW, SORTED_PAGE_ROWS, type SortedContext, sortedPageIds } from './search-sorted.js';
 
@@ -69,7 +71,13 @@ async function compile(
   actor: Actor,
   query: string,
   options: SearchOptions,
-): Promise<{ condition: Condition; sort: SortKey[]; readable: Sql; dialect: Dialect } | null> {
+): Promise<{
+  condition: Condition;
+  sort: SortKey[];
+  readable: Sql;
+  dialect: Dialect;
+  estimate: Estimate;
+} | null> {
   const readable = readableIssuesCondition(actor, 'i');
   if (!readable) return null;
   const dialect = searchDialect(em);
@@ -89,9 +97,13 @@ async function compile(
     const after = dialect === 'sqlite' ? options.updatedAfter : new Date(options.updatedAfter);
     extra.push(leaf({ sql: 'i.updated_at > ?', params: [after] }));
   }
-  const condition = and([compiled.condition, ...extra]);
+  // The other ends of link attributes, planned as queries of their own (search-plan.ts, `NestedSet`).
+  const estimate = batchedEstimates(em);
+  const condition = await planNested(and([compiled.condition, ...extra]), async (inner, innerReadable) =>
+    setStatement(await planQuery(inner, innerReadable, estimate, { dialect, countOnly: true })),
+  );
   if (condition.kind === 'false') return null;
-  return { condition, sort: compiled.sort, readable, dialect };
+  return { condition, sort: compiled.sort, readable, dialect, estimate };
 }
 
 /** The planned statement of a query for the actor, or null when the actor reads no issue. */
@@ -104,8 +116,8 @@ async function plan(
 ): Promise<{ plan: Plan; sort: SortKey[] } | null> {
   const compiled = await compile(em, actor, query, options);
   if (!compiled) return null;
-  const { condition, readable, dialect } = compiled;
-  const planned = await planQuery(condition, readable, batchedEstimates(em), {
+  const { condition, readable, dialect, estimate } = compiled;
+  const planned = await planQuery(condition, readable, estimate, {
     dialect,
     countOnly: purpose === 'count',
   });
@@ -159,8 +171,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
   const compiled = await compile(em, actor, query, options);
   if (!compiled) return [];
   const { skip, max } = searchPage(options);
-  const { condition, sort, readable, dialect } = compiled;
-  const estimate = batchedEstimates(em);
+  const { condition, sort, readable, dialect, estimate } = compiled;
   const [first] = sort;
   if ((first?.positions || (sort.length === 1 && first?.column)) && skip + max <= SORTED_PAGE_ROWS) {
     const projects = readableProjectIds(actor);
