@@ -62,6 +62,8 @@ const WRITERS = { ...READERS, reporter: DENIED } as const;
 let orm: Orm;
 /** The restricted issue, reported by `reporter`. */
 let secret = '';
+/** Two open issues: `many` has two comments restricted to the team, `one` one comment for everyone. */
+let sortcheck = { many: '', one: '' };
 
 type Row = { input: (key: string) => unknown | Promise<unknown>; expect: Record<Kind, Outcome> };
 
@@ -116,6 +118,13 @@ beforeAll(async () => {
   await executeCommand(fork(orm), root, ['VIS-1', secret], 'Cost Steep');
   // The open issue relates to the restricted one (link terms, below).
   await executeCommand(fork(orm), root, ['VIS-1'], `relates to ${secret}`);
+  // Sorting by comments (below): two comments for the team only, against one for everyone.
+  const many = (await createIssue(fork(orm), root, { project: 'VIS', summary: 'sortcheck many' })).id;
+  const one = (await createIssue(fork(orm), root, { project: 'VIS', summary: 'sortcheck one' })).id;
+  sortcheck = { many, one };
+  for (const text of ['team only', 'team again'])
+    await executeCommand(fork(orm), root, [many], undefined, text, undefined, { commentGroup: 'vm-team' });
+  await executeCommand(fork(orm), root, [one], undefined, 'for everyone');
 });
 afterAll(() => orm?.close());
 
@@ -181,6 +190,35 @@ describe('link terms naming the restricted issue, through createCaller', () => {
       const has = await answers(actor, 'has: links');
       expect(has.ids.includes('VIS-1')).toBe(reads);
       expect(has.count).toBe(has.ids.length);
+    });
+  }
+});
+
+describe('sorting by comments counts the comments the caller sees, through createCaller', () => {
+  /** Who sees the team's comments: its members and their author (root); READ_HIDDEN_STUFF does not. */
+  const seesTeamComments: Record<Kind, boolean> = {
+    root: true,
+    member: true,
+    reporter: false,
+    padmin: false,
+    outsider: false,
+    observer: false,
+  };
+  for (const kind of KINDS) {
+    it(`${kind}: ${seesTeamComments[kind] ? 'two comments before one' : 'one comment before none'}`, async () => {
+      const actor = await actorOf(kind);
+      const order = async (direction: string) => {
+        const result = await callProcedure(orm, actor, 'issues.search', {
+          filter: `summary: sortcheck sort by: comments ${direction}`,
+        });
+        if (!result.ok) throw new Error('the search failed');
+        return (result.value as { issue: { id: string }[] }).issue.map((i) => i.id);
+      };
+      const first = seesTeamComments[kind]
+        ? [sortcheck.many, sortcheck.one]
+        : [sortcheck.one, sortcheck.many];
+      expect(await order('desc')).toEqual(first);
+      expect(await order('asc')).toEqual([...first].reverse());
     });
   }
 });

@@ -3,6 +3,7 @@ import { type AttributeFilter, at, type Bound } from '../../../query/query-parse
 import { visibleAttachmentsSql } from '../../attachments/attachment-visibility.js';
 import { visibleCommentsSql } from '../../comments/comments.js';
 import { STAR_TAG } from '../../tags/tag-lookup.js';
+import type { Sql } from '../readable-issues.js';
 import { type Condition, FALSE, leaf } from '../search-plan.js';
 import { groupIdByName, tagIds } from './lookups.js';
 import { bad, type CompileScope, type Named, singleValueOf } from './scope.js';
@@ -11,7 +12,7 @@ import { bad, type CompileScope, type Named, singleValueOf } from './scope.js';
  * What users put on issues: tags, stars, votes, comments, attachments, the visibility group. The
  * read rules of the family, each in its own place: tags are the caller's own or shared (`tagIds`,
  * `hasTags`), a star is the caller's own, comments and attachments are those the caller can see
- * (`visibleCommentsSql`, `visibleAttachmentsSql`); votes are public counts.
+ * (`visibleComments`, `visibleAttachmentsSql`); votes are public counts.
  */
 
 /** `tag: name`: one of the caller's own or shared tags of that name. */
@@ -74,12 +75,22 @@ export function hasAttachments(scope: CompileScope): Condition {
   });
 }
 
-/** `has: comments`: a comment, not deleted, that the caller can see. */
-export function hasComments(scope: CompileScope): Condition {
+/**
+ * The comments (alias `c`) the caller can see: not deleted, and a comment restricted to a group
+ * only for the group's members and its author (issues/comments/comments.ts). The one read rule of
+ * comments in search: `has: comments`, `commenter:` and `sort by: comments` all take it.
+ */
+export function visibleComments(scope: CompileScope): Sql {
   const visible = visibleCommentsSql(scope.actor);
+  return { sql: `c.deleted = ? and ${visible.sql}`, params: [false, ...visible.params] };
+}
+
+/** `has: comments`: a comment the caller can see. */
+export function hasComments(scope: CompileScope): Condition {
+  const visible = visibleComments(scope);
   return leaf({
-    sql: `exists (select 1 from issue_comments c where c.issue_id = i.id and c.deleted = ? and ${visible.sql})`,
-    params: [false, ...visible.params],
+    sql: `exists (select 1 from issue_comments c where c.issue_id = i.id and ${visible.sql})`,
+    params: visible.params,
   });
 }
 

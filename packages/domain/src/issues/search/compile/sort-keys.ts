@@ -6,11 +6,13 @@ import type { Condition, SortKey } from '../search-plan.js';
 import { type SearchField, SORT_BUILTINS } from '../search-vocabulary.js';
 import { fieldIn, holds } from './field-terms.js';
 import { bundlePositions } from './lookups.js';
+import { visibleComments } from './mark-terms.js';
 import { bad, type CompileScope, fieldNamed } from './scope.js';
 
 /**
  * `sort by:` keys. The read rules of the family: a field's key reads its values through
- * `fieldIn` (private fields), and counted things count what the caller can see.
+ * `fieldIn` (private fields), and counted things count what the caller can see (comments:
+ * `visibleComments`; votes are public).
  */
 
 /** Sort keys that are a column of `issues` listed in order by an index of its own (with ties by id). */
@@ -28,7 +30,7 @@ export async function sortKey(scope: CompileScope, field: SortField): Promise<So
   if (builtin && !known) {
     const column = BUILTIN_COLUMNS[builtin.kind];
     return {
-      sql: builtinSort(builtin.kind),
+      sql: builtinSort(scope, builtin.kind),
       direction: field.direction ?? builtin.direction,
       ...(column ? { column } : {}),
     };
@@ -104,7 +106,7 @@ function positions(field: SearchField, ordinals: { key: string; ordinal: number 
   );
 }
 
-function builtinSort(kind: string): Sql {
+function builtinSort(scope: CompileScope, kind: string): Sql {
   const sql = (s: string): Sql => ({ sql: s, params: [] });
   switch (kind) {
     case 'created':
@@ -115,8 +117,14 @@ function builtinSort(kind: string): Sql {
       return sql('i.resolved_at');
     case 'votes':
       return sql('(select count(*) from issue_votes v where v.issue_id = i.id)');
-    case 'comments':
-      return sql('(select count(*) from issue_comments c where c.issue_id = i.id and c.deleted = false)');
+    case 'comments': {
+      // The comments the caller can see: a group's restricted comments count for its members only.
+      const visible = visibleComments(scope);
+      return {
+        sql: `(select count(*) from issue_comments c where c.issue_id = i.id and ${visible.sql})`,
+        params: visible.params,
+      };
+    }
     case 'project':
       return sql('(select p.name_key from projects p where p.id = i.project_id)');
     case 'reporter':

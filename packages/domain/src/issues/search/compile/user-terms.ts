@@ -1,13 +1,13 @@
 import type { AttributeFilter } from '../../../query/query-parser.js';
-import { visibleCommentsSql } from '../../comments/comments.js';
 import { type Condition, leaf, or } from '../search-plan.js';
 import { holds } from './field-terms.js';
 import { userIds } from './lookups.js';
+import { visibleComments } from './mark-terms.js';
 import { type CompileScope, type Named, NOBODY, singleValueOf } from './scope.js';
 
 /**
  * Users as attributes: reporter, commenter, `#me` / `#login`. The read rules of the family: a
- * commenter is found only through the comments the caller can see (`visibleCommentsSql`), and an
+ * commenter is found only through the comments the caller can see (`visibleComments`), and an
  * assignee through user fields the caller reads (field-terms.ts, `holds`).
  */
 
@@ -32,10 +32,10 @@ export async function commenterCondition(
   filter: AttributeFilter,
 ): Promise<Condition> {
   const [id = NOBODY] = await userIds(scope, singleValueOf(filter, attribute));
-  const visible = visibleCommentsSql(scope.actor);
+  const visible = visibleComments(scope);
   return leaf({
-    sql: `exists (select 1 from issue_comments c where c.issue_id = i.id and c.author_id = ? and c.deleted = ? and ${visible.sql})`,
-    params: [id, false, ...visible.params],
+    sql: `exists (select 1 from issue_comments c where c.issue_id = i.id and c.author_id = ? and ${visible.sql})`,
+    params: [id, ...visible.params],
   });
 }
 

@@ -19,19 +19,21 @@ import { indexQueuedIssues } from './search-index.js';
 import { countIssues, searchIssueIds, searchIssues } from './search-issues.js';
 
 /**
- * Link attributes and who reads the other end (issue 37, item 1): a link counts only when the
- * caller reads the issue at its other end, and an issue of a project in the trash is read by
- * nobody, root included; the issue's own link list shows the same links.
+ * What search reads of other rows, for the caller (issue 37): a link counts only when the caller
+ * reads the issue at its other end, and an issue of a project in the trash is read by nobody, root
+ * included, as the issue's own link list shows (item 1); `sort by: comments` counts the comments
+ * the caller can see (item 7).
  *
  * Data: project PA, Reporter `rep` there (not in group `secret`), Developer `insider` in `secret`.
  *   PA-1 relates to PA-2        PA-2 "hidden plan", restricted to `secret` (rep cannot read it)
  *   PA-3 subtask of PA-2        PA-4 depends on PA-2
  *   PA-5 relates to PA-7        PA-6 relates to TB-1, TB in the trash
+ *   PA-5 has two comments restricted to `secret`, PA-7 one comment for everyone
  * Every answer is asked of the request's connection and of the search engine (SQLite: worker
  * processes on a file; PostgreSQL: the search sessions), pages and counts alike.
  */
 describe.each(['the request connection', 'the search engine'])(
-  'link attributes read the other end, on %s',
+  'search reads what the caller reads, on %s',
   (runner) => {
     let orm: Orm;
     let engine: SearchEngineHandle | undefined;
@@ -67,6 +69,9 @@ describe.each(['the request connection', 'the search engine'])(
       await applyCommand(fork(orm), root, ['PA-5'], [op.link('Relates', 'PA-7')]);
       await applyCommand(fork(orm), root, ['PA-6'], [op.link('Relates', 'TB-1')]);
       await deleteProject(fork(orm), root, 'TB');
+      for (const text of ['first secret word', 'second secret word'])
+        await applyCommand(fork(orm), root, ['PA-5'], [], text, undefined, { commentGroup: 'secret' });
+      await applyCommand(fork(orm), root, ['PA-7'], [], 'a word for everyone');
       // Actors after the trash changed (the trash is part of what an actor reads).
       root = await actorFor(orm, 'root');
       rep = await actorFor(orm, 'rep');
@@ -129,6 +134,44 @@ describe.each(['the request connection', 'the search engine'])(
       expect(await searchIssueIds(fork(orm), rep, 'links: PA-2', { max: 100 })).toEqual([]);
       expect(await searchIssueIds(fork(orm), insider, 'relates to: (hidden)', { max: 100 })).toEqual([
         'PA-1',
+      ]);
+    });
+
+    it('sort by: comments counts the comments the caller can see, in both directions', async () => {
+      // rep sees PA-7's comment only: PA-5's two restricted ones count for `secret`'s members.
+      expect(await ids('project: PA sort by: comments desc', rep)).toEqual([
+        'PA-7',
+        'PA-6',
+        'PA-5',
+        'PA-4',
+        'PA-3',
+        'PA-1',
+      ]);
+      expect(await ids('project: PA sort by: comments asc', rep)).toEqual([
+        'PA-6',
+        'PA-5',
+        'PA-4',
+        'PA-3',
+        'PA-1',
+        'PA-7',
+      ]);
+      expect(await ids('project: PA sort by: comments desc', insider)).toEqual([
+        'PA-5',
+        'PA-7',
+        'PA-6',
+        'PA-4',
+        'PA-3',
+        'PA-2',
+        'PA-1',
+      ]);
+      expect(await ids('project: PA sort by: comments asc', insider)).toEqual([
+        'PA-6',
+        'PA-4',
+        'PA-3',
+        'PA-2',
+        'PA-1',
+        'PA-7',
+        'PA-5',
       ]);
     });
   },
