@@ -11,6 +11,7 @@ import { readableIssuesCondition, readableProjectIds, type Sql } from './readabl
 import {
   runSearchStatement,
   runSearchStatementHere,
+  searchCaller,
   searchDialect,
   searchParallelism,
   searchSettingsOf,
@@ -98,7 +99,7 @@ async function compile(
     extra.push(leaf({ sql: 'i.updated_at > ?', params: [after] }));
   }
   // The other ends of link attributes, planned as queries of their own (search-plan.ts, `NestedSet`).
-  const estimate = batchedEstimates(em);
+  const estimate = batchedEstimates(em, actor);
   const condition = await planNested(and([compiled.condition, ...extra]), async (inner, innerReadable) =>
     setStatement(await planQuery(inner, innerReadable, estimate, { dialect, countOnly: true })),
   );
@@ -130,7 +131,7 @@ async function plan(
  * range asked again (a sorted page plans each bundle position with the query's own ranges, and
  * plans after deciding against a window) is counted once.
  */
-function batchedEstimates(em: Em): Estimate {
+function batchedEstimates(em: Em, actor: Actor): Estimate {
   let pending: {
     driver: Driver;
     limit: number;
@@ -145,7 +146,7 @@ function batchedEstimates(em: Em): Estimate {
       queueMicrotask(() => {
         const batch = pending;
         pending = [];
-        runSearchStatement(em, estimatesStatement(batch)).then(
+        runSearchStatement(em, estimatesStatement(batch), searchCaller(actor)).then(
           ([row]) => {
             for (const [i, b] of batch.entries()) b.resolve(Number(row?.[i] ?? 0));
           },
@@ -183,7 +184,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
       dialect,
       plan: (c) => planQuery(c, readable, estimate, { dialect }),
       estimate,
-      run: (statement) => runSearchStatement(em, statement),
+      run: (statement) => runSearchStatement(em, statement, searchCaller(actor)),
       window: options.sortWindow ?? SORT_WINDOW,
       ...(options.trace ? { trace: options.trace } : {}),
     };
@@ -197,7 +198,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
   const rows =
     planned.walk && sort.length === 0 && skip + max <= IN_PROCESS_WALK_ROWS
       ? await runSearchStatementHere(em, statement)
-      : await runSearchStatement(em, statement);
+      : await runSearchStatement(em, statement, searchCaller(actor));
   return rows.map((r) => Number(r[0]));
 }
 
@@ -254,7 +255,7 @@ export async function countIssues(
   const slices = await countSlices(em, planned.plan, options.countSlices);
   const counts = await Promise.all(
     slices.map(async (slice) => {
-      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice));
+      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice), searchCaller(actor));
       return Number(row?.[0] ?? 0);
     }),
   );
