@@ -8,7 +8,7 @@ const root = source('./');
 
 /** A test file that opens a database names one of these (the test kit's or the ORM's entry points). */
 const OPENS_A_DATABASE =
-  /\b(?:createTestOrm|createTestDatabase|createMigratedTestDatabase|createScratch\w*|createOrm)\(/;
+  /\b(?:createTestOrm(?:OnDisk)?|createTestDatabase|createMigratedTestDatabase|createScratch\w*|createOrm)\(/;
 
 /**
  * The PostgreSQL pass (`TRACKLINE_TEST_DB=postgres`) runs only the files that open a database:

@@ -529,6 +529,38 @@ try {
       }
     }
   }
+  let searchLinks = null;
+  if (!only || only.test('links') || only.test('fairness')) {
+    const pgBase = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+    searchLinks = {};
+    // Targets of issue 35 at 20,000 issues: every link row's first page p99 under 100 ms, and the
+    // second user's page p99 under 50 ms beside the flood. Each figure also as its ratio to the
+    // baseline measured in the same run (State: Open's first page; the same user's page alone).
+    const TARGET = { linkPageP99: 100, besideFloodP99: 50 };
+    for (const database of ['sqlite', 'postgresql']) {
+      console.log(
+        `\nLink queries and search fairness on ${database}: 20,000 imported issues, 10,000 links; first page of 50 of each ` +
+          "link attribute with a (query), and a second user's page while a first user keeps 4 slow searches in flight (separate server and database)...",
+      );
+      const env = database === 'postgresql' ? { TRACKLINE_BENCH_LINKS_PG: pgBase } : {};
+      const result = await runJsonBench('search-links.mjs', env);
+      searchLinks[database] = result;
+      console.log(
+        `  baseline ${result.baseline.filter}: page p50 ${result.baseline.median} p99 ${result.baseline.p99} ms`,
+      );
+      for (const r of result.rows)
+        console.log(
+          `  ${r.name.padEnd(28)} ${String(r.matches ?? '-').padStart(6)} matches  page p50 ${r.median} p99 ${r.p99} ms ` +
+            `(p99/baseline ${r.p99ToBaseline}, p99/target ${(r.p99 / TARGET.linkPageP99).toFixed(2)})`,
+        );
+      const f = result.fairness;
+      console.log(
+        `  second user's page alone p50 ${f.alone.median} p99 ${f.alone.p99} ms; beside 4 slow searches p50 ${f.besideFlood.median} ` +
+          `p99 ${f.besideFlood.p99} ms (p99/alone ${f.p99ToAlone}, p99/target ${(f.besideFlood.p99 / TARGET.besideFloodP99).toFixed(2)}); ` +
+          `the flood: ${f.slowSearches.count} slow searches, p50 ${f.slowSearches.median} ms`,
+      );
+    }
+  }
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const out = {
     date: new Date().toISOString(),
@@ -543,6 +575,7 @@ try {
     writeMix,
     console: consoleBench,
     search,
+    searchLinks,
   };
   writeFileSync(join(root, 'bench-results', 'bench.json'), `${JSON.stringify(out, null, 2)}\n`);
   console.log('\nwrote bench-results/bench.json');

@@ -62,6 +62,8 @@ const WRITERS = { ...READERS, reporter: DENIED } as const;
 let orm: Orm;
 /** The restricted issue, reported by `reporter`. */
 let secret = '';
+/** Two open issues: `many` has two comments restricted to the team, `one` one comment for everyone. */
+let sortcheck = { many: '', one: '' };
 
 type Row = { input: (key: string) => unknown | Promise<unknown>; expect: Record<Kind, Outcome> };
 
@@ -114,6 +116,15 @@ beforeAll(async () => {
   });
   await attachProjectCustomField(fork(orm), root, 'VIS', 'Cost', {});
   await executeCommand(fork(orm), root, ['VIS-1', secret], 'Cost Steep');
+  // The open issue relates to the restricted one (link terms, below).
+  await executeCommand(fork(orm), root, ['VIS-1'], `relates to ${secret}`);
+  // Sorting by comments (below): two comments for the team only, against one for everyone.
+  const many = (await createIssue(fork(orm), root, { project: 'VIS', summary: 'sortcheck many' })).id;
+  const one = (await createIssue(fork(orm), root, { project: 'VIS', summary: 'sortcheck one' })).id;
+  sortcheck = { many, one };
+  for (const text of ['team only', 'team again'])
+    await executeCommand(fork(orm), root, [many], undefined, text, undefined, { commentGroup: 'vm-team' });
+  await executeCommand(fork(orm), root, [one], undefined, 'for everyone');
 });
 afterAll(() => orm?.close());
 
@@ -153,6 +164,61 @@ describe('issue visibility: every procedure on a restricted issue, through creat
       expect(ids.includes(secret)).toBe(listed[kind]);
       expect((byProject.value as { id: string }[]).some((i) => i.id === secret)).toBe(listed[kind]);
       expect(count.value).toMatchObject({ value: ids.length });
+    });
+  }
+});
+
+describe('link terms naming the restricted issue, through createCaller', () => {
+  /** A search's ids and its count, as the caller gets them. */
+  const answers = async (actor: Actor, filter: string) => {
+    const search = await callProcedure(orm, actor, 'issues.search', { filter });
+    const count = await callProcedure(orm, actor, 'issues.count', { filter });
+    if (!search.ok || !count.ok) throw new Error(`${filter} failed`);
+    return {
+      ids: (search.value as { issue: { id: string }[] }).issue.map((i) => i.id),
+      count: (count.value as { value: number }).value,
+    };
+  };
+  for (const kind of KINDS) {
+    const reads = READERS[kind] === OK;
+    it(`${kind}: ${reads ? 'links to it count' : 'they answer like links to a missing issue'}`, async () => {
+      const actor = await actorOf(kind);
+      const none = await answers(actor, 'links: VIS-999');
+      expect(none).toEqual({ ids: [], count: 0 });
+      for (const filter of [`links: ${secret}`, `relates to: ${secret}`])
+        expect(await answers(actor, filter)).toEqual(reads ? { ids: ['VIS-1'], count: 1 } : none);
+      const has = await answers(actor, 'has: links');
+      expect(has.ids.includes('VIS-1')).toBe(reads);
+      expect(has.count).toBe(has.ids.length);
+    });
+  }
+});
+
+describe('sorting by comments counts the comments the caller sees, through createCaller', () => {
+  /** Who sees the team's comments: its members and their author (root); READ_HIDDEN_STUFF does not. */
+  const seesTeamComments: Record<Kind, boolean> = {
+    root: true,
+    member: true,
+    reporter: false,
+    padmin: false,
+    outsider: false,
+    observer: false,
+  };
+  for (const kind of KINDS) {
+    it(`${kind}: ${seesTeamComments[kind] ? 'two comments before one' : 'one comment before none'}`, async () => {
+      const actor = await actorOf(kind);
+      const order = async (direction: string) => {
+        const result = await callProcedure(orm, actor, 'issues.search', {
+          filter: `summary: sortcheck sort by: comments ${direction}`,
+        });
+        if (!result.ok) throw new Error('the search failed');
+        return (result.value as { issue: { id: string }[] }).issue.map((i) => i.id);
+      };
+      const first = seesTeamComments[kind]
+        ? [sortcheck.many, sortcheck.one]
+        : [sortcheck.one, sortcheck.many];
+      expect(await order('desc')).toEqual(first);
+      expect(await order('asc')).toEqual([...first].reverse());
     });
   }
 });

@@ -27,6 +27,8 @@ const FTS_TABLES = [
   'issue_fts_docsize',
   'issue_fts_config',
   'issue_fts_content',
+  // The connection's own vocabulary of the index (`temp`, orm/text-index-file.ts).
+  'issue_fts_words',
 ];
 export type Dialect = DatabaseConfig['kind'];
 

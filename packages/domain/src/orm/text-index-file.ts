@@ -22,15 +22,26 @@ export const CREATE_TEXT_INDEX = `create virtual table ${TEXT_INDEX_SCHEMA}.issu
 export const CREATE_TEXT_INDEX_STATE = `create table ${TEXT_INDEX_SCHEMA}.issue_fts_state (id integer not null primary key check (id = 1), through integer not null)`;
 
 /**
+ * The index's words, one row per occurrence (`term`, `doc` = issue id, `col`, `offset`): an FTS5
+ * vocabulary table of the connection's own (`temp`), read by the search's wildcard patterns
+ * (`a*b*`, search-text.ts) through a range of terms. It names the index by name, so it survives the
+ * index being rebuilt, and it writes nothing: a read-only connection creates it too. A later
+ * `pragma temp_store` would drop it (SQLite drops temporary tables then): that pragma comes first.
+ */
+export const CREATE_TEXT_INDEX_WORDS = `create virtual table if not exists temp.issue_fts_words using fts5vocab(${TEXT_INDEX_SCHEMA}, issue_fts, instance)`;
+
+/**
  * The statements that attach the index's file to a connection opened on `file` (outside any
  * transaction): journal mode and durability are per schema in SQLite, so they are set for it too.
  */
 export function attachTextIndexStatements(file: string): { sql: string; params: string[] }[] {
   const attach = { sql: `attach database ? as ${TEXT_INDEX_SCHEMA}`, params: [textIndexFile(file)] };
-  if (file === ':memory:') return [attach];
+  const words = { sql: CREATE_TEXT_INDEX_WORDS, params: [] };
+  if (file === ':memory:') return [attach, words];
   return [
     attach,
     { sql: `pragma ${TEXT_INDEX_SCHEMA}.journal_mode = wal`, params: [] },
     { sql: `pragma ${TEXT_INDEX_SCHEMA}.synchronous = normal`, params: [] },
+    words,
   ];
 }

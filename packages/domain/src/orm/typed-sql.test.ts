@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const RAW_READS_LEFT = new Set([
   'issues/find-issues.ts',
   'issues/issue-view.ts',
-  'issues/search/compile-query.ts',
+  'issues/search/compile/lookups.ts',
   'issues/search/search-engine.ts',
   'issues/search/search-issues.ts',
   'issues/search/search-vocabulary.ts',

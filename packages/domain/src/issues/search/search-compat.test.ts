@@ -257,6 +257,36 @@ describe.each(['the request connection', 'the search engine'])(
       });
     });
 
+    // The original's wildcard: `*` stands for any letters and digits within one word (search-text.ts).
+    describe('text: wildcards, one meaning on both databases', () => {
+      it.each<[string, string[]]>([
+        // At the end: words starting with it (their English forms: `dead*` finds "deadlocks").
+        ['dead*', ['CD-1', 'CB-2', 'CA-1']],
+        ['c*', ['CC-1', 'CB-1', 'CA-2', 'CA-1']],
+        // A prefix that is an English stop word ("a"): PostgreSQL found nothing (issue 37, item 15).
+        ['a* project: CA', ['CA-1']],
+        // Inside a word: a word form matching it ("deadlock", "crash", "export": the forms of
+        // "deadlocks", "crashes", "exporting"); before, two words.
+        ['de*ck', ['CD-1', 'CB-2', 'CA-1']],
+        ['cr*h', ['CC-1', 'CB-1', 'CA-1']],
+        ['ex*rt', ['CB-1', 'CA-3', 'CA-2']],
+        ['d*a*s', ['CB-2']],
+        ['de*ck*', ['CD-1', 'CB-2', 'CA-1']],
+        ['crash de*ck', ['CA-1']],
+        ['summary: de*ck', ['CD-1', 'CB-2']],
+        ['comments: de*ck', ['CB-2']],
+        // At the start: ignored (no index finds a word by its end).
+        ['*crash', ['CC-1', 'CB-1', 'CA-1']],
+        ['*lock', []],
+        // Quoted, `*` is punctuation: the word itself.
+        ['"expor*"', []],
+        ['"deadlock*"', ['CD-1', 'CB-2', 'CA-1']],
+      ])('%s', async (query, expected) => {
+        expect(await ids(query)).toEqual(expected);
+        expect(await countIssues(fork(orm), root, query)).toBe(expected.length);
+      });
+    });
+
     describe('attributes of the reference', () => {
       it.each<[string, string[]]>([
         ['project: CA', ['CA-3', 'CA-2', 'CA-1']],

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type { Actor } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import type { Em } from '../../orm/em.js';
 import { type Dialect, dialectOf, type Orm } from '../../orm/open-orm.js';
@@ -10,7 +11,15 @@ import {
   TEXT_INDEX_THROUGH,
   TEXT_QUEUE_LAST,
 } from './search-index.js';
-import { BudgetExceeded, type SearchPool, type SqlRunner, startSearchPool } from './search-pool.js';
+import {
+  BudgetExceeded,
+  fairGate,
+  perCallerShare,
+  type SearchCaller,
+  type SearchPool,
+  type SqlRunner,
+  startSearchPool,
+} from './search-pool.js';
 
 /**
  * How search statements run for one database: the time budget of a search (or a count), the
@@ -40,7 +49,10 @@ export const DEFAULT_SEARCH_SETTINGS: SearchSettings = {
 type Engine = {
   settings: SearchSettings;
   run?: SqlRunner;
-  /** Statements `run` executes at once, each on its own connection and core (SQLite's worker processes). */
+  /**
+   * Statements of one caller `run` executes at once, each on its own connection and core (SQLite's
+   * worker processes: all but one of them, search-pool.ts `FairQueue`).
+   */
   parallelism: number;
   maintain?: () => Promise<void>;
   /** Waits until the text index holds what was queued before (SQLite's indexer process). */
@@ -89,9 +101,10 @@ export async function startSearchEngine(
     const { Pool } = createRequire(import.meta.url)(pgPath) as {
       Pool: new (config: object) => NonNullable<typeof pg>;
     };
+    const sessionCount = Math.max(2, options.workers ?? 4);
     const sessions = new Pool({
       connectionString: orm.config.get('clientUrl'),
-      max: Math.max(2, options.workers ?? 4),
+      max: sessionCount,
       application_name: SEARCH_APPLICATION_NAME,
       statement_timeout: settings.budgetMs,
       options: SEARCH_SESSION_OPTIONS,
@@ -107,14 +120,18 @@ export async function startSearchEngine(
     // end the process.
     sessions.on('error', (error: Error) => options.logError?.(`search session ended: ${error.message}`));
     pg = sessions;
-    run = async (statement) => {
-      const { text } = pgPlaceholders(statement.sql);
-      const result = await sessions.query({ text, values: statement.params, rowMode: 'array' } as {
-        text: string;
-        values: unknown[];
+    // The sessions are handed out in the fair order of search-pool.ts (the driver's pool would
+    // serve the first asked first: one user's four slow searches held every session).
+    const gate = fairGate(sessionCount);
+    run = (statement, budgetMs, caller = '') =>
+      gate(caller, budgetMs, async () => {
+        const { text } = pgPlaceholders(statement.sql);
+        const result = await sessions.query({ text, values: statement.params, rowMode: 'array' } as {
+          text: string;
+          values: unknown[];
+        });
+        return result.rows as unknown[][];
       });
-      return result.rows as unknown[][];
-    };
   }
   let timer: NodeJS.Timeout | undefined;
   if (pool) {
@@ -134,7 +151,8 @@ export async function startSearchEngine(
   const engine: Engine = {
     settings,
     run,
-    parallelism: pool ? Math.max(1, options.workers ?? 2) : 1,
+    // What one caller's statements may use at once (the fair queue's share of the processes).
+    parallelism: pool ? perCallerShare(Math.max(1, options.workers ?? 2)) : 1,
     ...(pool ? { maintain: () => pool.maintain('bulk').then(() => undefined) } : {}),
     ...(upkeep ? { maintain: () => upkeep('bulk') } : {}),
     ...(pool ? { waitForText: textWaiter(pool, settings.textWaitMs) } : {}),
@@ -320,14 +338,18 @@ export function searchDialect(em: Em): Dialect {
 
 const QUERY_CANCELED = '57014';
 
+/** The caller a search's statements are queued for (search-pool.ts `FairQueue`): the user. */
+export const searchCaller = (actor: Actor): SearchCaller => `user ${actor.userId}`;
+
 /**
  * Runs one search statement within the budget; rows as arrays of column values. Over budget:
  * SEARCH_TIMEOUT naming the budget and the setting.
  */
 /**
  * How many statements of one search may usefully run at once: SQLite's worker processes each
- * have a connection and a core; 1 without them and on PostgreSQL (its search sessions start no
- * parallel workers, and counts are not split there: not measured).
+ * have a connection and a core, and one caller may hold all of them but one (search-pool.ts): 1
+ * with the default two; 1 without them and on PostgreSQL (its search sessions start no parallel
+ * workers, and counts are not split there: not measured).
  */
 export function searchParallelism(em: Em): number {
   const engine = engines.get(keyOf(em));
@@ -358,14 +380,19 @@ async function textUpToDate(em: Em, engine: Engine | undefined, statement: Sql):
   else if (engine.waitForText && !em.getTransactionContext()) await engine.waitForText(em);
 }
 
-export async function runSearchStatement(em: Em, statement: Sql): Promise<unknown[][]> {
+/** A search statement on the engine, in `caller`'s turn (`searchCaller`; search-pool.ts `FairQueue`). */
+export async function runSearchStatement(
+  em: Em,
+  statement: Sql,
+  caller?: SearchCaller,
+): Promise<unknown[][]> {
   const engine = engines.get(keyOf(em));
   const budgetMs = engine?.settings.budgetMs ?? DEFAULT_SEARCH_SETTINGS.budgetMs;
   // Inside a transaction the statement must see the transaction's own rows: its connection.
   if (!engine?.run || em.getTransactionContext()) return runSearchStatementHere(em, statement);
   await textUpToDate(em, engine, statement);
   try {
-    return await engine.run(statement, budgetMs);
+    return await engine.run(statement, budgetMs, caller);
   } catch (error) {
     if (error instanceof BudgetExceeded || (error as { code?: string }).code === QUERY_CANCELED) {
       throw new DomainError(

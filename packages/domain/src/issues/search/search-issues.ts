@@ -11,6 +11,7 @@ import { readableIssuesCondition, readableProjectIds, type Sql } from './readabl
 import {
   runSearchStatement,
   runSearchStatementHere,
+  searchCaller,
   searchDialect,
   searchParallelism,
   searchSettingsOf,
@@ -26,9 +27,11 @@ import {
   leaf,
   type Plan,
   pageStatement,
+  planNested,
   planQuery,
   projectRange,
   type SortKey,
+  setStatement,
 } from './search-plan.js';
 import { SORT_WINDOW, SORTED_PAGE_ROWS, type SortedContext, sortedPageIds } from './search-sorted.js';
 
@@ -69,7 +72,13 @@ async function compile(
   actor: Actor,
   query: string,
   options: SearchOptions,
-): Promise<{ condition: Condition; sort: SortKey[]; readable: Sql; dialect: Dialect } | null> {
+): Promise<{
+  condition: Condition;
+  sort: SortKey[];
+  readable: Sql;
+  dialect: Dialect;
+  estimate: Estimate;
+} | null> {
   const readable = readableIssuesCondition(actor, 'i');
   if (!readable) return null;
   const dialect = searchDialect(em);
@@ -89,9 +98,13 @@ async function compile(
     const after = dialect === 'sqlite' ? options.updatedAfter : new Date(options.updatedAfter);
     extra.push(leaf({ sql: 'i.updated_at > ?', params: [after] }));
   }
-  const condition = and([compiled.condition, ...extra]);
+  // The other ends of link attributes, planned as queries of their own (search-plan.ts, `NestedSet`).
+  const estimate = batchedEstimates(em, actor);
+  const condition = await planNested(and([compiled.condition, ...extra]), async (inner, innerReadable) =>
+    setStatement(await planQuery(inner, innerReadable, estimate, { dialect, countOnly: true })),
+  );
   if (condition.kind === 'false') return null;
-  return { condition, sort: compiled.sort, readable, dialect };
+  return { condition, sort: compiled.sort, readable, dialect, estimate };
 }
 
 /** The planned statement of a query for the actor, or null when the actor reads no issue. */
@@ -104,8 +117,8 @@ async function plan(
 ): Promise<{ plan: Plan; sort: SortKey[] } | null> {
   const compiled = await compile(em, actor, query, options);
   if (!compiled) return null;
-  const { condition, readable, dialect } = compiled;
-  const planned = await planQuery(condition, readable, batchedEstimates(em), {
+  const { condition, readable, dialect, estimate } = compiled;
+  const planned = await planQuery(condition, readable, estimate, {
     dialect,
     countOnly: purpose === 'count',
   });
@@ -118,7 +131,7 @@ async function plan(
  * range asked again (a sorted page plans each bundle position with the query's own ranges, and
  * plans after deciding against a window) is counted once.
  */
-function batchedEstimates(em: Em): Estimate {
+function batchedEstimates(em: Em, actor: Actor): Estimate {
   let pending: {
     driver: Driver;
     limit: number;
@@ -133,7 +146,7 @@ function batchedEstimates(em: Em): Estimate {
       queueMicrotask(() => {
         const batch = pending;
         pending = [];
-        runSearchStatement(em, estimatesStatement(batch)).then(
+        runSearchStatement(em, estimatesStatement(batch), searchCaller(actor)).then(
           ([row]) => {
             for (const [i, b] of batch.entries()) b.resolve(Number(row?.[i] ?? 0));
           },
@@ -159,8 +172,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
   const compiled = await compile(em, actor, query, options);
   if (!compiled) return [];
   const { skip, max } = searchPage(options);
-  const { condition, sort, readable, dialect } = compiled;
-  const estimate = batchedEstimates(em);
+  const { condition, sort, readable, dialect, estimate } = compiled;
   const [first] = sort;
   if ((first?.positions || (sort.length === 1 && first?.column)) && skip + max <= SORTED_PAGE_ROWS) {
     const projects = readableProjectIds(actor);
@@ -172,7 +184,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
       dialect,
       plan: (c) => planQuery(c, readable, estimate, { dialect }),
       estimate,
-      run: (statement) => runSearchStatement(em, statement),
+      run: (statement) => runSearchStatement(em, statement, searchCaller(actor)),
       window: options.sortWindow ?? SORT_WINDOW,
       ...(options.trace ? { trace: options.trace } : {}),
     };
@@ -186,7 +198,7 @@ async function searchDbIds(em: Em, actor: Actor, query: string, options: SearchO
   const rows =
     planned.walk && sort.length === 0 && skip + max <= IN_PROCESS_WALK_ROWS
       ? await runSearchStatementHere(em, statement)
-      : await runSearchStatement(em, statement);
+      : await runSearchStatement(em, statement, searchCaller(actor));
   return rows.map((r) => Number(r[0]));
 }
 
@@ -243,7 +255,7 @@ export async function countIssues(
   const slices = await countSlices(em, planned.plan, options.countSlices);
   const counts = await Promise.all(
     slices.map(async (slice) => {
-      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice));
+      const [row] = await runSearchStatement(em, countStatement(planned.plan, slice), searchCaller(actor));
       return Number(row?.[0] ?? 0);
     }),
   );

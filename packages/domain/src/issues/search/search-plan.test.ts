@@ -5,10 +5,14 @@ import {
   type Driver,
   ESTIMATE_LIMIT,
   leaf,
+  type NestedSet,
   or,
   pageStatement,
+  planNested,
   planQuery,
   REFINED_ESTIMATE_LIMIT,
+  setStatement,
+  unplannedSet,
 } from './search-plan.js';
 
 const readable = { sql: '1 = 1', params: [] };
@@ -347,5 +351,61 @@ describe('drivers on the issues themselves', () => {
         expect(sql).not.toContain('union all');
       }
     });
+  });
+});
+
+describe('planNested: the sets of other issues a condition is about (the other ends of links)', () => {
+  const linkedTo = (
+    inner: ReturnType<typeof and>,
+    readableSet = { sql: '+i.project_id in (?)', params: [7] },
+  ) => {
+    const make = (statement: { sql: string; params: unknown[] }) =>
+      leaf({
+        sql: `+i.id in (select l.source_id from issue_links l where l.target_id in (${statement.sql}))`,
+        params: statement.params,
+      });
+    const nested: NestedSet = { inner, readable: readableSet, make };
+    return { ...make(unplannedSet(inner, nested.readable)), nested };
+  };
+
+  it('plans each set like a query: its smallest index range first, not every issue tested', async () => {
+    const sizes: Record<string, number> = { open: 2000, critical: 40 };
+    const condition = linkedTo(and([valueLeaf('open'), valueLeaf('critical')]));
+    // Unplanned, the set tests every issue.
+    expect(condition.probe.sql).toContain('select i.id from issues i where');
+    const planned = await planNested(condition, async (inner, readableInner) =>
+      setStatement(
+        await planQuery(inner, readableInner, async (d) => sizes[d.where.params[0] as string] ?? 0),
+      ),
+    );
+    if (planned.kind !== 'leaf') throw new Error('a leaf stays a leaf');
+    expect(planned.nested).toBeUndefined();
+    expect(planned.probe.sql).toBe(
+      '+i.id in (select l.source_id from issue_links l where l.target_id in (select i.id from issue_field_values d cross join issues i on i.id = d.issue_id where d.value_key = ? and exists (select 1 from x where x.value_key = ?) and +i.project_id in (?)))',
+    );
+    expect(planned.probe.params).toEqual(['critical', 'open', 7]);
+  });
+
+  it('plans the innermost set first, inside ORs and negations', async () => {
+    const inner = linkedTo(and([valueLeaf('critical')]));
+    const outer = or([valueLeaf('open'), { kind: 'not', item: linkedTo(and([inner])) }]);
+    const planned: string[] = [];
+    await planNested(outer, async (set, readableSet) => {
+      const statement = setStatement(await planQuery(set, readableSet, async () => 1));
+      planned.push(statement.sql);
+      return statement;
+    });
+    expect(planned).toHaveLength(2);
+    expect(planned[0]).toContain('from issue_field_values d cross join issues i');
+    // The outer set holds the inner one's planned statement.
+    expect(planned[1]).toContain(planned[0]);
+  });
+
+  it('never renames the issue id of a nested statement to a driver column (the issue row is joined)', async () => {
+    // A reader of every issue: no condition but the nested statement's names the issue row.
+    const condition = and([valueLeaf('open'), linkedTo(and([valueLeaf('critical')]), readable)]);
+    const plan = await planQuery(condition, readable, async (d) => (d.where.params[0] === 'open' ? 5 : 3000));
+    expect(plan.driverOnly).toBeUndefined();
+    expect(countStatement(plan).sql).toContain('select i.id from issues i where');
   });
 });

@@ -53,7 +53,17 @@ export function projectRange(ids: readonly number[]): Driver {
       };
 }
 
-export type Leaf = { kind: 'leaf'; probe: Sql; driver?: Driver };
+/**
+ * The set of other issues a leaf's condition is about (the other ends of links: `subtask of:
+ * (query)`, `relates to: X-1`, `has: links`): `inner` is their condition on `i`, `readable` the
+ * caller's read condition on them. Before a query is planned, each such set is planned like a
+ * query of its own (`planNested`: its most selective index range first, every other condition
+ * checked on those rows only) and `make` builds the leaf on that statement. The leaf's own probe
+ * is the same condition on the set's statement unplanned (every issue tested).
+ */
+export type NestedSet = { inner: Condition; readable: Sql; make: (statement: Sql) => Leaf };
+
+export type Leaf = { kind: 'leaf'; probe: Sql; driver?: Driver; nested?: NestedSet };
 export type Condition =
   | Leaf
   | { kind: 'and' | 'or'; items: Condition[] }
@@ -66,6 +76,46 @@ export const FALSE: Condition = { kind: 'false' };
 
 export const leaf = (probe: Sql, driver?: Driver): Leaf =>
   driver ? { kind: 'leaf', probe, driver } : { kind: 'leaf', probe };
+
+/** The ids of a nested set's issues, its condition unplanned: the fallback of `NestedSet`. */
+export function unplannedSet(inner: Condition, readable: Sql): Sql {
+  const condition = render(inner);
+  return {
+    sql: `select i.id from issues i where ${condition.sql} and ${readable.sql}`,
+    params: [...condition.params, ...readable.params],
+  };
+}
+
+/** The ids of a nested set's issues by its plan (`planQuery` of its condition and read condition). */
+export function setStatement(plan: Plan): Sql {
+  return { sql: `select i.id from ${plan.from} where ${plan.where.sql}`, params: plan.where.params };
+}
+
+/**
+ * The condition with each nested set planned (innermost first) by `planSet`, which answers the
+ * statement of the set's issue ids.
+ */
+export async function planNested(
+  condition: Condition,
+  planSet: (inner: Condition, readable: Sql) => Promise<Sql>,
+): Promise<Condition> {
+  switch (condition.kind) {
+    case 'leaf': {
+      const nested = condition.nested;
+      if (!nested) return condition;
+      return nested.make(await planSet(await planNested(nested.inner, planSet), nested.readable));
+    }
+    case 'and':
+    case 'or': {
+      const items = await Promise.all(condition.items.map((c) => planNested(c, planSet)));
+      return condition.kind === 'and' ? and(items) : or(items);
+    }
+    case 'not':
+      return not(await planNested(condition.item, planSet));
+    default:
+      return condition;
+  }
+}
 
 export function and(items: Condition[]): Condition {
   const flat = items.flatMap((c) => (c.kind === 'and' ? c.items : [c])).filter((c) => c.kind !== 'true');
@@ -195,8 +245,11 @@ export type PlanOptions = {
 /** The rendering of a condition that always holds. */
 const TRIVIAL = render(TRUE).sql;
 
-/** Whether SQL refers to a column of `i` other than its id. */
-const needsIssueRow = (sql: string) => /\bi\.(?!id\b)\w+/.test(sql);
+/**
+ * Whether SQL refers to a column of `i` other than its id, or holds a statement of its own over
+ * issues (a nested set's: its `i.id` is its own, and must not be renamed to the driver's column).
+ */
+const needsIssueRow = (sql: string) => /\bi\.(?!id\b)\w+/.test(sql) || /\bissues i\b/.test(sql);
 
 /** Counts at most this many index entries per candidate driver: enough to rank them. */
 export const ESTIMATE_LIMIT = 2000;
@@ -299,7 +352,7 @@ export async function planQuery(
     sql: `${d.where.sql} and ${rest.sql} and ${readable.sql}`,
     params: [...d.where.params, ...rest.params, ...readable.params],
   };
-  const driverOnly = needsIssueRow(`${rest.sql} ${readable.sql}`)
+  const driverOnly = needsIssueRow(`${d.where.sql} ${rest.sql} ${readable.sql}`)
     ? undefined
     : { from: d.from, where: { sql: where.sql.replace(/\bi\.id\b/g, d.id), params: where.params } };
   const orderId = d.ordered && !fewRows ? d.id : issueOrder;

@@ -12,11 +12,132 @@ import type { IndexerStatements } from './search-index.js';
  * for the rows: a long search never stalls other requests. A statement still running when its
  * budget ends is stopped by killing its process (SQLite's progress handler is compiled out of
  * better-sqlite3, and a worker thread cannot be stopped inside a native call); a fresh process
- * takes its place. Statements wait for a free process; the wait counts against the budget.
+ * takes its place. Statements wait for a free process in a fair queue (`FairQueue`: one caller
+ * holds at most all processes but one); the wait counts against the budget.
  */
 
-/** Runs a statement within the budget. */
-export type SqlRunner = (statement: Sql, budgetMs: number) => Promise<unknown[][]>;
+/**
+ * Who a statement is for (`searchCaller` in search-engine.ts: the user): the unit of fairness.
+ * Statements without one share the key ''.
+ */
+export type SearchCaller = string;
+
+/** Runs a statement within the budget, in the caller's turn. */
+export type SqlRunner = (statement: Sql, budgetMs: number, caller?: SearchCaller) => Promise<unknown[][]>;
+
+/**
+ * The waiting statements of a pool of `slots` workers (SQLite's processes, PostgreSQL's search
+ * sessions), in one queue per caller: a free slot takes the oldest statement of the caller that
+ * runs the fewest, callers taking turns on ties, and never a statement of a caller that already
+ * runs `perCaller` (all slots but one: with the default two, one each). So a caller who sends slow
+ * searches four at once runs one of them at a time, the others waiting in its own queue, and
+ * another caller's search finds a slot free: one user's flood costs the others no more than a
+ * slot (issue 35: a second user's `State: Open` took 9 s while one user's two link queries held
+ * both workers). The price: one caller's statements never run on every slot at once (a count is
+ * split into `perCaller` slices, search-issues.ts).
+ */
+export class FairQueue<J extends { caller: SearchCaller }> {
+  private readonly waiting = new Map<SearchCaller, J[]>();
+  private readonly running = new Map<SearchCaller, number>();
+
+  constructor(readonly perCaller: number) {}
+
+  push(job: J): void {
+    const jobs = this.waiting.get(job.caller);
+    if (jobs) jobs.push(job);
+    else this.waiting.set(job.caller, [job]);
+  }
+
+  /** The next statement a free slot runs (now counted as running), or undefined when none may. */
+  take(): J | undefined {
+    let chosen: SearchCaller | undefined;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (const caller of this.waiting.keys()) {
+      const running = this.running.get(caller) ?? 0;
+      if (running < this.perCaller && running < fewest) {
+        chosen = caller;
+        fewest = running;
+      }
+    }
+    if (chosen === undefined) return undefined;
+    const jobs = this.waiting.get(chosen) as J[];
+    const job = jobs.shift() as J;
+    // To the end of the turn: on a tie the other callers go first next time.
+    this.waiting.delete(chosen);
+    if (jobs.length) this.waiting.set(chosen, jobs);
+    this.running.set(chosen, fewest + 1);
+    return job;
+  }
+
+  /** A statement `take` answered has ended (rows, error, budget, stopped process). */
+  finished(job: J): void {
+    const running = (this.running.get(job.caller) ?? 1) - 1;
+    if (running > 0) this.running.set(job.caller, running);
+    else this.running.delete(job.caller);
+  }
+
+  /** Takes a statement out of the queue before it ran (its budget ended while it waited). */
+  remove(job: J): boolean {
+    const jobs = this.waiting.get(job.caller);
+    const index = jobs?.indexOf(job) ?? -1;
+    if (!jobs || index < 0) return false;
+    jobs.splice(index, 1);
+    if (jobs.length === 0) this.waiting.delete(job.caller);
+    return true;
+  }
+
+  /** Every waiting statement, the queue emptied. */
+  drain(): J[] {
+    const all = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    return all;
+  }
+}
+
+/** The share of a pool of `slots` one caller may hold at once: all but one slot (at least one). */
+export const perCallerShare = (slots: number): number => Math.max(1, slots - 1);
+
+/**
+ * Runs tasks on `slots` slots in the fair order of `FairQueue` (PostgreSQL's search sessions: the
+ * driver's own pool would hand them out first come, first served). A task still waiting when its
+ * budget ends is refused (BudgetExceeded); once started, the session's own timeout bounds it.
+ */
+export function fairGate(
+  slots: number,
+): <T>(caller: SearchCaller, budgetMs: number, task: () => Promise<T>) => Promise<T> {
+  type Waiter = { caller: SearchCaller; start: () => void };
+  const queue = new FairQueue<Waiter>(perCallerShare(slots));
+  let busy = 0;
+  const pump = () => {
+    while (busy < slots) {
+      const waiter = queue.take();
+      if (!waiter) return;
+      busy++;
+      waiter.start();
+    }
+  };
+  return (caller, budgetMs, task) =>
+    new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        caller,
+        start: () => {
+          clearTimeout(timer);
+          task()
+            .then(resolve, reject)
+            .finally(() => {
+              busy--;
+              queue.finished(waiter);
+              pump();
+            });
+        },
+      };
+      const timer = setTimeout(() => {
+        if (queue.remove(waiter)) reject(new BudgetExceeded(budgetMs));
+      }, budgetMs);
+      queue.push(waiter);
+      pump();
+    });
+}
 
 /**
  * A parameter as the workers' driver binds it: a boolean as 0 or 1, as SQLite stores it (the
@@ -34,6 +155,7 @@ export class BudgetExceeded extends Error {
 
 type Job = {
   id: number;
+  caller: SearchCaller;
   statement: Sql;
   resolve: (rows: unknown[][]) => void;
   reject: (error: Error) => void;
@@ -76,7 +198,7 @@ export function startSearchPool(
   );
   const size = Math.max(1, options.workers ?? 2);
   const workers: Worker[] = [];
-  const queue: Job[] = [];
+  const queue = new FairQueue<Job>(perCallerShare(size));
   let nextId = 1;
   let stopped = false;
 
@@ -94,6 +216,7 @@ export function startSearchPool(
     const job = worker.job;
     if (job?.timer) clearTimeout(job.timer);
     worker.job = undefined;
+    if (job) queue.finished(job);
     if (worker.stale) replace(worker);
     dispatch();
     return job;
@@ -134,6 +257,7 @@ export function startSearchPool(
       const job = worker.job;
       worker.job = undefined;
       if (job?.timer) clearTimeout(job.timer);
+      if (job) queue.finished(job);
       job?.reject(new Error('the search worker stopped'));
       retire(worker);
       dispatch();
@@ -146,10 +270,11 @@ export function startSearchPool(
     while (!stopped && workers.length < size) workers.push(addWorker());
     for (const worker of [...workers]) {
       if (worker.job || !worker.child.connected) continue;
-      const job = queue.shift();
+      const job = queue.take();
       if (!job) return;
       const left = job.deadline - Date.now();
       if (left <= 0) {
+        queue.finished(job);
         job.reject(new BudgetExceeded(job.budgetMs));
         continue;
       }
@@ -158,6 +283,7 @@ export function startSearchPool(
       job.timer = setTimeout(() => {
         if (worker.job !== job) return;
         worker.job = undefined;
+        queue.finished(job);
         job.reject(new BudgetExceeded(job.budgetMs));
         retire(worker);
         worker.child.kill('SIGKILL');
@@ -212,11 +338,12 @@ export function startSearchPool(
     return indexer;
   };
 
-  const run: SqlRunner = (statement, budgetMs) =>
+  const run: SqlRunner = (statement, budgetMs, caller = '') =>
     new Promise((resolve, reject) => {
       if (stopped) return reject(new Error('search is stopped'));
       const job: Job = {
         id: nextId++,
+        caller,
         statement,
         resolve,
         reject,
@@ -226,11 +353,7 @@ export function startSearchPool(
       queue.push(job);
       // A job still waiting for a process at its deadline is refused then.
       const waiting = setTimeout(() => {
-        const index = queue.indexOf(job);
-        if (index >= 0) {
-          queue.splice(index, 1);
-          reject(new BudgetExceeded(budgetMs));
-        }
+        if (queue.remove(job)) reject(new BudgetExceeded(budgetMs));
       }, budgetMs);
       const settle = () => clearTimeout(waiting);
       job.resolve = (rows) => {
@@ -263,7 +386,7 @@ export function startSearchPool(
       stopped = true;
       clearTimeout(indexerStart);
       indexer?.kill('SIGKILL');
-      for (const job of queue.splice(0)) job.reject(new Error('search is stopped'));
+      for (const job of queue.drain()) job.reject(new Error('search is stopped'));
       await Promise.all(
         workers.map(
           (w) =>

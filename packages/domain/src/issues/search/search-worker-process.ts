@@ -38,6 +38,12 @@ for (const schema of ['main', 'fts']) {
   db.pragma(`${schema}.mmap_size = 1073741824`);
 }
 db.pragma('temp_store = memory');
+// The index's words for wildcard patterns (orm/text-index-file.ts, CREATE_TEXT_INDEX_WORDS; a
+// copy, this file being plain syntax), in `temp`: after `temp_store`, whose change drops temporary
+// tables, and before the connection turns query-only.
+db.prepare(
+  'create virtual table if not exists temp.issue_fts_words using fts5vocab(fts, issue_fts, instance)',
+).run();
 if (writable !== 'rw') db.pragma('query_only = 1');
 
 const statements = new Map<string, ReturnType<Db['prepare']>>();
