@@ -7,6 +7,7 @@ import type { Em } from '../orm/em.js';
 import { toBool } from '../orm/row-values.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
+import { recordIssueEvent } from './history/issue-events.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
 import { visibilityGroupId } from './issue-visibility.js';
 
@@ -91,6 +92,13 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
         })),
       );
     }
+    await recordIssueEvent(tx as Em, {
+      issueId,
+      projectId: project.id,
+      authorId: actor.userId,
+      parts: [{ kind: 'issue.created' }],
+      at: now,
+    });
     return issueId;
   });
   const [view] = await loadIssueViews(em, actor, [id]);

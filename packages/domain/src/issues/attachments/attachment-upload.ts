@@ -6,6 +6,7 @@ import type { Em } from '../../orm/em.js';
 import { dialectOfEm } from '../../orm/open-orm.js';
 import { resolveUserRefs } from '../../users/user-refs.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
+import { recordIssueEvent } from '../history/issue-events.js';
 import { attachmentName, attachmentType } from './attachment-names.js';
 import type { AttachmentStore } from './attachment-store.js';
 import type { AttachmentView } from './attachments.js';
@@ -52,7 +53,13 @@ export type AttachmentUpload = {
 
 type Pending = { hash: string; size: number; name: string; contentType: string };
 /** What the rows say besides the files: the author (resolved in the writing transaction), group, time. */
-type RowFacts = { author: (tx: Em) => Promise<number>; group: string | null; created: Date };
+type RowFacts = {
+  author: (tx: Em) => Promise<number>;
+  group: string | null;
+  created: Date;
+  /** Watchers are told of an upload (an import tells no one). */
+  notify: boolean;
+};
 type Quota = { limit: number; sql: string; params: unknown[]; what: string };
 
 /**
@@ -92,6 +99,7 @@ export async function beginUpload(
     author: async () => actor.userId,
     group: null,
     created: new Date(),
+    notify: true,
   });
 }
 
@@ -125,6 +133,7 @@ export async function beginImportUpload(
       author,
       group,
       created: new Date(target.created ?? Date.now()),
+      notify: false,
     },
   );
 }
@@ -255,6 +264,13 @@ async function insertRows(
       created: row.created.getTime(),
     });
   }
+  if (row.notify)
+    await recordIssueEvent(tx, {
+      issueId: issue.id,
+      projectId: issue.projectId,
+      authorId,
+      parts: views.map((v) => ({ kind: 'attachment.added' as const, attachmentId: v.id })),
+    });
   return views;
 }
 

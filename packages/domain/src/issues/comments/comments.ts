@@ -8,6 +8,7 @@ import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
 import { storableText } from '../../text/user-text.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
+import { recordIssueEvent } from '../history/issue-events.js';
 
 /**
  * Who sees a comment restricted to a group (`permittedGroup`): its author and the group's
@@ -137,8 +138,18 @@ export async function updateComment(
   requireCommentRight(actor, issue, comment, 'UPDATE_COMMENT', 'UPDATE_NOT_OWN_COMMENT', 'update');
   comment.text = stored;
   comment.updatedAt = now;
-  await em.flush();
-  await em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: now });
+  // The edit and its notification event commit together.
+  await em.transactional(async (tx) => {
+    await tx.flush();
+    await tx.nativeUpdate(Issue, { id: issue.id }, { updatedAt: now });
+    await recordIssueEvent(tx as Em, {
+      issueId: issue.id,
+      projectId: issue.projectId,
+      authorId: actor.userId,
+      parts: [{ kind: 'comment.updated', commentId: comment.id, text: stored }],
+      at: now,
+    });
+  });
   return toView(issue, comment);
 }
 

@@ -1,0 +1,1 @@
+export * from './notification-kinds.js';
