@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   createFileAttachmentStore,
+  createNotificationWorker,
   createOrm,
   createVcsWorker,
   type DatabaseConfig,
@@ -30,6 +31,8 @@ import {
 } from './env.js';
 import { createLoadSignal } from './http/load-signal.js';
 import { createLogger } from './log/logger.js';
+import { createSmtpTransport } from './notifications/smtp-transport.js';
+import { createWebhookPoster } from './notifications/webhook-http.js';
 import { createServer } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
@@ -131,6 +134,7 @@ export async function serve(env: Env): Promise<void> {
     loginQueryPassword: env.TRACKLINE_LOGIN_QUERY_PASSWORD === 'on',
     // Outputs built from typed rows by our own code are written unchecked only in production.
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
+    emailAvailable: env.TRACKLINE_SMTP_URL !== undefined,
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
   });
   server.on('request', (_req, res) => {
@@ -154,6 +158,10 @@ export async function serve(env: Env): Promise<void> {
   void purgeTrash().then(sweepFiles);
   const trashSweep = setInterval(() => void purgeTrash().then(sweepFiles), 60 * 60 * 1000);
   trashSweep.unref();
+  let listened: (port: number) => void = () => {};
+  const listening = new Promise<number>((resolve) => {
+    listened = resolve;
+  });
   server.listen(env.PORT, env.HOST, () => {
     const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
     const limits = `limits: ${limitsStore.kind}`;
@@ -164,9 +172,11 @@ export async function serve(env: Env): Promise<void> {
     );
     // Several processes: the primary printed them (see main.ts).
     if (cluster.isPrimary) printWhereToGo(env, port, rootPasswordHint);
+    listened(port);
   });
 
   let stopping = false;
+  const notifier = await listening.then((port) => startNotifier(env, orm, port, load.busy));
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
@@ -178,6 +188,7 @@ export async function serve(env: Env): Promise<void> {
     server.close(
       () =>
         void (worker?.stop() ?? Promise.resolve())
+          .then(() => notifier?.stop())
           .then(() => search.stop())
           .then(() => checkpointer?.stop())
           .then(() => orm.close())
@@ -194,4 +205,53 @@ export async function serve(env: Env): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * The notification worker of this process (TRACKLINE_NOTIFY_WORKER): e-mail through the SMTP
+ * server when one is set, webhooks through the guarded HTTP client; it keeps to its share of the
+ * time while requests are in flight, as the VCS worker does.
+ */
+function startNotifier(env: Env, orm: Orm, port: number, busy: () => boolean) {
+  if (env.TRACKLINE_NOTIFY_WORKER !== 'on') return null;
+  const baseUrl = displayUrl(env, port);
+  const smtp = env.TRACKLINE_SMTP_URL
+    ? createSmtpTransport(env.TRACKLINE_SMTP_URL, env.TRACKLINE_SMTP_FROM, baseUrl)
+    : undefined;
+  let sends = 0;
+  const faultAfter = env.TRACKLINE_NOTIFY_FAULT_EXIT_AFTER_SENDS;
+  const notifier = createNotificationWorker(orm, {
+    pollMs: env.TRACKLINE_NOTIFY_POLL_MS,
+    leaseMs: env.TRACKLINE_NOTIFY_LEASE_MS,
+    mergeWindowMs: env.TRACKLINE_NOTIFY_MERGE_SECONDS * 1000,
+    email: smtp,
+    webhooks: {
+      ...createWebhookPoster({
+        allowPrivate: env.TRACKLINE_WEBHOOK_ALLOW_PRIVATE === 'on',
+        timeoutMs: env.TRACKLINE_WEBHOOK_TIMEOUT_MS,
+        baseUrl,
+      }),
+      firstRetryMs: env.TRACKLINE_WEBHOOK_RETRY_FIRST_MS,
+      retryForMs: env.TRACKLINE_WEBHOOK_RETRY_FOR_MS,
+    },
+    busy,
+    logError: (error) => console.error('trackline: notifications:', error),
+    ...(faultAfter
+      ? {
+          // Crash drills: killed between the server's acceptance and our record of it.
+          afterSend: () => {
+            if (++sends < faultAfter) return;
+            console.log('trackline: notification fault injection: killing the process after a send');
+            process.kill(process.pid, 'SIGKILL');
+          },
+        }
+      : {}),
+  });
+  notifier.start();
+  return {
+    async stop() {
+      await notifier.stop();
+      smtp?.close();
+    },
+  };
 }
