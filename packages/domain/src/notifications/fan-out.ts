@@ -30,11 +30,14 @@ const eventDone = prepareWrite((param: Param<{ id: number; token: string }>) =>
     .where('id', '=', param('id'))
     .where('claim_token', '=', param('token')),
 );
+/**
+ * The hooks that want an event of this project: disabled ones too (their deliveries wait, and
+ * go when the hook is enabled again; the claim takes only an enabled hook's).
+ */
 const hooksQuery = prepareRead((param: Param<{ projectId: number }>) =>
   tables
     .selectFrom('webhooks as w')
     .select(['w.id', 'w.kinds'])
-    .where('w.enabled', '=', sql.lit(true))
     .where((eb) =>
       eb.or([
         eb.not(
