@@ -39,6 +39,8 @@ export async function startSmtpServer(): Promise<TestSmtp> {
         .catch((error: Error) => callback(error));
     },
   });
+  // A client killed mid-session (the crash drill) resets its connection: not an error of the test.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
@@ -143,6 +145,7 @@ export async function startReceiver(secretOf: (path: string) => string | undefin
       res.end();
     });
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return receiver;

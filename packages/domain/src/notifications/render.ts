@@ -130,8 +130,17 @@ export class RenderContext {
 
   constructor(private readonly em: Em) {}
 
-  /** Loads the events, and everything they name, that are not loaded yet. */
-  async load(eventIds: readonly number[]): Promise<void> {
+  /** The loads in progress: one at a time, so a caller never sees another's half-filled memo. */
+  private loading: Promise<void> = Promise.resolve();
+
+  /** Loads the events, and everything they name, that are not loaded yet (after any load in progress). */
+  load(eventIds: readonly number[]): Promise<void> {
+    const run = this.loading.then(() => this.loadNow(eventIds));
+    this.loading = run.catch(() => {});
+    return run;
+  }
+
+  private async loadNow(eventIds: readonly number[]): Promise<void> {
     const missing = [...new Set(eventIds)].filter((id) => !this.events.has(id));
     for (const chunk of chunks(missing)) {
       const rows = await eventsQuery(chunk.length).all(this.em, { ids: chunk });

@@ -42,6 +42,9 @@ export type NotificationWorker = {
   runUntilIdle(): Promise<number>;
 };
 
+/** Groups assembled side by side (see `assemble`). */
+const ASSEMBLE_AT_ONCE = 16;
+
 const userQuery = prepareRead((param: Param<{ id: number }>) =>
   tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
 );
@@ -99,39 +102,47 @@ export function createNotificationWorker(
     return claims.length;
   }
 
+  /** Makes one group's message (an inbox entry is rendered now: kept only when the reader may see something of it). */
+  async function assembleGroup(em: Em, ctx: RenderContext, actors: ActorMemo, key: string): Promise<boolean> {
+    const group = await waitingGroup(em, key);
+    if (!group) return false;
+    let status: 'pending' | 'sent' | 'skipped' = 'pending';
+    let system: { subject: string; text: string } | null = null;
+    if (group.channel === 'inapp') {
+      const user = await userQuery.first(em, { id: group.userId });
+      await ctx.load(group.eventIds);
+      const reader = user
+        ? await actorOf(em, actors, { id: Number(user.id), login: user.login, type: user.type as UserType })
+        : null;
+      const rendered = reader ? await ctx.render(reader, group.eventIds) : null;
+      status = rendered ? 'sent' : 'skipped';
+      // The inbox lists only readable issues: the news that one is hidden now comes as a note.
+      if (rendered?.access === 'lost') {
+        const subject = `${rendered.issue.id} is no longer visible to you`;
+        system = { subject, text: `${subject}: its visibility was changed.` };
+      }
+    }
+    return (await makeMessage(em, group, status, now(), system)) !== null;
+  }
+
+  /**
+   * Due groups into messages, several at once: on PostgreSQL each waits on round trips (its reads,
+   * its transaction), which run side by side on the pool's connections; SQLite runs them in turn.
+   */
   async function assemble(em: Em, ctx: RenderContext, actors: ActorMemo): Promise<number> {
     const keys = await dueGroupKeys(em, now(), 200);
     let made = 0;
-    for (const key of keys) {
-      try {
-        const group = await waitingGroup(em, key);
-        if (!group) continue;
-        let status: 'pending' | 'sent' | 'skipped' = 'pending';
-        let system: { subject: string; text: string } | null = null;
-        if (group.channel === 'inapp') {
-          // An inbox entry is "sent" now: kept only when the reader may see something of it.
-          const user = await userQuery.first(em, { id: group.userId });
-          await ctx.load(group.eventIds);
-          const reader = user
-            ? await actorOf(em, actors, {
-                id: Number(user.id),
-                login: user.login,
-                type: user.type as UserType,
-              })
-            : null;
-          const rendered = reader ? await ctx.render(reader, group.eventIds) : null;
-          status = rendered ? 'sent' : 'skipped';
-          // The inbox lists only readable issues: the news that one is hidden now comes as a note.
-          if (rendered?.access === 'lost') {
-            const subject = `${rendered.issue.id} is no longer visible to you`;
-            system = { subject, text: `${subject}: its visibility was changed.` };
-          }
-        }
-        if ((await makeMessage(em, group, status, now(), system)) !== null) made++;
-      } catch (error) {
-        logError(error);
-      }
-      if (made % 50 === 49) await pause();
+    for (let i = 0; i < keys.length; i += ASSEMBLE_AT_ONCE) {
+      const results = await Promise.all(
+        keys.slice(i, i + ASSEMBLE_AT_ONCE).map((key) =>
+          assembleGroup(em, ctx, actors, key).catch((error: unknown) => {
+            logError(error);
+            return false;
+          }),
+        ),
+      );
+      made += results.filter(Boolean).length;
+      await pause();
     }
     return made;
   }
