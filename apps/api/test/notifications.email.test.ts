@@ -56,7 +56,13 @@ describe('notification e-mail', () => {
     await createProject(fork(server.orm), root, { shortName: P, name: 'Mail' });
     for (const login of ['watcher', 'viewer', 'banned', 'noaddress', 'digester'])
       await userWithRole(server.orm, login, login === 'viewer' ? 'Reporter' : 'Developer', P);
-    await fork(server.orm).getConnection().execute("update users set banned = true where login = 'banned'");
+    // An administrator bans through the legacy user update; one's own account cannot be.
+    expect(
+      (await server.request('POST', '/rest/admin/user/banned?banned=true', { user: 'root' })).status,
+    ).toBe(200);
+    expect(
+      (await server.request('POST', '/rest/admin/user/watcher?banned=true', { user: 'watcher' })).status,
+    ).toBe(403);
     await fork(server.orm).getConnection().execute("update users set email = null where login = 'noaddress'");
     const res = await server.request('PUT', `/rest/issue?project=${P}&summary=Mail+me`, { user: 'root' });
     issue = res.headers.get('location')?.split('/').pop() as string;
@@ -141,6 +147,22 @@ describe('notification e-mail', () => {
     // Every message arrived twice under one Message-ID: the server keeps one of each.
     expect(smtp.arrivals.slice(first.length).sort()).toEqual([...first].sort());
     expect(smtp.messages.size).toBe(first.length);
+  });
+
+  it('marks user fields whose users are told as assignees (the seeded Assignee is); only user fields', async () => {
+    expect(
+      (
+        await server.request('POST', '/rest/admin/customfield/field/Assignee?isAssignee=true', {
+          user: 'root',
+        })
+      ).status,
+    ).toBe(200);
+    const refused = await server.request('POST', '/rest/admin/customfield/field/Priority?isAssignee=true', {
+      user: 'root',
+      accept: JSON_ACCEPT,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json().value).toBe('isAssignee: [ Priority ] is not a user field');
   });
 
   it('one-click unsubscribe: GET shows a page and changes nothing, POST switches e-mail off, a forged token is 400', async () => {
