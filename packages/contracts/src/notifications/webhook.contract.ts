@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_WEBHOOK_URL_LENGTH } from '../common/limits.js';
 import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { ZMessage } from '../common/small-bodies.js';
@@ -85,7 +86,11 @@ export const getWebhookMeta = {
 } satisfies RouteMeta;
 export const ZWebhookNameInput = z.object({ name: ZWebhookName });
 
-const ZUrl = z.string().trim().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters');
+const ZUrl = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
 const ZWebhookSecret = z
   .string()
   .min(16, 'must be at least 16 characters')
