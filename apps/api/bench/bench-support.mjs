@@ -55,7 +55,7 @@ export function startApi(file, { nodeArgs = [], env = {} } = {}) {
       const port = /listening on http:\/\/[^:]+:(\d+)/.exec(out)?.[1];
       if (port) {
         started = true;
-        resolve({ child, url: `http://127.0.0.1:${port}` });
+        resolve({ child, url: `http://127.0.0.1:${port}`, log: () => out });
       }
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));

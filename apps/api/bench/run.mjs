@@ -196,7 +196,7 @@ function assistPath(kind, i, withIssue = true) {
 const assistPaths = (kind, count, withIssue = true) =>
   Array.from({ length: count }, (_, i) => assistPath(kind, i, withIssue));
 
-/** The VCS push and import benchmarks each print one JSON object (their only stdout). */
+/** The VCS push, notification and import benchmarks each print one JSON object (their only stdout). */
 function runJsonBench(script, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(here, script)], {
@@ -416,6 +416,19 @@ try {
       `  acknowledged in ${vcs.ackMs} ms, fully applied in ${vcs.applyMs} ms (${vcs.commitsPerSecond} commits/s)`,
     );
   }
+  let notifications = null;
+  if (!only || only.test('notif')) {
+    console.log(
+      '\nNotifications: a command on an issue with 1,000 watchers, e-mail to a local SMTP server, 20 webhooks (separate server and database)...',
+    );
+    notifications = await runJsonBench('notifications.mjs');
+    const n = notifications;
+    console.log(
+      `  command acknowledged in ${n.watchedAckMs} ms (max ${n.watchedAckMaxMs}) vs ${n.baselineAckMs} ms without watchers: ${n.ackRatio}x; ` +
+        `1,000 e-mails at the SMTP server in ${n.emailsMs} ms (max ${n.emailsMaxMs}; target 10,000); ` +
+        `20 webhook deliveries in ${n.webhooksMs} ms (max ${n.webhooksMaxMs}; target 1,000)`,
+    );
+  }
   let imports = null;
   if (!only || only.test('import')) {
     console.log(
@@ -570,6 +583,7 @@ try {
     serverTime,
     formUpload,
     vcs,
+    notifications,
     imports,
     processes,
     writeMix,

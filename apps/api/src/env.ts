@@ -135,6 +135,33 @@ const ZEnv = z.object({
    * committed; 0 exits right after claiming a delivery.
    */
   VCS_FAULT_EXIT_AFTER_UNITS: z.coerce.number().int().min(0).optional(),
+  /**
+   * Notifications (docs/notifications.md): the SMTP server e-mail goes through
+   * (`smtp://user:pass@host:587`, `smtps://host:465`; unset: no e-mail is sent, the inbox and
+   * webhooks still work) and the sender. Links in messages start with PUBLIC_URL (else the
+   * listening address).
+   */
+  TRACKLINE_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  TRACKLINE_SMTP_FROM: z.string().min(3).default('Trackline <trackline@localhost>'),
+  /** Changes by one author to one issue within this many seconds make one message. */
+  TRACKLINE_NOTIFY_MERGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** `off`: this process runs no notification worker (another process does). */
+  TRACKLINE_NOTIFY_WORKER: onOff('on'),
+  TRACKLINE_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  /** How long a worker's claim on an event, message or webhook delivery lasts. */
+  TRACKLINE_NOTIFY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Webhooks may target private, loopback and link-local addresses only when `on` (tests, a trusted LAN). */
+  TRACKLINE_WEBHOOK_ALLOW_PRIVATE: onOff('off'),
+  /** The longest a webhook delivery may take (connect, send, answer). */
+  TRACKLINE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** The wait after a failed delivery's first attempt (doubling after each, at most an hour), and how long it is retried. */
+  TRACKLINE_WEBHOOK_RETRY_FIRST_MS: z.coerce.number().int().min(10).max(3_600_000).default(10_000),
+  TRACKLINE_WEBHOOK_RETRY_FOR_MS: z.coerce.number().int().min(100).max(604_800_000).default(86_400_000),
+  /** Crash drills only: the process kills itself (SIGKILL) right after the Nth message or delivery was accepted, before recording it. */
+  TRACKLINE_NOTIFY_FAULT_EXIT_AFTER_SENDS: z.coerce.number().int().min(1).optional(),
 });
 export type Env = z.infer<typeof ZEnv>;
 /** Every setting the server reads (`.env.example` and docs/configuration.md list each; a test checks). */

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import {
   createFileAttachmentStore,
+  createNotificationWorker,
   createOrm,
   createVcsWorker,
   type DatabaseConfig,
@@ -31,6 +32,8 @@ import {
 } from './env.js';
 import { createLoadSignal } from './http/load-signal.js';
 import { createLogger } from './log/logger.js';
+import { createSmtpTransport } from './notifications/smtp-transport.js';
+import { createWebhookPoster } from './notifications/webhook-http.js';
 import { createServer, type ServerOptions } from './server.js';
 import { vcsFaultHooks } from './webhooks/fault-injection.js';
 
@@ -163,6 +166,7 @@ export async function startServer(
     loginQueryPassword: env.TRACKLINE_LOGIN_QUERY_PASSWORD === 'on',
     // Outputs built from typed rows by our own code are written unchecked only in production.
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
+    emailAvailable: env.TRACKLINE_SMTP_URL !== undefined,
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
     ...options.server,
   });
@@ -190,11 +194,14 @@ export async function startServer(
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
+  // The notification worker, once the port (and so the base URL of its links) is known.
+  const notifier = startNotifier(env, orm, port, load.busy, report);
 
   const closeAll = async () => {
     clearInterval(trashSweep);
     await firstSweep;
     await (worker?.stop() ?? Promise.resolve());
+    await notifier?.stop();
     await search.stop();
     await checkpointer?.stop();
     await limitsStore.close();
@@ -258,4 +265,59 @@ export async function serve(env: Env): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * The notification worker of this process (TRACKLINE_NOTIFY_WORKER): e-mail through the SMTP
+ * server when one is set, webhooks through the guarded HTTP client; it keeps to its share of the
+ * time while requests are in flight, as the VCS worker does.
+ */
+function startNotifier(
+  env: Env,
+  orm: Orm,
+  port: number,
+  busy: () => boolean,
+  report: (message: string, error?: unknown) => void,
+) {
+  if (env.TRACKLINE_NOTIFY_WORKER !== 'on') return null;
+  const baseUrl = displayUrl(env, port);
+  const smtp = env.TRACKLINE_SMTP_URL
+    ? createSmtpTransport(env.TRACKLINE_SMTP_URL, env.TRACKLINE_SMTP_FROM, baseUrl)
+    : undefined;
+  let sends = 0;
+  const faultAfter = env.TRACKLINE_NOTIFY_FAULT_EXIT_AFTER_SENDS;
+  const notifier = createNotificationWorker(orm, {
+    pollMs: env.TRACKLINE_NOTIFY_POLL_MS,
+    leaseMs: env.TRACKLINE_NOTIFY_LEASE_MS,
+    mergeWindowMs: env.TRACKLINE_NOTIFY_MERGE_SECONDS * 1000,
+    email: smtp,
+    webhooks: {
+      ...createWebhookPoster({
+        allowPrivate: env.TRACKLINE_WEBHOOK_ALLOW_PRIVATE === 'on',
+        timeoutMs: env.TRACKLINE_WEBHOOK_TIMEOUT_MS,
+        baseUrl,
+      }),
+      firstRetryMs: env.TRACKLINE_WEBHOOK_RETRY_FIRST_MS,
+      retryForMs: env.TRACKLINE_WEBHOOK_RETRY_FOR_MS,
+    },
+    busy,
+    logError: (error) => report('notifications', error),
+    ...(faultAfter
+      ? {
+          // Crash drills: killed between the server's acceptance and our record of it.
+          afterSend: () => {
+            if (++sends < faultAfter) return;
+            console.log('trackline: notification fault injection: killing the process after a send');
+            process.kill(process.pid, 'SIGKILL');
+          },
+        }
+      : {}),
+  });
+  notifier.start();
+  return {
+    async stop() {
+      await notifier.stop();
+      smtp?.close();
+    },
+  };
 }

@@ -32,6 +32,7 @@ import { type Logger, silentLogger } from './log/logger.js';
 import { type RequestContext, requestContext, requestIdOf } from './log/request-context.js';
 import { createErrorLog, createRequestLog } from './log/request-log.js';
 import { createSecurityLog } from './log/security-log.js';
+import { handleUnsubscribe } from './notifications/unsubscribe.route.js';
 import { restErrorOf, writeRestError } from './rest/error-writer.js';
 import { LEGACY_XML } from './rest/legacy-xml.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
@@ -57,6 +58,8 @@ export type ServerOptions = {
   resourceLimits?: ResourceLimits;
   /** Days a deleted project stays restorable (shown in the trash listing); the domain's default when absent. */
   trashDays?: number;
+  /** Whether notification e-mail is sent (TRACKLINE_SMTP_URL); shown in the settings. */
+  emailAvailable?: boolean;
   /** The attachment store and size limit; a temporary directory of this process when absent (tests). */
   attachments?: AttachmentOptions;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
@@ -84,6 +87,7 @@ export function createRequestHandler({
   limits,
   resourceLimits = DEFAULT_RESOURCE_LIMITS,
   trashDays = DEFAULT_TRASH_DAYS,
+  emailAvailable = false,
   onVcsDelivery,
   inputLimits,
   publicUrl,
@@ -135,6 +139,7 @@ export function createRequestHandler({
       request: guard.requestFacts(fork, req, res, transport, resolved),
       resourceLimits,
       trashDays,
+      emailAvailable,
       baseUrl: baseUrlOf(req),
       transport,
       response: createResponseHints(),
@@ -215,6 +220,11 @@ export function createRequestHandler({
       if (url.pathname === '/rest/user/login' && req.method === 'POST') {
         routeIs('/rest/user/login');
         return await handleLogin(orm, req, res, url, guard, { queryPassword: loginQueryPassword });
+      }
+      if (url.pathname === '/unsubscribe') {
+        routeIs('/unsubscribe');
+        if (req.method !== 'GET' && req.method !== 'POST') return methodNotAllowed(res, 'GET, POST');
+        return await handleUnsubscribe(orm, req, res, url);
       }
       const hookHost = vcsHookHost(url.pathname);
       if (hookHost !== null) {

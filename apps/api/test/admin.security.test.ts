@@ -62,6 +62,20 @@ type Family = {
 
 /** One row per route family of `/rest/admin`; the messages are the legacy wording, exactly. */
 const FAMILIES: Record<string, Family> = {
+  webhook: {
+    // A hook of every project needs UPDATE_PROJECT globally.
+    denied: {
+      method: 'PUT',
+      path: '/rest/admin/webhook/Wire_dev?url=https%3A%2F%2Fhooks.example.com%2Fin',
+      as: 'developer',
+      message: 'You have no rights to register a webhook for every project.',
+    },
+    allowed: {
+      method: 'PUT',
+      path: '/rest/admin/webhook/Wire_adm?url=https%3A%2F%2Fhooks.example.com%2Fin',
+      status: 201,
+    },
+  },
   timetracking: {
     denied: {
       method: 'PUT',

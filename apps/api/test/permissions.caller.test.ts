@@ -19,6 +19,7 @@ import {
   createSession,
   createTag,
   createVcsIntegration,
+  createWebhook,
   createWorkItem,
   createWorkType,
   deleteProject,
@@ -100,6 +101,14 @@ const ISSUE = 'PERM-1';
 const ANY: Row['expect'] = { root: OK, holder: OK, reader: OK, none: OK };
 /** Only root and the holder (the permission is not carried by Observer). */
 const HOLDERS: Row['expect'] = { root: OK, holder: OK, reader: DENIED, none: DENIED };
+
+/** A hook root registers for PERM: the holder administers it; the reader and none are not shown it. */
+const ADMINISTERS: Row['expect'] = { root: OK, holder: OK, reader: HIDDEN, none: HIDDEN };
+async function freshHook(a: Arrange) {
+  const name = `Hook_${a.key}`;
+  await createWebhook(a.em(), a.root, { name, url: 'https://hooks.example.com/in', projects: [P] });
+  return name;
+}
 
 /** A fresh project `X_<key>` where the holder holds the row's role and the reader is Observer. */
 async function projectFor(a: Arrange, prefix: string) {
@@ -467,6 +476,43 @@ const ROWS: Record<string, Row> = {
       );
       return { name, delivery: 'deliveryId' in receipt ? receipt.deliveryId : 0 };
     }, expect: HOLDERS },
+
+  // Notifications: one's own inbox, channels and subscriptions need nothing; a project's group
+  // is read with READ_PROJECT and set with UPDATE_PROJECT there.
+  'notifications.inbox':          { holder: {}, input: () => ({}), expect: ANY },
+  'notifications.unreadCount':    { holder: {}, input: () => ({}), expect: ANY },
+  'notifications.markRead':       { holder: {}, input: () => ({}), expect: ANY },
+  'notifications.settings':       { holder: {}, input: () => ({}), expect: ANY },
+  'notifications.updateSettings': { holder: {}, input: () => ({ ownChanges: false }), expect: ANY },
+  'notifications.subscriptions':  { holder: {}, input: () => ({}), expect: ANY },
+  'notifications.subscribe':      { holder: {},
+    input: async (a) => {
+      if (a.login) await createTag(a.em(), await actorFor(ormOf(), a.login), { name: `n_${a.key}` });
+      return { tag: `n_${a.key}`, notify: true };
+    }, expect: ANY },
+  'notifications.projectGroup':   { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'notifications.setProjectGroup': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: () => ({ project: P, group: '' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  // Webhooks: UPDATE_PROJECT in each of the hook's projects; one the caller may not administer is
+  // hidden like a missing one (the list shows only those they may).
+  'webhooks.list':                { holder: {}, input: () => ({}), expect: ANY },
+  'webhooks.get':                 { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshHook(a) }), expect: ADMINISTERS },
+  'webhooks.create':              { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: (a) => ({ name: `New_${a.key}`, url: 'https://hooks.example.com/in', projects: P }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'webhooks.update':              { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshHook(a), kinds: 'comment.added' }), expect: ADMINISTERS },
+  'webhooks.delete':              { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshHook(a) }), expect: ADMINISTERS },
+  'webhooks.deliveries':          { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshHook(a) }), expect: ADMINISTERS },
+  'webhooks.redeliver':           { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] },
+    input: async (a) => {
+      const name = await freshHook(a);
+      const em = a.em();
+      const [event] = await em.execute<{ id: number }[]>(
+        "insert into notification_events (issue_id, project_id, author_id, kinds, payload, quiet, created_at, status) values (0, 0, 0, 'issue.created', '[]', false, 0, 'done') returning id",
+      );
+      const [delivery] = await em.execute<{ id: number }[]>(
+        "insert into webhook_deliveries (webhook_id, event_id, status, created_at) values ((select id from webhooks where name = ?), ?, 'failed', 0) returning id",
+        [name, event?.id],
+      );
+      return { name, delivery: Number(delivery?.id) };
+    }, expect: ADMINISTERS },
 };
 
 let orm: Orm;

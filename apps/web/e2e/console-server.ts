@@ -10,9 +10,13 @@ export const CONSOLE_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
  * serving the built console at `/`, on a free loopback port; `close()` fails on any 500 it
  * answered.
  */
-export async function startConsoleServer() {
+export async function startConsoleServer(settings: Record<string, string> = {}) {
   const live = await startLiveTestServer({
-    settings: { TRACKLINE_CONSOLE_DIR: CONSOLE_DIR, TRACKLINE_MAX_ATTACHMENT_BYTES: String(5 * 1024 * 1024) },
+    settings: {
+      TRACKLINE_CONSOLE_DIR: CONSOLE_DIR,
+      TRACKLINE_MAX_ATTACHMENT_BYTES: String(5 * 1024 * 1024),
+      ...settings,
+    },
   });
   return { url: live.url, orm: live.orm, close: () => live.close() };
 }

@@ -1,12 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@trackline/client';
 import { isUnauthenticated, messageOf, trackline } from './api';
+import { InboxBell } from './components/InboxBell';
 import { keys } from './lib/queries';
 import { Link, match, navigate, useLocation } from './lib/router';
 import { AdminPage } from './pages/admin/AdminPage';
 import { IssuePage } from './pages/IssuePage';
 import { IssuesPage } from './pages/IssuesPage';
 import { LoginPage } from './pages/LoginPage';
+import { InboxPage } from './pages/notifications/InboxPage';
+import { NotificationSettingsPage } from './pages/notifications/NotificationSettingsPage';
 
 /** Whether the caller may see the administration screens (any administrative permission). */
 export const isAdmin = (me: Me) =>
@@ -53,6 +56,9 @@ function Shell({ me }: { me: Me }) {
   };
   const issue = match('/issue/:issue', path);
   const admin = path === '/admin' || path.startsWith('/admin/');
+  // Issue 39: the inbox and the notification settings.
+  const inbox = path === '/inbox';
+  const settings = path === '/settings/notifications';
   return (
     <>
       <a href="#main" className="skip-link">
@@ -63,7 +69,7 @@ function Shell({ me }: { me: Me }) {
           Trackline
         </Link>
         <nav aria-label="Main">
-          <Link href="/" aria-current={!admin && !issue ? 'page' : undefined}>
+          <Link href="/" aria-current={!admin && !issue && !inbox && !settings ? 'page' : undefined}>
             Issues
           </Link>
           {isAdmin(me) && (
@@ -74,6 +80,7 @@ function Shell({ me }: { me: Me }) {
           <a href="/rest/docs">API docs</a>
         </nav>
         <div className="user">
+          <InboxBell current={inbox} />
           <span title={me.login}>{me.fullName}</span>
           <button type="button" onClick={() => void logOut()}>
             Log out
@@ -83,6 +90,10 @@ function Shell({ me }: { me: Me }) {
       <main id="main" tabIndex={-1}>
         {issue ? (
           <IssuePage id={issue.issue as string} me={me} />
+        ) : inbox ? (
+          <InboxPage />
+        ) : settings ? (
+          <NotificationSettingsPage />
         ) : admin ? (
           <AdminPage me={me} path={path} />
         ) : (

@@ -5,6 +5,7 @@ export * from './folders/index.js';
 export * from './import/index.js';
 export * from './issues/index.js';
 export * from './link-types/index.js';
+export * from './notifications/index.js';
 export * from './permissions.js';
 export * from './projects/index.js';
 export * from './roles/index.js';

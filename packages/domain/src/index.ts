@@ -69,6 +69,7 @@ export * from './model/tag.entity.js';
 export * from './model/token.entity.js';
 export * from './model/user.entity.js';
 export * from './model/work-item.entity.js';
+export * from './notifications/index.js';
 export * from './orm/em.js';
 export * from './orm/epoch-cache.js';
 export * from './orm/migrate.js';

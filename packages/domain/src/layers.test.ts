@@ -22,7 +22,19 @@ const LAYERS: readonly (readonly string[])[] = [
   // The reads every request or hot route pays, without entities.
   ['read-models'],
   // The features, each a use case folder on the layers below.
-  ['roles', 'groups', 'projects', 'users', 'folders', 'issues', 'link-types', 'import', 'vcs', 'seed'],
+  [
+    'roles',
+    'groups',
+    'projects',
+    'users',
+    'folders',
+    'issues',
+    'link-types',
+    'import',
+    'vcs',
+    'notifications',
+    'seed',
+  ],
   // The package's entries: the public API and the test kit.
   ['index', 'testing'],
 ];

@@ -74,6 +74,12 @@ export const GROUPS: { name: string; description: string; paths: RegExp }[] = [
     paths: /^\/issuesFolder(\/|$)/,
   },
   {
+    name: 'Webhooks',
+    description:
+      'Outgoing webhooks: changes of issues posted, signed, to other services; their delivery log.',
+    paths: /^\/admin\/webhook(\/|$)/,
+  },
+  {
     name: 'VCS integrations',
     description: 'Push hooks from GitHub, GitLab and Bitbucket, and their integrations.',
     paths: /^\/(vcsHooksReceiver|admin\/vcsIntegration)(\/|$)/,

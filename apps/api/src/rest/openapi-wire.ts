@@ -86,7 +86,7 @@ const PARAMETERS: Record<string, string> = {
   caret: 'Caret position in the text (0-based)',
   optionsLimit: 'How many suggestions to answer at most',
   runAs: 'Login to act as (needs LOW_LEVEL_ADMIN)',
-  disableNotifications: 'Apply without notifications (accepted; nothing is sent)',
+  disableNotifications: 'Tell no person of this change (webhooks are still told)',
   issueIds: 'Context issues (readable or compressed ids)',
   summary: 'Issue summary (one line)',
   permittedGroup: 'Group the issue is visible to',
@@ -153,6 +153,8 @@ export function describeWire(
     Object.entries(components.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
   );
   components.schemas = { ...schemas, Error: ERROR_SCHEMA };
+  // Named schemas (the webhook payload) are tidied like the operations' own.
+  for (const schema of Object.values(schemas)) tidySchema(schema);
   doc.components = components;
 
   const metaOf = new Map<string, Operation['meta']>();

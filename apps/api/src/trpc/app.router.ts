@@ -7,6 +7,8 @@ import { foldersRouter } from '../routers/folders/folders.router.js';
 import { importRouter } from '../routers/import/import.router.js';
 import { issuesRouter } from '../routers/issues/issues.router.js';
 import { linkTypesRouter } from '../routers/link-types/link-types.router.js';
+import { notificationsRouter } from '../routers/notifications/notifications.router.js';
+import { webhooksRouter } from '../routers/notifications/webhooks.router.js';
 import { projectsRouter } from '../routers/projects/projects.router.js';
 import { rolesRouter } from '../routers/roles/roles.router.js';
 import { timeTrackingRouter } from '../routers/time-tracking/time-tracking.router.js';
@@ -34,6 +36,8 @@ export const appRouter = router({
   commands: commandsRouter,
   folders: foldersRouter,
   vcs: vcsRouter,
+  webhooks: webhooksRouter,
+  notifications: notificationsRouter,
   import: importRouter,
   attachments: attachmentsRouter,
   timeTracking: timeTrackingRouter,

@@ -41,6 +41,8 @@ export type Context = {
   resourceLimits: ResourceLimits;
   /** Days a deleted project stays restorable. */
   trashDays: number;
+  /** Whether this server sends notification e-mail (TRACKLINE_SMTP_URL). */
+  emailAvailable?: boolean | undefined;
   /** `http://host:port` as the client addressed us, for legacy `url` attributes. */
   baseUrl: string;
   transport: 'rest' | 'trpc';

@@ -22,3 +22,5 @@ export const MAX_PAGE_SIZE = 500;
 export const MAX_ROW_ID = 2_147_483_647;
 /** A VCS integration's branch filter, in characters. */
 export const MAX_BRANCH_FILTER_LENGTH = 2000;
+/** An outgoing webhook's URL, in characters. */
+export const MAX_WEBHOOK_URL_LENGTH = 2000;

@@ -77,7 +77,8 @@ export const updateFieldPrototypeMeta = {
   openapi: {
     method: 'POST',
     path: '/admin/customfield/field/{name}',
-    summary: "Change a custom field prototype's aliases",
+    summary:
+      "Change a custom field prototype's aliases, or whether its users are told of changes as assignees",
     description:
       '`aliases`: other names of the field in commands, search and suggestions, comma-separated (empty: none); each must not be a command keyword or name another field.',
     tags: TAGS,
@@ -88,6 +89,8 @@ export const updateFieldPrototypeMeta = {
 export const ZUpdateFieldPrototypeInput = z.object({
   name: ZFieldName,
   aliases: z.string().max(1100, 'must be at most 1100 characters').optional(),
+  /** A user field whose users are told of changes as assignees (docs/notifications.md). */
+  isAssignee: QueryBool.optional(),
 });
 
 export const deleteFieldPrototypeMeta = {

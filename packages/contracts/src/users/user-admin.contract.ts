@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueryBool } from '../common/query-bool.js';
 import { element, list, type RouteMeta } from '../common/route-meta.js';
 import { name, optionalText } from '../common/text-fields.js';
 import { ZLogin, ZProjectShortName } from '../projects/project.contract.js';
@@ -53,6 +54,8 @@ export const ZUpdateUserInput = z.object({
   email: z.union([z.literal(''), ZEmail]).optional(),
   jabber: optionalText(200),
   password: ZPassword.optional(),
+  /** A banned account is told nothing (docs/notifications.md); UPDATE_USER, not one's own. */
+  banned: QueryBool.optional(),
 });
 
 export const saveUserMeta = {

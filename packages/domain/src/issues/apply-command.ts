@@ -16,7 +16,11 @@ import { findReadableIssues } from './find-issues.js';
 
 export type ApplyCommandResult = { issues: string[] };
 /** `commentGroup`: the comment is visible only to this group's members (and its author). */
-export type CommentOptions = { commentGroup?: string | undefined };
+export type CommentOptions = {
+  commentGroup?: string | undefined;
+  /** `disableNotifications`: the change tells no person (webhooks are still told). */
+  quiet?: boolean | undefined;
+};
 
 const ATTEMPTS = 3;
 
@@ -51,13 +55,10 @@ export async function applyCommand(
           for (const op of ops) await applyOp(ctx, issue, op);
           applyCommentArgument(ctx, issue);
         }
-        await persistCommandState(
-          tx,
-          actor.userId,
-          state,
-          resolutionChanges(state, new Date()),
+        await persistCommandState(tx, actor.userId, state, resolutionChanges(state, new Date()), {
           commentGroupId,
-        );
+          quiet: options.quiet,
+        });
         return { issues: refs.map((r) => r.readableId) };
       });
     } catch (error) {

@@ -21,6 +21,8 @@ export type SelectionCommand = {
   /** The comment is visible to this group only. */
   group?: string | undefined;
   runAs?: string | undefined;
+  /** "Apply silently": the change tells no person (webhooks are still told). */
+  disableNotifications?: boolean | undefined;
 };
 
 /**
@@ -38,7 +40,10 @@ export async function applyCommandToSelection(
 ): Promise<IssueView[]> {
   const actor = await resolveRunAs(em, caller, input.runAs);
   const ids = await selectedIssueIds(em, actor, input);
-  await executeCommand(em, actor, ids, input.command, input.comment, limits, { commentGroup: input.group });
+  await executeCommand(em, actor, ids, input.command, input.comment, limits, {
+    commentGroup: input.group,
+    quiet: input.disableNotifications,
+  });
   const refs = await findReadableIssues(em, caller, ids);
   return loadIssueViews(
     em,

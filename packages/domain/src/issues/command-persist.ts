@@ -14,6 +14,7 @@ import {
 } from './command-state.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
+import { type IssueEventPart, recordIssueEvent } from './history/issue-events.js';
 import { changeIssueVisibility } from './issue-visibility.js';
 import { insertWorkItem } from './work-items/work-items.js';
 
@@ -125,8 +126,25 @@ async function withoutConcurrentDuplicates(em: Em, added: LinkKey[]): Promise<Li
   return added.filter((key) => !present.has(key));
 }
 
-/** Writes the links added and removed; the ids of the issues on either end of a change. */
-async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set<number>> {
+/** The new comment's id (`returning`: SQLite ≥ 3.35 and PostgreSQL). */
+async function insertComment(em: Em, values: unknown[]): Promise<number> {
+  const rows = await em.execute<{ id: unknown }[]>(
+    'insert into issue_comments (issue_id, author_id, text, created_at, updated_at, deleted, permitted_group_id) ' +
+      'values (?, ?, ?, ?, ?, ?, ?) returning id',
+    values,
+  );
+  return Number(rows[0]?.id);
+}
+
+/**
+ * Writes the links added and removed; the ids of the issues on either end of a change, and the
+ * keys added and removed.
+ */
+async function persistLinks(
+  em: Em,
+  state: CommandState,
+  now: Date,
+): Promise<{ touched: Set<number>; added: LinkKey[]; removed: LinkKey[] }> {
   const touched = new Set<number>();
   const removed = [...state.links.initial].filter(([key]) => !state.links.current.has(key));
   if (removed.length) await em.nativeDelete(IssueLink, { id: { $in: removed.map(([, id]) => id) } });
@@ -145,29 +163,54 @@ async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set
   }
   for (const key of [...removed.map(([key]) => key), ...added])
     for (const id of issuesOf(key)) touched.add(id);
-  return touched;
+  return { touched, added, removed: removed.map(([key]) => key) };
 }
+
+/** The notification events of the links a command added and removed that touch `issueId`. */
+function linkParts(issueId: number, added: LinkKey[], removed: LinkKey[]): IssueEventPart[] {
+  const parts: IssueEventPart[] = [];
+  for (const [kind, keys] of [
+    ['link.added', added],
+    ['link.removed', removed],
+  ] as const) {
+    for (const key of keys) {
+      const [typeId, sourceId, targetId] = key.split(':').map(Number) as [number, number, number];
+      if (sourceId === issueId || targetId === issueId) parts.push({ kind, typeId, sourceId, targetId });
+    }
+  }
+  return parts;
+}
+
+export type PersistOptions = {
+  /** The group a new comment is visible to. */
+  commentGroupId?: number | null;
+  /** `disableNotifications`: the events tell no person (webhooks are still told). */
+  quiet?: boolean | undefined;
+};
 
 /**
  * Writes the difference between what was loaded and what the command left, plus the
  * comments; `updatedAt` moves on every context issue whose fields, links or comments changed (not
  * for tags, stars or votes), and `resolvedAt` as given.
- * Each issue's field changes are recorded in its history (`recordIssueChange`).
+ * Each issue's field changes are recorded in its history (`recordIssueChange`), and each issue's
+ * changes (fields, visibility, comment, links, tags) in the notification outbox (`recordIssueEvent`),
+ * in the caller's transaction. Stars, votes and work items tell no one.
  */
 export async function persistCommandState(
   em: Em,
   actorId: number,
   state: CommandState,
   resolvedAt: Map<number, Date | null>,
-  commentGroupId: number | null = null,
+  options: PersistOptions = {},
 ): Promise<void> {
+  const commentGroupId = options.commentGroupId ?? null;
   const now = new Date();
   const logins = await loginsOf(em, state);
   // A deleted issue gets no new links; its own go with it.
   const deleted = new Set(state.issues.filter((i) => i.deleted).map((i) => i.ref.id));
   for (const key of state.links.current)
     if (issuesOf(key).some((id) => deleted.has(id))) state.links.current.delete(key);
-  const linked = await persistLinks(em, state, now);
+  const { touched: linked, added: linksAdded, removed: linksRemoved } = await persistLinks(em, state, now);
   const at = await storedTime(em, now);
   if (deleted.size > 0) await deleteIssueRows(em, [...deleted]);
   for (const issue of state.issues) {
@@ -175,15 +218,21 @@ export async function persistCommandState(
     if (issue.deleted) continue;
     let changed = await persistFields(em, issue);
     const fields = commandFieldChanges(state, issue, logins);
+    const parts: IssueEventPart[] = [{ kind: 'issue.changed', fields: [...fields] }];
     const { initial, current } = issue.visibility;
     if (current !== initial) {
       fields.push(await changeIssueVisibility(em, id, initial, current));
+      parts.push({ kind: 'issue.visibility', fromGroupId: initial, toGroupId: current });
       changed = true;
     }
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
+    const tags = diff(issue.tags);
+    for (const tagId of tags.added) parts.push({ kind: 'tag.added', tagId });
+    for (const tagId of tags.removed) parts.push({ kind: 'tag.removed', tagId });
+    parts.push(...linkParts(id, linksAdded, linksRemoved));
     // Tags, stars and votes are the users' marks on an issue, not changes of it: `updated` stays
     // (so a migration that tags imported issues, as youtrack2youtrack does, keeps their times).
-    await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags));
+    await persistSet(em, 'issue_tags', 'tag_id', id, tags);
     await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars));
     await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes));
     for (const item of issue.workItems) {
@@ -191,14 +240,18 @@ export async function persistCommandState(
       changed = true;
     }
     if (issue.comment !== null) {
-      await runStatement(
-        em,
-        'insert into issue_comments (issue_id, author_id, text, created_at, updated_at, deleted, permitted_group_id) ' +
-          'values (?, ?, ?, ?, ?, ?, ?)',
-        [id, actorId, issue.comment, at, at, false, commentGroupId],
-      );
+      const commentId = await insertComment(em, [id, actorId, issue.comment, at, at, false, commentGroupId]);
+      parts.push({ kind: 'comment.added', commentId, text: issue.comment });
       changed = true;
     }
+    await recordIssueEvent(em, {
+      issueId: id,
+      projectId: issue.ref.projectId,
+      authorId: actorId,
+      parts,
+      quiet: options.quiet,
+      at: now,
+    });
     const resolved = resolvedAt.get(id);
     if (resolved !== undefined) {
       await runStatement(em, 'update issues set updated_at = ?, resolved_at = ? where id = ?', [
@@ -209,5 +262,35 @@ export async function persistCommandState(
     } else if (changed || linked.has(id)) {
       await runStatement(em, 'update issues set updated_at = ? where id = ?', [at, id]);
     }
+  }
+  await recordOtherEnds(em, actorId, state, linksAdded, linksRemoved, { ...options, at: now });
+}
+
+/** The issues at the other end of links a command added or removed are told of it too. */
+async function recordOtherEnds(
+  em: Em,
+  actorId: number,
+  state: CommandState,
+  added: LinkKey[],
+  removed: LinkKey[],
+  options: PersistOptions & { at: Date },
+) {
+  const context = new Set(state.issues.map((i) => i.ref.id));
+  const others = [...new Set([...added, ...removed].flatMap(issuesOf))].filter((id) => !context.has(id));
+  if (others.length === 0) return;
+  const rows = await em.execute<{ id: unknown; project_id: unknown }[]>(
+    `select id, project_id from issues where id in (${placeholderList(others.length)})`,
+    others,
+  );
+  for (const row of rows) {
+    const issueId = Number(row.id);
+    await recordIssueEvent(em, {
+      issueId,
+      projectId: Number(row.project_id),
+      authorId: actorId,
+      parts: linkParts(issueId, added, removed),
+      quiet: options.quiet,
+      at: options.at,
+    });
   }
 }

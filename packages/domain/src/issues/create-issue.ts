@@ -8,6 +8,7 @@ import { toBool } from '../orm/row-values.js';
 import { inTransaction } from '../orm/transaction.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
+import { recordIssueEvent } from './history/issue-events.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
 import { visibilityGroupId } from './issue-visibility.js';
 
@@ -92,6 +93,13 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
         })),
       );
     }
+    await recordIssueEvent(tx as Em, {
+      issueId,
+      projectId: project.id,
+      authorId: actor.userId,
+      parts: [{ kind: 'issue.created' }],
+      at: now,
+    });
     return issueId;
   });
   const [view] = await loadIssueViews(em, actor, [id]);

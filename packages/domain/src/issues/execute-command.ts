@@ -79,11 +79,14 @@ export async function executeIssueCommand(
     runAs?: string | undefined;
     /** The comment is visible to this group only. */
     group?: string | undefined;
+    /** The original's `disableNotifications`: no person is told of this change. */
+    disableNotifications?: boolean | undefined;
   },
   limits?: ResourceLimits,
 ): Promise<ApplyCommandResult> {
   const actor = await resolveRunAs(em, caller, input.runAs);
   return executeCommand(em, actor, [input.issue], input.command, input.comment, limits, {
     commentGroup: input.group,
+    quiet: input.disableNotifications,
   });
 }

@@ -8,6 +8,7 @@ import { readableProjectId } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
 import { findReadableIssue, issueNotFound } from './find-issues.js';
 import { type FieldChange, recordIssueChange } from './history/history.js';
+import { recordIssueEvent } from './history/issue-events.js';
 import type { IssueView } from './issue-view.js';
 import { type SearchOptions, searchIssues } from './search/search-issues.js';
 
@@ -80,6 +81,13 @@ export async function updateIssueText(
         newValues: textValues(update.description),
       });
     await recordIssueChange(tx as Em, { issueId: ref.id, updaterId: actor.userId, at: now, fields });
+    await recordIssueEvent(tx as Em, {
+      issueId: ref.id,
+      projectId: ref.projectId,
+      authorId: actor.userId,
+      parts: [{ kind: 'issue.changed', fields }],
+      at: now,
+    });
   });
 }
 

@@ -16,6 +16,18 @@ import type { Group, GroupMember, GroupRoleGrant } from './group.entity.js';
 import type { Issue, IssueLink } from './issue.entity.js';
 import type { IssueChange } from './issue-change.entity.js';
 import type { IssueLinkType } from './link-type.entity.js';
+import type {
+  InstallationKey,
+  NotificationDelivery,
+  NotificationEvent,
+  NotificationMessage,
+  NotificationSetting,
+  NotificationSubscription,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookProject,
+} from './notification.entity.js';
 import type { Project } from './project.entity.js';
 import type { Permission, Role, RoleGrant } from './role.entity.js';
 import type { SavedSearch } from './saved-search.entity.js';
@@ -57,6 +69,7 @@ type EntityTables = InferKyselyDB<
   | typeof GroupMember
   | typeof GroupRoleGrant
   | typeof Issue
+  | typeof InstallationKey
   | typeof IssueAttachment
   | typeof IssueChange
   | typeof IssueComment
@@ -66,6 +79,11 @@ type EntityTables = InferKyselyDB<
   | typeof IssueStar
   | typeof IssueTag
   | typeof IssueVote
+  | typeof NotificationDelivery
+  | typeof NotificationEvent
+  | typeof NotificationMessage
+  | typeof NotificationSetting
+  | typeof NotificationSubscription
   | typeof PermanentToken
   | typeof Permission
   | typeof Project
@@ -83,6 +101,10 @@ type EntityTables = InferKyselyDB<
   | typeof VcsEffect
   | typeof VcsIntegration
   | typeof VcsIntegrationProject
+  | typeof Webhook
+  | typeof WebhookAttempt
+  | typeof WebhookDelivery
+  | typeof WebhookProject
   | typeof WorkItem
   | typeof WorkType
 >;

@@ -14,6 +14,18 @@ import { Group, GroupMember, GroupRoleGrant } from './group.entity.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueChange } from './issue-change.entity.js';
 import { IssueLinkType } from './link-type.entity.js';
+import {
+  InstallationKey,
+  NotificationDelivery,
+  NotificationEvent,
+  NotificationMessage,
+  NotificationSetting,
+  NotificationSubscription,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookProject,
+} from './notification.entity.js';
 import { Project } from './project.entity.js';
 import { Permission, Role, RoleGrant } from './role.entity.js';
 import { SavedSearch } from './saved-search.entity.js';
@@ -66,4 +78,14 @@ export const ENTITIES: EntitySchema[] = [
   WorkItem,
   ProjectTimeTracking,
   TimeTrackingSettings,
+  NotificationSetting,
+  NotificationSubscription,
+  NotificationEvent,
+  NotificationMessage,
+  NotificationDelivery,
+  Webhook,
+  WebhookProject,
+  WebhookDelivery,
+  WebhookAttempt,
+  InstallationKey,
 ];

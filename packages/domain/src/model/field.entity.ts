@@ -56,6 +56,8 @@ export const CustomField = defineEntity({
     ordinal: p.integer().default(0),
     /** Other names of the field (comma-separated): `affects` for Affected versions (field-aliases.ts). */
     aliases: p.string().length(500).default(''),
+    /** A user field whose users are told of changes as assignees (the seeded Assignee is). */
+    isAssignee: p.boolean().default(false),
   },
 });
 export type ICustomField = InferEntity<typeof CustomField>;

@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Group } from './group.entity.js';
 import { User } from './user.entity.js';
 
 export const Project = defineEntity({
@@ -22,6 +23,8 @@ export const Project = defineEntity({
      * names stay reserved, and an administrator may restore it until it is purged.
      */
     deletedAt: p.datetime().nullable(),
+    /** Its members are told of every change of the project's issues (docs/notifications.md). */
+    notificationGroup: () => p.manyToOne(Group).nullable().deleteRule('set null').index(),
   },
 });
 export type IProject = InferEntity<typeof Project>;

@@ -26,6 +26,8 @@ export const User = defineEntity({
     type: p.enum(USER_TYPES).default('user'),
     /** The user's saved context folder id (`/rest/issuesFolder/setContextFolder`); null means Everything. */
     contextFolder: p.string().length(100).nullable(),
+    /** A banned account is told nothing (no e-mail, no inbox entry). */
+    banned: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

@@ -88,6 +88,8 @@ export type UserChanges = {
   email?: string | undefined;
   jabber?: string | undefined;
   password?: string | undefined;
+  /** Told nothing by notifications; another user's only (UPDATE_USER). */
+  banned?: boolean | undefined;
 };
 
 async function findUser(em: Em, login: string): Promise<IUser> {
@@ -104,6 +106,7 @@ async function findUser(em: Em, login: string): Promise<IUser> {
 export async function updateUser(em: Em, actor: Actor, login: string, changes: UserChanges): Promise<IUser> {
   const own = login.toLowerCase() === actor.login.toLowerCase();
   if (!own) requirePermission(actor, 'UPDATE_USER');
+  if (own && changes.banned !== undefined) throw DomainError.forbidden('ban or unban your own account');
   if (own && changes.password !== undefined)
     throw DomainError.invalid('password', 'of your own account is changed at /admin/user/{login}/password');
   const user = await findUser(em, login);
@@ -117,6 +120,7 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
     user.emailSetBy = email ? setter : null;
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
+  if (changes.banned !== undefined) user.banned = changes.banned;
   await em.flush();
   if (setter !== undefined) emitSecurityEvent(em, actor, { event: 'user.email.changed', target: user.login });
   return user;

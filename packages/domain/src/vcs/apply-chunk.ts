@@ -150,7 +150,7 @@ class ChunkCommands {
         const { initial, current } = state.links;
         const linksChanged = initial.size !== current.size || [...current].some((key) => !initial.has(key));
         const resolved = resolutionChanges(sub, new Date());
-        await persistCommandState(this.tx, actor.userId, sub, resolved, null);
+        await persistCommandState(this.tx, actor.userId, sub, resolved);
         await runStatement(this.tx, 'release savepoint vcs_command');
         done = { resolved, linksChanged, createdTags: lookups.createdTags };
       } catch (error) {

@@ -65,7 +65,12 @@ export const customFieldsRouter = router({
     .input(c.ZUpdateFieldPrototypeInput)
     .output(c.ZFieldPrototype)
     .mutation(async ({ ctx, input }) =>
-      prototypeDto(await d.updatePrototype(ctx.em, ctx.actor, input.name, { aliases: input.aliases })),
+      prototypeDto(
+        await d.updatePrototype(ctx.em, ctx.actor, input.name, {
+          aliases: input.aliases,
+          isAssignee: input.isAssignee,
+        }),
+      ),
     ),
 
   deletePrototype: authedProcedure

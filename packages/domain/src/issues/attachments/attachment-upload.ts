@@ -7,6 +7,7 @@ import { dialectOfEm } from '../../orm/open-orm.js';
 import { inTransaction } from '../../orm/transaction.js';
 import { resolveUserRefs } from '../../users/user-refs.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
+import { recordIssueEvent } from '../history/issue-events.js';
 import { attachmentName, attachmentType } from './attachment-names.js';
 import type { AttachmentStore } from './attachment-store.js';
 import type { AttachmentView } from './attachments.js';
@@ -70,6 +71,8 @@ type RowFacts = {
   group: string | null;
   resolveGroup: (em: Em, name: string | undefined) => Promise<string | null>;
   created: Date;
+  /** Watchers are told of an upload (an import tells no one). */
+  notify: boolean;
 };
 type Quota = { limit: number; sql: string; params: unknown[]; what: string };
 
@@ -134,6 +137,7 @@ export async function beginUpload(
     group,
     resolveGroup: existingGroup,
     created: new Date(),
+    notify: true,
   });
 }
 
@@ -167,6 +171,7 @@ export async function beginImportUpload(
       group,
       resolveGroup: importedGroup,
       created: new Date(target.created ?? Date.now()),
+      notify: false,
     },
   );
 }
@@ -299,6 +304,13 @@ async function insertRows(
       created: row.created.getTime(),
     });
   }
+  if (row.notify)
+    await recordIssueEvent(tx, {
+      issueId: issue.id,
+      projectId: issue.projectId,
+      authorId,
+      parts: views.map((v) => ({ kind: 'attachment.added' as const, attachmentId: v.id })),
+    });
   return views;
 }
 

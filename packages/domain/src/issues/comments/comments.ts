@@ -6,8 +6,10 @@ import { type IIssueComment, IssueComment } from '../../model/comment.entity.js'
 import { Issue } from '../../model/issue.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
+import { inTransaction } from '../../orm/transaction.js';
 import { storableText } from '../../text/user-text.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
+import { recordIssueEvent } from '../history/issue-events.js';
 
 /**
  * Who sees a comment restricted to a group (`permittedGroup`): its author and the group's
@@ -135,10 +137,21 @@ export async function updateComment(
   const issue = await findReadableIssue(em, actor, readableId);
   const comment = await findComment(em, actor, issue, commentId, false);
   requireCommentRight(actor, issue, comment, 'UPDATE_COMMENT', 'UPDATE_NOT_OWN_COMMENT', 'update');
+  // The edit and its notification event commit together. Written as statements, not a flush of the
+  // loaded comment: a transaction run again after contention writes them again.
+  await inTransaction(em, async (tx) => {
+    await tx.nativeUpdate(IssueComment, { id: comment.id }, { text: stored, updatedAt: now });
+    await tx.nativeUpdate(Issue, { id: issue.id }, { updatedAt: now });
+    await recordIssueEvent(tx as Em, {
+      issueId: issue.id,
+      projectId: issue.projectId,
+      authorId: actor.userId,
+      parts: [{ kind: 'comment.updated', commentId: comment.id, text: stored }],
+      at: now,
+    });
+  });
   comment.text = stored;
   comment.updatedAt = now;
-  await em.flush();
-  await em.nativeUpdate(Issue, { id: issue.id }, { updatedAt: now });
   return toView(issue, comment);
 }
 

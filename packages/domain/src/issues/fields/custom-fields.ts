@@ -60,19 +60,24 @@ async function takenNames(em: Em, exceptId: number | null): Promise<Map<string, 
   return taken;
 }
 
-/** Changes a prototype's aliases (fields admin); `aliases` comma-separated, empty: none. */
+/**
+ * Changes a prototype's aliases (fields admin; comma-separated, empty: none) and whether its users
+ * are told of changes as assignees (`isAssignee`, user fields only; docs/notifications.md).
+ */
 export async function updatePrototype(
   em: Em,
   actor: Actor,
   name: string,
-  input: { aliases?: string | undefined },
+  input: { aliases?: string | undefined; isAssignee?: boolean | undefined },
 ): Promise<PrototypeView> {
   requireFieldsAdmin(actor);
   const field = await findPrototype(em, name);
-  if (input.aliases !== undefined) {
+  if (input.isAssignee !== undefined && field.kind !== 'user')
+    throw DomainError.invalid('isAssignee', `[ ${field.name} ] is not a user field`);
+  if (input.aliases !== undefined)
     field.aliases = checkAliases(input.aliases, field.name, await takenNames(em, field.id));
-    await em.flush();
-  }
+  if (input.isAssignee !== undefined) field.isAssignee = input.isAssignee;
+  if (input.aliases !== undefined || input.isAssignee !== undefined) await em.flush();
   return toView(em, field);
 }
 

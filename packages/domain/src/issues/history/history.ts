@@ -17,7 +17,7 @@ export type IssueChangeView = {
   fields: FieldChange[];
 };
 
-const sameValues = (a: readonly string[], b: readonly string[]) =>
+export const sameValues = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** `at`: the time as stored (`storedTime`); `fields`: the changes as JSON. */
@@ -87,7 +87,7 @@ export async function listIssueChanges(em: Em, actor: Actor, readableId: string)
 }
 
 /** Lower-cased names of the project's private fields. */
-async function privateFieldNames(em: Em, projectId: number): Promise<Set<string>> {
+export async function privateFieldNames(em: Em, projectId: number): Promise<Set<string>> {
   const rows = await privateFieldsQuery.all(em, { projectId, isPrivate: true });
   return new Set(rows.map((r) => r.name_key));
 }

@@ -1,0 +1,3 @@
+export * from './notification.contract.js';
+export * from './notification-kinds.js';
+export * from './webhook.contract.js';

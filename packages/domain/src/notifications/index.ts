@@ -1,0 +1,10 @@
+export * from './email.js';
+export * from './inbox.js';
+export * from './keys.js';
+export type { RenderedChange, RenderedIssue, RenderedPart } from './render.js';
+export * from './send-email.js';
+export * from './settings.js';
+export * from './subscriptions.js';
+export * from './webhook-send.js';
+export * from './webhooks.js';
+export * from './worker.js';
