@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  createFileAttachmentStore,
   createOrm,
   createVcsWorker,
   type DatabaseConfig,
@@ -10,15 +9,21 @@ import {
   migrate,
   type Orm,
   purgeExpiredProjects,
+  SharedDirectoryMismatch,
   seed,
   startSearchEngine,
   startWalCheckpointer,
   sweepAttachmentFiles,
 } from '@trackline/domain';
+import {
+  attachmentStoreLabel,
+  attachmentsToMove,
+  openAttachmentStore,
+} from './attachments/attachment-stores.js';
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
   attachmentQuotasFromEnv,
-  attachmentsDirFromEnv,
+  attachmentStoreFromEnv,
   consoleDirFromEnv,
   databaseFromEnv,
   displayUrl,
@@ -76,6 +81,25 @@ export function printWhereToGo(env: Env, port: number, rootPasswordHint: string)
   console.log(`trackline: log in as root with ${rootPasswordHint}`);
 }
 
+/**
+ * The attachment store of the settings (`attachments/attachment-stores.ts`). A shared folder that
+ * is not the other hosts' ends the process with one line and status 2, like a bad setting; rows
+ * naming contents the database lacks are one warning line at start.
+ */
+export async function openAttachments(env: Env, orm: Orm) {
+  const config = attachmentStoreFromEnv(env);
+  try {
+    const store = await openAttachmentStore(config, orm);
+    const warning = await attachmentsToMove(config, orm);
+    if (warning && cluster.isPrimary) console.warn(`trackline: ${warning}`);
+    return store;
+  } catch (error) {
+    if (!(error instanceof SharedDirectoryMismatch)) throw error;
+    console.error(`trackline: TRACKLINE_ATTACHMENTS_DIR: ${error.message}`);
+    process.exit(2);
+  }
+}
+
 /** One server process: the HTTP server, the VCS worker, the trash sweep; stops on SIGTERM/SIGINT. */
 export async function serve(env: Env): Promise<void> {
   const { orm, db, rootPasswordHint } = await prepareDatabase(env);
@@ -112,7 +136,7 @@ export async function serve(env: Env): Promise<void> {
       : null;
   // Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
   const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
-  const attachments = createFileAttachmentStore(attachmentsDirFromEnv(env));
+  const attachments = await openAttachments(env, orm);
   const server = createServer({
     orm,
     // The structured log (security events) on standard output, one JSON object per line.
@@ -156,7 +180,7 @@ export async function serve(env: Env): Promise<void> {
   trashSweep.unref();
   server.listen(env.PORT, env.HOST, () => {
     const where = db.kind === 'sqlite' ? db.file : 'PostgreSQL';
-    const limits = `limits: ${limitsStore.kind}`;
+    const limits = `limits: ${limitsStore.kind}; attachments: ${attachmentStoreLabel(attachmentStoreFromEnv(env))}`;
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     console.log(

@@ -1,8 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createFileAttachmentStore } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAttachmentStore } from './attachment-contents.js';
 import {
   basic,
   expectJson,
@@ -25,7 +22,7 @@ import {
 
 const LIMIT = 1000;
 let server: TestServer;
-let dir: string;
+const store = testAttachmentStore();
 
 const form = (...files: [field: string, name: string, content: string][]) => {
   const data = new FormData();
@@ -49,10 +46,7 @@ const get = (url: string, login: string) =>
   });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trackline-att-rest-'));
-  server = await startTestServer({
-    handler: { attachments: { store: createFileAttachmentStore(dir), maxBytes: LIMIT } },
-  });
+  server = await startTestServer({ handler: { attachments: { ...store.option, maxBytes: LIMIT } } });
   await server.request('PUT', '/rest/admin/project/ATT?projectName=Attach&projectLeadLogin=root', {
     user: 'root',
   });
@@ -63,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  store.remove();
 });
 
 describe('attachments over HTTP', () => {
@@ -99,7 +93,7 @@ describe('attachments over HTTP', () => {
   });
 
   it('refuses uploads without the permission, over the limit, or not multipart, storing nothing', async () => {
-    const before = readdirSync(dir).length;
+    const before = await store.contents(server.orm);
     const listed = async () =>
       xmlElements(
         (await server.request('GET', '/rest/issue/ATT-1/attachment', { user: 'root' })).text,
@@ -141,8 +135,9 @@ describe('attachments over HTTP', () => {
       'You have no rights to import data (IMPORT_DATA).',
     );
     expect(await listed()).toBe(count);
-    // Only the tmp folder may have appeared; no new content file.
-    expect(readdirSync(dir).filter((f) => f !== 'tmp').length).toBeLessThanOrEqual(before);
+    // No new content, and nothing half-received left behind.
+    expect(await store.contents(server.orm)).toEqual(before);
+    expect(await store.uploadsInProgress(server.orm)).toBe(0);
   });
 
   it('an attachment imported with a group: listed, served and deleted for its members only, missing to others', async () => {

@@ -196,3 +196,16 @@ function chunkStream(q: PgQuery, id: string, count: number, hash: string): Reada
     },
   });
 }
+
+/**
+ * How many contents attachment rows name that the database does not hold: files an earlier
+ * version kept in a folder, until `trackline attachments migrate` has moved them.
+ */
+export async function countContentsMissingFromDatabase(orm: Orm): Promise<number> {
+  const { rows } = await (await poolOf(orm)).query({
+    text:
+      'select count(distinct a.content_hash)::int as n from issue_attachments a ' +
+      'where not exists (select 1 from attachment_blobs b where b.hash = a.content_hash)',
+  });
+  return Number(rows[0]?.n ?? 0);
+}
