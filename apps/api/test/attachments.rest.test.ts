@@ -77,10 +77,13 @@ describe('attachments over HTTP', () => {
       ['a.txt', 'att_dev'],
       ['b.txt', 'att_dev'],
     ]);
-    const download = await get(files[1]?.url as string, 'att_observer');
-    expect(download.status).toBe(200);
-    expect(await download.text()).toBe('beta');
-    expect(download.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''b.txt");
+    // Twice in a row: with several hosts (TRACKLINE_TEST_HOSTS), the two reach different ones.
+    for (let i = 0; i < 2; i++) {
+      const download = await get(files[1]?.url as string, 'att_observer');
+      expect(download.status).toBe(200);
+      expect(await download.text()).toBe('beta');
+      expect(download.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''b.txt");
+    }
     expect((await get(files[1]?.url as string, 'att_outsider')).status).toBe(404);
     expect(
       (await server.request('GET', '/rest/issue/ATT-1/attachment', { user: 'att_outsider' })).status,
@@ -161,7 +164,8 @@ describe('attachments over HTTP', () => {
       );
     const secret = (await names('att_dev')).find((f) => f.name === 'insiders.txt');
     expect(secret?.group).toBe('ATT Insiders');
-    expect(await (await get(secret?.url as string, 'att_dev')).text()).toBe('for insiders');
+    for (let i = 0; i < 2; i++)
+      expect(await (await get(secret?.url as string, 'att_dev')).text()).toBe('for insiders');
     expect((await names('att_observer')).map((f) => f.name)).not.toContain('insiders.txt');
     const path = `/rest/issue/ATT-1/attachment/${secret?.id}`;
     const missing = `Attachment [ ${secret?.id} ] not found.`;

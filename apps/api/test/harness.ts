@@ -15,6 +15,7 @@ import {
 import { createTestOrm, fork, ROOT_PASSWORD, USER_PASSWORD } from '@trackline/domain/testing';
 import { expect } from 'vitest';
 import { createRequestHandler } from '../src/server.js';
+import { type Host, startHosts, testHosts } from './two-hosts.js';
 
 /**
  * Test harness for the HTTP suites: a real server on 127.0.0.1 (port 0) over a fresh database
@@ -72,28 +73,22 @@ export const XML_ACCEPT = 'application/xml';
 export const basic = (login: string, password: string) =>
   `Basic ${Buffer.from(`${login}:${password}`, 'utf8').toString('base64')}`;
 
-export async function startTestServer(
-  options: {
-    logError?: (error: unknown) => void;
-    /** Extra server options (limits...). */
-    handler?: Omit<Parameters<typeof createRequestHandler>[0], 'orm'>;
-  } = {},
-): Promise<TestServer> {
+type TestServerOptions = {
+  logError?: (error: unknown) => void;
+  /** Extra server options (limits...). */
+  handler?: Omit<Parameters<typeof createRequestHandler>[0], 'orm'>;
+};
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const orm = await createTestOrm();
-  const server: Server = createServer(
-    createRequestHandler({
-      orm,
-      logError: options.logError ?? (() => {}),
-      ...options.handler,
-    }),
-  );
-  // Node's default (5 s) races fetch's pooled connection when a test blocks the event loop for
-  // seconds on a loaded machine (a SQLite snapshot): the request written right after the block
-  // meets the server's idle timer and fails with ECONNRESET. `close()` ends every connection.
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  // TRACKLINE_TEST_HOSTS=2: two hosts on this database behind a load balancer (two-hosts.ts).
+  const front =
+    testHosts() > 1
+      ? await startHosts(orm, options.handler, (hostOrm, handler) =>
+          startHost(hostOrm, { ...options, handler }),
+        )
+      : await startHost(orm, options);
+  const url = front.url;
   const responses: TestServer['responses'] = [];
 
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
@@ -125,9 +120,32 @@ export async function startTestServer(
     responses,
     request,
     async close() {
+      await front.close();
+      if (await orm.isConnected()) await orm.close(true);
+    },
+  };
+}
+
+/** One server on `orm`, on 127.0.0.1 (port 0). */
+async function startHost(orm: Orm, options: TestServerOptions): Promise<Host> {
+  const server: Server = createServer(
+    createRequestHandler({
+      orm,
+      logError: options.logError ?? (() => {}),
+      ...options.handler,
+    }),
+  );
+  // Node's default (5 s) races fetch's pooled connection when a test blocks the event loop for
+  // seconds on a loaded machine (a SQLite snapshot): the request written right after the block
+  // meets the server's idle timer and fails with ECONNRESET. `close()` ends every connection.
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (await orm.isConnected()) await orm.close(true);
     },
   };
 }
