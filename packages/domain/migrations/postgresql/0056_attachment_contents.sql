@@ -1,6 +1,6 @@
 -- Attachment contents in the database (issue 40): every host of one PostgreSQL serves every file
 -- (issues/attachments/attachment-store-pg.ts). A content is a blob named by its SHA-256 (null
--- while its upload streams in) and its bytes are chunks of 256 KiB; identical content is stored once.
+-- while its upload streams in) and its bytes are chunks of 60 KiB; identical content is stored once.
 create table "attachment_blobs" ("id" bigserial primary key, "hash" varchar(64) null, "size" bigint not null default 0, "chunk_count" int not null default 0, "stored_at" timestamptz not null default now());
 create unique index "attachment_blobs_hash_unique" on "attachment_blobs" ("hash");
 create table "attachment_chunks" ("blob_id" bigint not null, "idx" int not null, "data" bytea not null, primary key ("blob_id", "idx"));

@@ -26,11 +26,15 @@ import { type AttachmentStore, SHA256_HEX, tooLarge } from './attachment-store.j
  */
 
 /**
- * 256 KiB: at most two per download and one per upload in the server's memory at once (8 uploads
- * and 8 downloads of 25 MB: a few MiB), and a 25 MB file in 100 statements. Measured with the
- * attachment bench: 1 MiB chunks moved 25 MB files no faster (docs/benchmarks.md).
+ * 60 KiB, so that a chunk read back stays a short-lived object of V8's young generation: pg
+ * answers a bytea as hexadecimal text (`\x` and two characters a byte: 122,882 characters here),
+ * and a string past 128 KiB is allocated among V8's large objects, which only a full collection
+ * frees. With 256 KiB chunks, 8 downloads of 25 MB at once took a server from 129 to 250 MiB
+ * resident; with 60 KiB, from 127 to 148 (docs/benchmarks.md). An upload holds four chunks at
+ * most, a download two; a 25 MB file is 407 statements each way (an upload writes three at once),
+ * which the attachment bench measures.
  */
-export const ATTACHMENT_CHUNK_BYTES = 256 * 1024;
+export const ATTACHMENT_CHUNK_BYTES = 60 * 1024;
 
 /** The part of pg's Pool (the ORM's own, see `poolOf`) the store uses. */
 type PgQuery = {
@@ -46,6 +50,10 @@ async function poolOf(orm: Orm): Promise<PgQuery> {
 }
 
 const UNIQUE_VIOLATION = '23505';
+/** Chunks of one upload written at once. */
+const IN_FLIGHT = 3;
+/** How often an upload in progress renews its blob for the sweep (whose grace is an hour). */
+const RENEW_MS = 5 * 60_000;
 
 export function createPostgresAttachmentStore(
   orm: Orm,
@@ -85,20 +93,44 @@ export function createPostgresAttachmentStore(
       const { rows } = await q.query({ text: 'insert into attachment_blobs default values returning id' });
       const id = String(rows[0]?.id);
       const hash = createHash('sha256');
-      const buffer = Buffer.allocUnsafe(chunkBytes);
+      let buffer = Buffer.allocUnsafe(chunkBytes);
       let filled = 0;
       let size = 0;
       let chunks = 0;
-      // Each chunk renews its blob: a slow upload is not taken for an interrupted one by the sweep.
+      let renewed = Date.now();
+      // Chunks being written (each on a pooled connection of its own) and the first failure.
+      const writing = new Set<Promise<void>>();
+      let failure: unknown;
       const flush = async () => {
-        await q.query({
-          text:
-            'with chunk as (insert into attachment_chunks (blob_id, idx, data) values ($1, $2, $3)) ' +
-            'update attachment_blobs set stored_at = now() where id = $1',
-          values: [id, chunks, buffer.subarray(0, filled)],
-        });
-        chunks++;
+        const data = filled === chunkBytes ? buffer : buffer.subarray(0, filled);
+        const index = chunks++;
+        buffer = Buffer.allocUnsafe(chunkBytes);
         filled = 0;
+        const write: Promise<void> = q
+          .query({
+            text: 'insert into attachment_chunks (blob_id, idx, data) values ($1, $2, $3)',
+            values: [id, index, data],
+          })
+          .then(
+            () => void writing.delete(write),
+            (error: unknown) => {
+              writing.delete(write);
+              failure ??= error;
+            },
+          );
+        writing.add(write);
+        // A slow upload renews its blob now and then: the sweep does not take it for an interrupted one.
+        if (Date.now() - renewed > RENEW_MS) {
+          renewed = Date.now();
+          await q.query({
+            text: 'update attachment_blobs set stored_at = now() where id = $1',
+            values: [id],
+          });
+        }
+        // The source waits while the chunks in flight are written: at most IN_FLIGHT + 1 of an
+        // upload are in memory, and receiving the next overlaps writing the last.
+        if (writing.size >= IN_FLIGHT) await Promise.race(writing);
+        if (failure) throw failure;
       };
       try {
         for await (const piece of source) {
@@ -111,15 +143,18 @@ export function createPostgresAttachmentStore(
             buffer.set(piece.subarray(offset, offset + n), filled);
             filled += n;
             offset += n;
-            // The source waits meanwhile: at most one chunk of an upload is in memory.
             if (filled === chunkBytes) await flush();
           }
         }
         if (filled > 0) await flush();
+        await Promise.all(writing);
+        if (failure) throw failure;
         const digest = hash.digest('hex');
         await settle(id, digest, size, chunks);
         return { hash: digest, size };
       } catch (error) {
+        // No chunk may land after its blob is gone.
+        await Promise.all(writing);
         await q.query({ text: 'delete from attachment_blobs where id = $1', values: [id] }).catch(() => {});
         throw error;
       }

@@ -11,7 +11,7 @@ import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { createIssue } from '../create-issue.js';
 import { type AttachmentStore, createFileAttachmentStore } from './attachment-store.js';
-import { createPostgresAttachmentStore } from './attachment-store-pg.js';
+import { ATTACHMENT_CHUNK_BYTES, createPostgresAttachmentStore } from './attachment-store-pg.js';
 
 /*
  * What every attachment store promises (attachment-store.ts), for the folder store (on either
@@ -51,7 +51,7 @@ const CASES: Case[] = [
         {
           name: 'PostgreSQL, production chunks',
           open: (orm: Orm) => createPostgresAttachmentStore(orm),
-          chunk: 256 * 1024,
+          chunk: ATTACHMENT_CHUNK_BYTES,
         },
       ]
     : []),
