@@ -483,6 +483,27 @@ try {
       process.exitCode = 1;
     }
   }
+  let attachments = null;
+  if (!only || only.test('attachments')) {
+    console.log(
+      '\nAttachments: 1 MB and 25 MB files uploaded then downloaded one at a time, SQLite (folder) and PostgreSQL ' +
+        '(database); then two servers on one PostgreSQL, 8 uploads and 8 downloads of 25 MB at once (separate servers and databases)...',
+    );
+    attachments = await runJsonBench('attachments.mjs');
+    for (const [i, row] of attachments.stores['sqlite-folder'].entries()) {
+      const other = attachments.stores['postgresql-database'][i];
+      const ratio = attachments.ratios[i];
+      console.log(
+        `  ${row.size.padEnd(6)} upload MB/s: SQLite ${row.uploadMBps}, PostgreSQL ${other.uploadMBps} (${ratio.upload}x); ` +
+          `download MB/s: SQLite ${row.downloadMBps}, PostgreSQL ${other.downloadMBps} (${ratio.download}x)`,
+      );
+    }
+    const two = attachments.twoHosts;
+    console.log(
+      `  two hosts: ${two.downloadsChecked} downloads checked byte for byte, ${two.movedMBps} MB/s in all; ` +
+        `peak RSS ${two.peakRssMiB.join(' and ')} MiB (target under ${two.targetMiB})`,
+    );
+  }
   let consoleBench = null;
   if (benchConsole) {
     console.log(
@@ -587,6 +608,7 @@ try {
     imports,
     processes,
     writeMix,
+    attachments,
     console: consoleBench,
     search,
     searchLinks,

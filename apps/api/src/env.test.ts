@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENV_KEYS, processCountFromEnv, readEnv } from './env.js';
+import { attachmentStoreFromEnv, ENV_KEYS, processCountFromEnv, readEnv } from './env.js';
 
 describe('TRACKLINE_PROCESSES', () => {
   it('defaults to one per core on PostgreSQL and to one on SQLite; a setting wins', () => {
@@ -14,6 +14,34 @@ describe('TRACKLINE_PROCESSES', () => {
   it('refuses what is not a count from 1 to 64, naming the setting', () => {
     for (const bad of ['0', '65', 'two', '1.5'])
       expect(() => readEnv({ TRACKLINE_PROCESSES: bad })).toThrow(/TRACKLINE_PROCESSES/);
+  });
+});
+
+describe('TRACKLINE_ATTACHMENTS_STORE', () => {
+  const pg = 'postgres://postgres@127.0.0.1:5432/x';
+  it('defaults to the database on PostgreSQL and to the folder on SQLite; a shared folder on PostgreSQL', () => {
+    expect(attachmentStoreFromEnv(readEnv({ DATABASE_URL: pg }))).toEqual({ kind: 'postgres' });
+    expect(attachmentStoreFromEnv(readEnv({}))).toEqual({
+      kind: 'directory',
+      dir: 'data/attachments',
+      shared: false,
+    });
+    expect(
+      attachmentStoreFromEnv(
+        readEnv({
+          DATABASE_URL: pg,
+          TRACKLINE_ATTACHMENTS_STORE: 'directory',
+          TRACKLINE_ATTACHMENTS_DIR: '/mnt/t',
+        }),
+      ),
+    ).toEqual({ kind: 'directory', dir: '/mnt/t', shared: true });
+  });
+
+  it('refuses the database store without a database URL, and unknown stores, naming the setting', () => {
+    expect(() => readEnv({ TRACKLINE_ATTACHMENTS_STORE: 'postgres' })).toThrow(
+      /TRACKLINE_ATTACHMENTS_STORE: postgres needs DATABASE_URL/,
+    );
+    expect(() => readEnv({ TRACKLINE_ATTACHMENTS_STORE: 's3' })).toThrow(/TRACKLINE_ATTACHMENTS_STORE/);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type ResourceLimits,
 } from '@trackline/domain';
 import { z } from 'zod';
+import type { AttachmentStoreConfig } from './attachments/attachment-stores.js';
 import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
@@ -88,7 +89,16 @@ const ZEnv = z.object({
   TRACKLINE_MAX_SAVED_SEARCHES_PER_USER: positive(DEFAULT_RESOURCE_LIMITS.maxSavedSearchesPerUser),
   /** Days a deleted project stays in the trash (restorable) before it is purged; 0 purges at the next sweep. */
   TRACKLINE_TRASH_DAYS: z.coerce.number().int().min(0).max(36_500).default(DEFAULT_TRASH_DAYS),
-  /** Where attachment files live (by content hash); default: `attachments` beside the SQLite file. */
+  /**
+   * Where attachment contents live: `postgres` (in the database, shared by every host; the
+   * default with DATABASE_URL) or `directory` (TRACKLINE_ATTACHMENTS_DIR; SQLite's only choice,
+   * and with PostgreSQL a folder every host mounts: checked at start).
+   */
+  TRACKLINE_ATTACHMENTS_STORE: z.enum(['postgres', 'directory']).optional(),
+  /**
+   * The attachment folder (by content hash); default: `attachments` beside the SQLite file. With
+   * the `postgres` store, the folder `trackline attachments migrate` moves files from.
+   */
   TRACKLINE_ATTACHMENTS_DIR: z.string().min(1).optional(),
   /** The largest attachment accepted (bytes; 413 beyond); 25 MB by default. */
   TRACKLINE_MAX_ATTACHMENT_BYTES: z.coerce
@@ -178,6 +188,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new Error('Invalid configuration:\n  TRACKLINE_LIMITS_STORE: postgres needs DATABASE_URL');
   if (store === 'redis' && !REDIS_URL)
     throw new Error('Invalid configuration:\n  TRACKLINE_LIMITS_STORE: redis needs REDIS_URL');
+  if (parsed.data.TRACKLINE_ATTACHMENTS_STORE === 'postgres' && !DATABASE_URL)
+    throw new Error('Invalid configuration:\n  TRACKLINE_ATTACHMENTS_STORE: postgres needs DATABASE_URL');
   return parsed.data;
 }
 
@@ -196,6 +208,16 @@ export function processCountFromEnv(env: Env, cores = availableParallelism()): n
 /** The attachment directory: as configured, else `attachments` beside the SQLite database file. */
 export function attachmentsDirFromEnv(env: Env): string {
   return env.TRACKLINE_ATTACHMENTS_DIR ?? join(dirname(env.TRACKLINE_DB), 'attachments');
+}
+
+/**
+ * Where attachment contents live (see TRACKLINE_ATTACHMENTS_STORE): in PostgreSQL by default when
+ * DATABASE_URL is set, else in the folder (`shared`: hosts of one PostgreSQL must share it).
+ */
+export function attachmentStoreFromEnv(env: Env): AttachmentStoreConfig {
+  const kind = env.TRACKLINE_ATTACHMENTS_STORE ?? (env.DATABASE_URL ? 'postgres' : 'directory');
+  if (kind === 'postgres') return { kind: 'postgres' };
+  return { kind: 'directory', dir: attachmentsDirFromEnv(env), shared: env.DATABASE_URL !== undefined };
 }
 
 /** Where the limit counters live (see `auth/limit-stores.ts`). */

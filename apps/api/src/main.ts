@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster.js';
 import { type Env, processCountFromEnv, readEnv } from './env.js';
-import { prepareDatabase, printWhereToGo, serve } from './serve.js';
+import { openAttachments, prepareDatabase, printWhereToGo, serve } from './serve.js';
 
 /**
  * The entry point: one server process, or (TRACKLINE_PROCESSES > 1) a primary that prepares the
@@ -19,6 +19,8 @@ try {
 const processes = processCountFromEnv(env);
 if (processes > 1 && cluster.isPrimary) {
   const { orm, rootPasswordHint } = await prepareDatabase(env);
+  // A shared attachment folder is checked once here, before any server process starts.
+  await openAttachments(env, orm);
   await orm.close();
   printWhereToGo(env, env.PORT, rootPasswordHint);
   runPrimary({ processes, log: (line) => console.log(`trackline: ${line}`) });

@@ -3,7 +3,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import {
-  createFileAttachmentStore,
   createNotificationWorker,
   createOrm,
   createVcsWorker,
@@ -12,15 +11,21 @@ import {
   migrate,
   type Orm,
   purgeExpiredProjects,
+  SharedDirectoryMismatch,
   seed,
   startSearchEngine,
   startWalCheckpointer,
   sweepAttachmentFiles,
 } from '@trackline/domain';
+import {
+  attachmentStoreLabel,
+  attachmentsToMove,
+  openAttachmentStore,
+} from './attachments/attachment-stores.js';
 import { openLimitsStore } from './auth/limit-stores.js';
 import {
   attachmentQuotasFromEnv,
-  attachmentsDirFromEnv,
+  attachmentStoreFromEnv,
   consoleDirFromEnv,
   databaseFromEnv,
   displayUrl,
@@ -78,6 +83,25 @@ export function printWhereToGo(env: Env, port: number, rootPasswordHint: string)
     : `${base}/ (not built: run pnpm build)`;
   console.log(`trackline: console ${consoleUrl} · API docs ${base}/rest/docs · health ${base}/health`);
   console.log(`trackline: log in as root with ${rootPasswordHint}`);
+}
+
+/**
+ * The attachment store of the settings (`attachments/attachment-stores.ts`). A shared folder that
+ * is not the other hosts' ends the process with one line and status 2, like a bad setting; rows
+ * naming contents the database lacks are one warning line at start.
+ */
+export async function openAttachments(env: Env, orm: Orm) {
+  const config = attachmentStoreFromEnv(env);
+  try {
+    const store = await openAttachmentStore(config, orm);
+    const warning = await attachmentsToMove(config, orm);
+    if (warning && cluster.isPrimary) console.warn(`trackline: ${warning}`);
+    return store;
+  } catch (error) {
+    if (!(error instanceof SharedDirectoryMismatch)) throw error;
+    console.error(`trackline: TRACKLINE_ATTACHMENTS_DIR: ${error.message}`);
+    process.exit(2);
+  }
 }
 
 /** A server started by `startServer`: listening, its workers running. */
@@ -147,7 +171,8 @@ export async function startServer(
       : null;
   // Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
   const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
-  const attachments = createFileAttachmentStore(attachmentsDirFromEnv(env));
+  const serverOverrides = options.server ?? {};
+  const attachments = await openAttachments(env, orm);
   const server = createServer({
     orm,
     // The structured log (security events) on standard output, one JSON object per line.
@@ -157,7 +182,9 @@ export async function startServer(
       maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES,
       quotas: attachmentQuotasFromEnv(env),
     },
-    limits: { ...limitsFromEnv(env), store: limitsStore },
+    // Limits a caller sets replace the settings' values; their counters stay in the configured store
+    // (shared by every host on PostgreSQL or Redis) unless it names one.
+    limits: { ...limitsFromEnv(env), store: limitsStore, ...serverOverrides.limits },
     inputLimits: inputLimitsFromEnv(env),
     publicUrl: env.PUBLIC_URL,
     resourceLimits: resourceLimitsFromEnv(env),
@@ -168,7 +195,7 @@ export async function startServer(
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
     emailAvailable: env.TRACKLINE_SMTP_URL !== undefined,
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
-    ...options.server,
+    ...withoutLimits(serverOverrides),
   });
   server.on('request', (_req, res) => {
     load.arrived();
@@ -238,12 +265,14 @@ export async function startServer(
   };
 }
 
+const withoutLimits = ({ limits: _limits, ...rest }: Partial<ServerOptions>) => rest;
+
 /** One server process: the HTTP server, the VCS worker, the trash sweep; stops on SIGTERM/SIGINT. */
 export async function serve(env: Env): Promise<void> {
   const running = await startServer(env);
   const where = running.db.kind === 'sqlite' ? running.db.file : 'PostgreSQL';
   console.log(
-    `trackline: listening on http://${env.HOST}:${running.port} (database: ${where}; limits: ${limitsStoreFromEnv(env).kind}; pid ${process.pid})`,
+    `trackline: listening on http://${env.HOST}:${running.port} (database: ${where}; limits: ${limitsStoreFromEnv(env).kind}; attachments: ${attachmentStoreLabel(attachmentStoreFromEnv(env))}; pid ${process.pid})`,
   );
   // Several processes: the primary printed them (see main.ts).
   if (cluster.isPrimary) printWhereToGo(env, running.port, running.rootPasswordHint);

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import {
   BUSY_RETRY_AFTER_SECONDS,
   createFileAttachmentStore,
+  createPostgresAttachmentStore,
   DEFAULT_RESOURCE_LIMITS,
   DEFAULT_TRASH_DAYS,
   DomainError,
+  dialectOf,
   type Em,
   type Orm,
   type ResourceLimits,
@@ -60,8 +62,12 @@ export type ServerOptions = {
   trashDays?: number;
   /** Whether notification e-mail is sent (TRACKLINE_SMTP_URL); shown in the settings. */
   emailAvailable?: boolean;
-  /** The attachment store and size limit; a temporary directory of this process when absent (tests). */
-  attachments?: AttachmentOptions;
+  /**
+   * The attachment store, size limit and quotas; absent (tests), or without a store, the store is
+   * the default `serve.ts` opens on this database: PostgreSQL's own, or on SQLite a temporary
+   * folder of this process.
+   */
+  attachments?: Partial<AttachmentOptions>;
   /** Called when a VCS hook delivery was stored (`main.ts` kicks its worker). */
   onVcsDelivery?: () => void;
   /** The structured log (security events); silent when absent. `main.ts` passes one on stdout. */
@@ -102,11 +108,16 @@ export function createRequestHandler({
   const errorLog = createErrorLog(logger);
   const logError = logErrorOption ?? errorLog;
   const trackRequest = createRequestLog(logger);
-  let attachmentOptions = attachments;
+  let attachmentOptions: AttachmentOptions | undefined;
   const attachmentStore = (): AttachmentOptions => {
     attachmentOptions ??= {
-      store: createFileAttachmentStore(mkdtempSync(join(tmpdir(), 'trackline-attachments-'))),
-      maxBytes: DEFAULT_MAX_ATTACHMENT_BYTES,
+      maxBytes: attachments?.maxBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES,
+      quotas: attachments?.quotas,
+      store:
+        attachments?.store ??
+        (dialectOf(orm) === 'postgresql'
+          ? createPostgresAttachmentStore(orm)
+          : createFileAttachmentStore(mkdtempSync(join(tmpdir(), 'trackline-attachments-')))),
     };
     return attachmentOptions;
   };

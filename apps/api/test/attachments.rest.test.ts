@@ -1,8 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createFileAttachmentStore } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAttachmentStore } from './attachment-contents.js';
 import {
   basic,
   expectJson,
@@ -25,7 +22,7 @@ import {
 
 const LIMIT = 1000;
 let server: TestServer;
-let dir: string;
+const store = testAttachmentStore();
 
 const form = (...files: [field: string, name: string, content: string][]) => {
   const data = new FormData();
@@ -49,10 +46,7 @@ const get = (url: string, login: string) =>
   });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'trackline-att-rest-'));
-  server = await startTestServer({
-    handler: { attachments: { store: createFileAttachmentStore(dir), maxBytes: LIMIT } },
-  });
+  server = await startTestServer({ handler: { attachments: { ...store.option, maxBytes: LIMIT } } });
   await server.request('PUT', '/rest/admin/project/ATT?projectName=Attach&projectLeadLogin=root', {
     user: 'root',
   });
@@ -63,7 +57,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  rmSync(dir, { recursive: true, force: true });
+  store.remove();
 });
 
 describe('attachments over HTTP', () => {
@@ -83,10 +77,13 @@ describe('attachments over HTTP', () => {
       ['a.txt', 'att_dev'],
       ['b.txt', 'att_dev'],
     ]);
-    const download = await get(files[1]?.url as string, 'att_observer');
-    expect(download.status).toBe(200);
-    expect(await download.text()).toBe('beta');
-    expect(download.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''b.txt");
+    // Twice in a row: with several hosts (TRACKLINE_TEST_HOSTS), the two reach different ones.
+    for (let i = 0; i < 2; i++) {
+      const download = await get(files[1]?.url as string, 'att_observer');
+      expect(download.status).toBe(200);
+      expect(await download.text()).toBe('beta');
+      expect(download.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''b.txt");
+    }
     expect((await get(files[1]?.url as string, 'att_outsider')).status).toBe(404);
     expect(
       (await server.request('GET', '/rest/issue/ATT-1/attachment', { user: 'att_outsider' })).status,
@@ -99,7 +96,7 @@ describe('attachments over HTTP', () => {
   });
 
   it('refuses uploads without the permission, over the limit, or not multipart, storing nothing', async () => {
-    const before = readdirSync(dir).length;
+    const before = await store.contents(server.orm);
     const listed = async () =>
       xmlElements(
         (await server.request('GET', '/rest/issue/ATT-1/attachment', { user: 'root' })).text,
@@ -141,8 +138,9 @@ describe('attachments over HTTP', () => {
       'You have no rights to import data (IMPORT_DATA).',
     );
     expect(await listed()).toBe(count);
-    // Only the tmp folder may have appeared; no new content file.
-    expect(readdirSync(dir).filter((f) => f !== 'tmp').length).toBeLessThanOrEqual(before);
+    // No new content, and nothing half-received left behind.
+    expect(await store.contents(server.orm)).toEqual(before);
+    expect(await store.uploadsInProgress(server.orm)).toBe(0);
   });
 
   it('an attachment imported with a group: listed, served and deleted for its members only, missing to others', async () => {
@@ -166,7 +164,8 @@ describe('attachments over HTTP', () => {
       );
     const secret = (await names('att_dev')).find((f) => f.name === 'insiders.txt');
     expect(secret?.group).toBe('ATT Insiders');
-    expect(await (await get(secret?.url as string, 'att_dev')).text()).toBe('for insiders');
+    for (let i = 0; i < 2; i++)
+      expect(await (await get(secret?.url as string, 'att_dev')).text()).toBe('for insiders');
     expect((await names('att_observer')).map((f) => f.name)).not.toContain('insiders.txt');
     const path = `/rest/issue/ATT-1/attachment/${secret?.id}`;
     const missing = `Attachment [ ${secret?.id} ] not found.`;

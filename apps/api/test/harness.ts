@@ -18,6 +18,7 @@ import {
   startLiveTestServer,
   type TestServerOptions,
 } from '../src/testing/test-server.js';
+import { testHosts } from './two-hosts.js';
 
 /**
  * Test harness for the HTTP suites: the production server (`startServer`, as `./trackline start`
@@ -79,7 +80,8 @@ export const basic = (login: string, password: string) =>
   `Basic ${Buffer.from(`${login}:${password}`, 'utf8').toString('base64')}`;
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const live = await startLiveTestServer(options);
+  // TRACKLINE_TEST_HOSTS=2: two hosts on this database behind a load balancer (two-hosts.ts).
+  const live = await startLiveTestServer({ hosts: testHosts(), ...options });
   const { url, orm } = live;
   const responses: TestServer['responses'] = [];
 

@@ -29,6 +29,7 @@ import { negotiate } from '../rest/negotiate.js';
  */
 
 export type AttachmentOptions = {
+  /** Where contents live; `server.ts` chooses as `serve.ts` does by default when absent (tests). */
   store: AttachmentStore;
   maxBytes: number;
   /** Per user, per issue and in all; the domain's defaults when absent. */

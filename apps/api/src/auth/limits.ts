@@ -88,6 +88,16 @@ const loginKey = (login: string) => {
 };
 const ipKey = (ip: string) => ip.slice(0, 64) || 'unknown';
 
+/**
+ * How long a check refused at the login's limit waits, at most, for checks of the login in
+ * progress (on any host) to end, and how often it looks: one of them may find the password right,
+ * which restarts the count. Parallel requests with the right password reach different hosts: each
+ * host's one check (`checkPasswordOnce`) reserves an attempt, and at the limit only one of them
+ * gets it; without the wait, the others would answer 429 to the right password.
+ */
+const IN_PROGRESS_WAIT_MS = 5_000;
+const IN_PROGRESS_POLL_MS = 25;
+
 function createLoginThrottle(
   options: NonNullable<LimitsOptions['logins']>,
   store: LimitsStore,
@@ -99,16 +109,31 @@ function createLoginThrottle(
     duration,
   });
   const byIp = store.limiter({ keyPrefix: `${store.namespace}-login-ip`, points: options.perIp, duration });
+  // Checks of each login in progress, in the same store (so on every host): a count that a
+  // check's end gives back, and that a crashed host's checks leave for a minute at most.
+  const checking = store.limiter({
+    keyPrefix: `${store.namespace}-login-checking`,
+    points: 1_000_000,
+    duration: 60,
+  });
+  const inProgress = async (login: string) =>
+    ((await checking.get(loginKey(login)))?.consumedPoints ?? 0) > 0;
   return {
     // The IP first: a flood from a throttled IP over many logins creates no per-login keys.
     async reserve(login, ip) {
-      const ipWait = await take(byIp, ipKey(ip));
-      if (ipWait > 0) return toSeconds(ipWait);
-      const loginWait = await take(byLogin, loginKey(login));
-      if (loginWait === 0) return 0;
-      // Refused without a check: the IP keeps its attempt.
-      await byIp.reward(ipKey(ip), 1);
-      return toSeconds(loginWait);
+      for (let waited = 0; ; waited += IN_PROGRESS_POLL_MS) {
+        const ipWait = await take(byIp, ipKey(ip));
+        if (ipWait > 0) return toSeconds(ipWait);
+        const loginWait = await take(byLogin, loginKey(login));
+        if (loginWait === 0) {
+          await checking.consume(loginKey(login), 1);
+          return 0;
+        }
+        // Refused without a check: the IP keeps its attempt.
+        await byIp.reward(ipKey(ip), 1);
+        if (waited >= IN_PROGRESS_WAIT_MS || !(await inProgress(login))) return toSeconds(loginWait);
+        await new Promise((resolve) => setTimeout(resolve, IN_PROGRESS_POLL_MS));
+      }
     },
     async check(login, ip) {
       const waits = await Promise.all([blockedFor(byLogin, loginKey(login)), blockedFor(byIp, ipKey(ip))]);
@@ -117,6 +142,9 @@ function createLoginThrottle(
     },
     async succeeded(login, ip) {
       await Promise.all([byLogin.delete(loginKey(login)), byIp.reward(ipKey(ip), 1)]);
+    },
+    async ended(login) {
+      await checking.reward(loginKey(login), 1);
     },
   };
 }

@@ -20,7 +20,9 @@ const flightsOf = perConnection(() => new Map<string, Promise<PasswordOutcome>>(
  * 10 and locking their own user out. The one check reserves its attempt before scrypt, so
  * distinct guesses in parallel are still all counted; a success gives it back (the login's count
  * restarts), so only failed verifications count. `onSuccess` runs before the flight lands, so
- * a request arriving just after finds what it remembers (the verified Basic pair).
+ * a request arriving just after finds what it remembers (the verified Basic pair). Across hosts
+ * (each with its own flights), a check refused at the limit waits for the login's checks in
+ * progress elsewhere, one of which may restart the count (`reserve` in limits.ts).
  */
 export function checkPasswordOnce(
   em: Em,
@@ -38,11 +40,16 @@ export function checkPasswordOnce(
       const wait = await limit.throttle.reserve(login, limit.ip);
       if (wait > 0) return { retryAfter: wait };
     }
-    const user = await authenticatePassword(em, login, password);
-    if (!user) return { user: null };
-    if (limit) await limit.throttle.succeeded(login, limit.ip);
-    onSuccess?.(user);
-    return { user };
+    try {
+      const user = await authenticatePassword(em, login, password);
+      if (!user) return { user: null };
+      if (limit) await limit.throttle.succeeded(login, limit.ip);
+      onSuccess?.(user);
+      return { user };
+    } finally {
+      // Checks refused meanwhile at the login's limit wait for this one (`reserve`).
+      if (limit) await limit.throttle.ended(login);
+    }
   })().finally(() => flights.delete(key));
   flights.set(key, flight);
   return flight;

@@ -30,6 +30,8 @@ export type LoginThrottle = {
   check(login: string, ip: string): Promise<number>;
   /** A reserved check found the password right: the login's count restarts, the IP gets its attempt back. */
   succeeded(login: string, ip: string): Promise<void>;
+  /** A reserved check ended, either way (after `succeeded` when it found the password right). */
+  ended(login: string): Promise<void>;
 };
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLogger, type RunningServer, readEnv, type ServerOptions, startServer } from '@trackline/api';
 import type { Orm } from '@trackline/domain';
 import { createServerTestDatabase, type ServerTestDatabase } from '@trackline/domain/testing';
+import { type Balancer, startBalancer } from './load-balancer.js';
 
 /**
  * The server of the HTTP, client and browser suites: `startServer`, the one composition
@@ -27,14 +28,21 @@ export type TestServerOptions = {
   logError?: (error: unknown) => void;
   /** The test makes the server fail on purpose: its 500 answers do not fail the run. */
   provokesServerErrors?: boolean;
+  /**
+   * Servers started on the one database (PostgreSQL), each with a data folder of its own, behind a
+   * load balancer that sends each request to the host after the previous one's (1 by default).
+   */
+  hosts?: number;
 };
 
 export type LiveTestServer = {
+  /** The server's address (the load balancer's, with several hosts). */
   url: string;
+  /** The first host's port and database connection. */
   port: number;
   orm: Orm;
   database: ServerTestDatabase;
-  /** The structured log's lines so far, parsed. */
+  /** The structured log's lines so far (every host's), parsed. */
   logLines(): Record<string, unknown>[];
   /** Stops the server at once, removes its database, and fails on any 500 it answered. */
   close(): Promise<void>;
@@ -46,41 +54,61 @@ export function serverErrorLines(lines: Record<string, unknown>[]): Record<strin
 }
 
 export async function startLiveTestServer(options: TestServerOptions = {}): Promise<LiveTestServer> {
+  const hostCount = options.hosts ?? 1;
   const database = await createServerTestDatabase();
-  const raw: string[] = [];
-  const logger = createLogger({
-    level: 'info',
-    destination: { write: (line: string) => void raw.push(line) },
-  });
-  const env = readEnv({
-    ...(database.kind === 'sqlite' ? { TRACKLINE_DB: database.file } : { DATABASE_URL: database.url }),
-    PORT: '0',
-    HOST: '127.0.0.1',
-    NODE_ENV: 'test',
-    TRACKLINE_PROCESSES: '1',
-    TRACKLINE_ATTACHMENTS_DIR: join(database.dir, 'attachments'),
-    TRACKLINE_CONSOLE_DIR: join(database.dir, 'no-console'),
-    TRACKLINE_RATE_LIMIT: 'off',
-    TRACKLINE_LOGIN_THROTTLE: 'off',
-    ...options.settings,
-  });
+  if (hostCount > 1 && database.kind !== 'postgresql') {
+    await database.remove();
+    throw new Error('several hosts need a PostgreSQL database (TRACKLINE_TEST_DB=postgres)');
+  }
+  const logs: string[][] = [];
   const reported: string[] = [];
-  let running: RunningServer;
+  const hosts: RunningServer[] = [];
+  let balancer: Balancer | undefined;
+  const stopAll = async () => {
+    await balancer?.close();
+    await Promise.all(hosts.map((host) => host.kill()));
+  };
   try {
-    running = await startServer(env, {
-      server: { logger, ...(options.logError ? { logError: options.logError } : {}), ...options.handler },
-      reportError: (message, error) => reported.push(error ? `${message}: ${String(error)}` : message),
-    });
+    for (let n = 1; n <= hostCount; n++) {
+      const raw: string[] = [];
+      logs.push(raw);
+      const logger = createLogger({
+        level: 'info',
+        destination: { write: (line: string) => void raw.push(line) },
+      });
+      // Each host's files in a folder of its own, as on machines of their own.
+      const dataDir = hostCount > 1 ? join(database.dir, `host-${n}`) : database.dir;
+      const env = readEnv({
+        ...(database.kind === 'sqlite' ? { TRACKLINE_DB: database.file } : { DATABASE_URL: database.url }),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        NODE_ENV: 'test',
+        TRACKLINE_PROCESSES: '1',
+        TRACKLINE_ATTACHMENTS_DIR: join(dataDir, 'attachments'),
+        TRACKLINE_CONSOLE_DIR: join(dataDir, 'no-console'),
+        TRACKLINE_RATE_LIMIT: 'off',
+        TRACKLINE_LOGIN_THROTTLE: 'off',
+        ...options.settings,
+      });
+      const host = await startServer(env, {
+        server: { logger, ...(options.logError ? { logError: options.logError } : {}), ...options.handler },
+        reportError: (message, error) => reported.push(error ? `${message}: ${String(error)}` : message),
+      });
+      // Node's default (5 s) races fetch's pooled connection when a test blocks the event loop for
+      // seconds on a loaded machine: the request written right after the block meets the server's
+      // idle timer and fails with ECONNRESET. `close()` ends every connection.
+      host.server.keepAliveTimeout = 60_000;
+      hosts.push(host);
+    }
+    if (hostCount > 1) balancer = await startBalancer(hosts.map((host) => `http://127.0.0.1:${host.port}`));
   } catch (error) {
+    await stopAll();
     await database.remove();
     throw error;
   }
-  // Node's default (5 s) races fetch's pooled connection when a test blocks the event loop for
-  // seconds on a loaded machine: the request written right after the block meets the server's
-  // idle timer and fails with ECONNRESET. `close()` ends every connection.
-  running.server.keepAliveTimeout = 60_000;
+  const first = hosts[0] as RunningServer;
   const logLines = () =>
-    raw.flatMap((line) => {
+    logs.flat().flatMap((line) => {
       try {
         return [JSON.parse(line) as Record<string, unknown>];
       } catch {
@@ -89,14 +117,14 @@ export async function startLiveTestServer(options: TestServerOptions = {}): Prom
     });
   let closed: Promise<void> | undefined;
   return {
-    url: `http://127.0.0.1:${running.port}`,
-    port: running.port,
-    orm: running.orm,
+    url: balancer?.url ?? `http://127.0.0.1:${first.port}`,
+    port: first.port,
+    orm: first.orm,
     database,
     logLines,
     close() {
       closed ??= (async () => {
-        await running.kill();
+        await stopAll();
         await database.remove();
         const failures = serverErrorLines(logLines());
         if (failures.length > 0 && !options.provokesServerErrors)

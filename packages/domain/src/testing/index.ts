@@ -4,6 +4,7 @@
  * `dist-testing/`), so nothing here ships in the production build; it reaches the domain
  * through the package name, so API tests share the one domain instance their server uses.
  */
+export * from './attachments.js';
 export * from './command-ops.js';
 export * from './scratch-database.js';
 export * from './test-database.js';

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, ROOT_PASSWORD } from '../../harness.js';
 import { type AttachmentServer, startAttachmentServer } from './attachment-server.js';
@@ -21,11 +19,10 @@ describe('issue 20 item 7: an issue deleted during an upload to it', () => {
   });
   afterAll(() => server.close());
 
-  /** Resolves once the store writes a temporary file: the upload has begun (its issue was found). */
+  /** Resolves once the store receives the file: the upload has begun (its issue was found). */
   async function uploadBegun(): Promise<void> {
-    const tmp = join(server.dir, 'tmp');
     for (let i = 0; i < 500; i++) {
-      if (existsSync(tmp) && readdirSync(tmp).length > 0) return;
+      if ((await server.uploadsInProgress()) > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     throw new Error('the upload never began');

@@ -1,7 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type AttachmentQuotas, createFileAttachmentStore, IssueAttachment } from '@trackline/domain';
+import { type AttachmentQuotas, IssueAttachment } from '@trackline/domain';
+import { testAttachmentStore } from '../../attachment-contents.js';
 import {
   basic,
   fork,
@@ -11,27 +9,25 @@ import {
   USER_PASSWORD,
 } from '../../harness.js';
 
-/** A test server with its own attachment directory, and helpers to upload and count. */
+/** A test server with its own attachment store, and helpers to upload and count. */
 export type AttachmentServer = TestServer & {
-  dir: string;
   upload(path: string, login: string, body: FormData, headers?: Record<string, string>): Promise<Response>;
   /** Attachment rows in the database. */
   rows(): Promise<{ name: string; size: number; author: string }[]>;
-  /** Files in the store (not counting its temporary folder). */
-  storedFiles(): string[];
+  /** The contents the store holds (uploads in progress not counted). */
+  storedFiles(): Promise<string[]>;
+  /** Uploads the store is receiving. */
+  uploadsInProgress(): Promise<number>;
 };
 
 export async function startAttachmentServer(
   maxBytes: number,
   quotas?: AttachmentQuotas,
 ): Promise<AttachmentServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'trackline-issue20-'));
-  const server = await startTestServer({
-    handler: { attachments: { store: createFileAttachmentStore(dir), maxBytes, quotas } },
-  });
+  const store = testAttachmentStore();
+  const server = await startTestServer({ handler: { attachments: { ...store.option, maxBytes, quotas } } });
   return {
     ...server,
-    dir,
     upload: (path, login, body, headers = {}) =>
       fetch(`${server.url}${path}`, {
         method: 'POST',
@@ -50,13 +46,11 @@ export async function startAttachmentServer(
       );
       return rows.map((r) => ({ name: r.name, size: r.size, author: r.author.login }));
     },
-    storedFiles: () =>
-      readdirSync(dir)
-        .filter((fan) => /^[0-9a-f]{2}$/.test(fan))
-        .flatMap((fan) => readdirSync(join(dir, fan))),
+    storedFiles: () => store.contents(server.orm),
+    uploadsInProgress: () => store.uploadsInProgress(server.orm),
     async close() {
       await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      store.remove();
     },
   };
 }

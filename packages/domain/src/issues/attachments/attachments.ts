@@ -4,7 +4,6 @@ import { DomainError } from '../../errors.js';
 import { IssueAttachment } from '../../model/attachment.entity.js';
 import type { Em } from '../../orm/em.js';
 import { toMs } from '../../orm/row-values.js';
-import { placeholders } from '../../orm/sql-fragments.js';
 import { findReadableIssue, type IssueRef } from '../find-issues.js';
 import type { AttachmentStore } from './attachment-store.js';
 import {
@@ -136,32 +135,14 @@ export async function deleteAttachment(em: Em, actor: Actor, readableId: string,
 }
 
 /**
- * Removes stored files no attachment uses any more (their issue or attachment was deleted).
- * Only files older than `graceMs` are considered, so an upload whose row is not committed yet
- * keeps its file. Returns how many files were removed.
+ * Removes stored contents no attachment uses any more (their issue or attachment was deleted)
+ * and what interrupted uploads left. Only contents stored more than `graceMs` ago are considered,
+ * so an upload whose row is not committed yet keeps its content. Returns how many were removed.
  */
 export async function sweepAttachmentFiles(
   em: Em,
   files: AttachmentStore,
   graceMs = 3_600_000,
 ): Promise<number> {
-  const candidates = await files.storedBefore(graceMs);
-  let removed = 0;
-  for (let i = 0; i < candidates.length; i += 500) {
-    const chunk = candidates.slice(i, i + 500);
-    const used = new Set(
-      (
-        await em.execute<{ content_hash: string }[]>(
-          `select distinct content_hash from issue_attachments where content_hash in (${placeholders(chunk)})`,
-          chunk,
-        )
-      ).map((r) => r.content_hash),
-    );
-    for (const hash of chunk)
-      if (!used.has(hash)) {
-        await files.remove(hash);
-        removed++;
-      }
-  }
-  return removed;
+  return files.removeUnused(em, graceMs);
 }
