@@ -3,6 +3,7 @@ import { importedLoginProblem } from '@trackline/contracts';
 import { type Actor, covers, requirePermission } from '../auth/actor.js';
 import { loadActor } from '../auth/load-actor.js';
 import { type ImportItemResult, type ImportProblem, imported, refused } from '../issues/import-report.js';
+import { BUILT_IN_LOGINS } from '../model/seed-data.js';
 import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { placeholders } from '../orm/sql-fragments.js';
@@ -26,6 +27,12 @@ type ExistingUser = { id: number; login: string; login_key: string; type: string
 const coversAccount = async (em: Em, actor: Actor, row: ExistingUser) =>
   row.id === actor.userId ||
   covers(actor, await loadActor(em, { id: Number(row.id), login: row.login, type: row.type as UserType }));
+
+const builtInAccount = (login: string): ImportProblem => ({
+  message: `[ ${login} ] is a built-in account and is not changed by an import`,
+  fieldName: 'login',
+  value: login,
+});
 
 export const requireImport = (actor: Actor) =>
   requirePermission(actor, 'IMPORT_DATA', undefined, 'import data (IMPORT_DATA)');
@@ -61,6 +68,9 @@ export async function importUsers(
     if (jabber.length > 200)
       problems.push({ message: 'jabber must be at most 200 characters', fieldName: 'jabber' });
     const key = login.toLowerCase();
+    // root, guest, system_user and deleted_user, whatever their rows say (deleted_user's type is
+    // that of a placeholder, which an import does turn into the user it stood for).
+    if (problems.length === 0 && BUILT_IN_LOGINS.has(key)) problems.push(builtInAccount(login));
     if (problems.length === 0 && valid.has(key))
       problems.push({
         message: `login [ ${login} ] appears twice in this request`,
@@ -136,13 +146,7 @@ export async function importUsers(
           },
         );
       } else {
-        results[index] = refused(user.login, [
-          {
-            message: `[ ${user.login} ] is a built-in account and is not changed by an import`,
-            fieldName: 'login',
-            value: user.login,
-          },
-        ]);
+        results[index] = refused(user.login, [builtInAccount(user.login)]);
       }
     }
     // A concurrent import of the same login wins the insert: the user exists either way.

@@ -7,7 +7,7 @@ import { migrationsDir, splitStatements } from '../orm/migrate.js';
 import { dialectOf, type Orm } from '../orm/open-orm.js';
 import { createProject, deleteProject } from '../projects/projects.js';
 import { purgeProject } from '../projects/trash.js';
-import { mergeUsers } from '../users/user-admin.js';
+import { mergeUsers } from '../users/merge-users.js';
 import { applyCommand } from './apply-command.js';
 import { deleteComment, listComments } from './comments/comments.js';
 import { createIssue } from './create-issue.js';

@@ -50,6 +50,20 @@ export async function seed(
     }
     await em.flush();
     if (!(await em.findOne(User, { loginKey: DELETED_USER.login }))) await insertUser(em, DELETED_USER);
+    // An import of an older version could make it an ordinary account (a name of its importer's
+    // choosing shown on every deleted user's content): it is the system account again.
+    await em.nativeUpdate(
+      User,
+      { loginKey: DELETED_USER.login, type: { $ne: DELETED_USER.type } },
+      {
+        type: DELETED_USER.type,
+        fullName: DELETED_USER.fullName,
+        email: null,
+        emailKey: null,
+        emailSetBy: null,
+        passwordHash: null,
+      },
+    );
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
 
     for (const type of SEED_LINK_TYPES) {
