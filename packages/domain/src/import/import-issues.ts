@@ -1,7 +1,7 @@
 import { MAX_COMMENT_LENGTH, MAX_ISSUE_NUMBER, MAX_TEXT_LENGTH } from '@trackline/contracts';
 import type { Actor } from '../auth/actor.js';
 import { findGroupByName, groupNameKey } from '../groups/group-names.js';
-import { importAssigneeGroup } from '../groups/groups.js';
+import { importAssigneeGroup, requireImportMayJoin } from '../groups/groups.js';
 import {
   type ImportItemResult,
   type ImportProblem,
@@ -304,10 +304,9 @@ export async function importIssues(
   const projectId = await readableProjectId(em, actor, oneLine(input.project).trim());
   const catalogue = await loadFieldCatalogue(em, projectId);
   const groupName = input.assigneeGroup?.trim();
-  // Checked before anything is stored (an existing group's roles must be held); created when missing
-  // only once there is something to store.
+  // An existing group gaining members is checked before anything is stored (below, once the
+  // assignees are known); a missing one is created only once there is something to store.
   const existingGroup = groupName ? await findGroupByName(em, groupName) : null;
-  if (existingGroup) await importAssigneeGroup(em, actor, existingGroup.name);
   const results: ImportItemResult[] = [];
   const plans: Plan[] = [];
   const numbers = new Set<number>();
@@ -346,6 +345,8 @@ export async function importIssues(
       results[index] = imported(String(planned.number));
     }
   }
+  if (existingGroup && (await gainsMembers(em, existingGroup.id, plans)))
+    await requireImportMayJoin(em, actor, existingGroup);
   if (plans.length === 0 || input.test) return results;
   const groupId = groupName ? (existingGroup ?? (await importAssigneeGroup(em, actor, groupName))).id : null;
   const refuseCreatedHere = (numbers: readonly number[]) => {
@@ -384,6 +385,28 @@ export async function importIssues(
   // Statistics follow a bulk load (search plans); their upkeep never fails the import.
   await noteBulkWrite(em, plans.length).catch(() => {});
   return results;
+}
+
+/**
+ * Whether adding the plans' assignees (every user-field value) to the group adds someone: a
+ * login not yet a member, or not yet an account (its placeholder would join, and a user import
+ * later makes it the account it stands for).
+ */
+async function gainsMembers(em: Em, groupId: number, plans: readonly Plan[]): Promise<boolean> {
+  const logins = [
+    ...new Set(plans.flatMap((p) => p.assignments.flatMap((a) => a.logins.map((l) => l.toLowerCase())))),
+  ];
+  if (logins.length === 0) return false;
+  const members = await readQuery(
+    em,
+    tables
+      .selectFrom('users as u')
+      .innerJoin('group_members as m', 'm.user_id', 'u.id')
+      .select('u.login_key')
+      .where('m.group_id', '=', groupId)
+      .where('u.login_key', 'in', logins),
+  );
+  return members.length < logins.length;
 }
 
 // The reads of every request, prepared once per (padded) length of their lists.

@@ -1,10 +1,12 @@
 import { type Actor, can, requirePermission } from '../auth/actor.js';
 import { emitSecurityEvent } from '../auth/security-events.js';
 import { DomainError } from '../errors.js';
+import { tables } from '../model/database.js';
 import { BUILT_IN_LOGINS } from '../model/seed-data.js';
 import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
-import { readRows, runStatement } from '../orm/statements.js';
+import { runStatement } from '../orm/statements.js';
+import { readQuery } from '../orm/typed-query.js';
 import { nameKey as ownedNameKey } from '../text/user-text.js';
 import { findUser, moveUserRows, reassignAuthorship, requireRemovable } from './user-rows.js';
 
@@ -75,14 +77,31 @@ export async function mergeUsers(
  */
 async function requireGroupsGained(em: Em, actor: Actor, keep: IUser, merged: IUser): Promise<void> {
   if (can(actor, 'UPDATE_USERGROUP')) return;
-  const gained = await readRows<{ name: string }>(
+  const memberships = tables
+    .selectFrom('group_members')
+    .select('group_id as id')
+    .where('user_id', '=', merged.id);
+  const reported = tables
+    .selectFrom('issues')
+    .select('permitted_group_id as id')
+    .where('reporter_id', '=', merged.id)
+    .where('permitted_group_id', 'is not', null)
+    .$narrowType<{ id: number }>();
+  const written = tables
+    .selectFrom('issue_comments')
+    .select('permitted_group_id as id')
+    .where('author_id', '=', merged.id)
+    .where('permitted_group_id', 'is not', null)
+    .$narrowType<{ id: number }>();
+  const kept = tables.selectFrom('group_members').select('group_id').where('user_id', '=', keep.id);
+  const gained = await readQuery(
     em,
-    'select g.name from user_groups g where g.id in (' +
-      'select m.group_id from group_members m where m.user_id = ? ' +
-      'union select i.permitted_group_id from issues i where i.reporter_id = ? and i.permitted_group_id is not null ' +
-      'union select c.permitted_group_id from issue_comments c where c.author_id = ? and c.permitted_group_id is not null' +
-      ') and g.id not in (select k.group_id from group_members k where k.user_id = ?) order by g.name_key',
-    [merged.id, merged.id, merged.id, keep.id],
+    tables
+      .selectFrom('user_groups as g')
+      .select('g.name')
+      .where('g.id', 'in', memberships.union(reported).union(written))
+      .where('g.id', 'not in', kept)
+      .orderBy('g.name_key'),
   );
   if (gained.length === 0) return;
   throw DomainError.forbidden(
@@ -96,11 +115,16 @@ async function requireGroupsGained(em: Em, actor: Actor, keep: IUser, merged: IU
  * (no issue twice); the merged tag goes with its account. Answers the kept tags' names.
  */
 async function mergeClashingTags(tx: Em, keep: IUser, merged: IUser): Promise<string[]> {
-  const clashing = await readRows<{ merged_id: number; kept_id: number; name: string }>(
+  const clashing = await readQuery(
     tx,
-    'select m.id as merged_id, k.id as kept_id, k.name from tags m join tags k on k.owner_id = ? and k.name_key = m.name_key ' +
-      'where m.owner_id = ? order by k.name_key',
-    [keep.id, merged.id],
+    tables
+      .selectFrom('tags as m')
+      .innerJoin('tags as k', (join) =>
+        join.onRef('k.name_key', '=', 'm.name_key').on('k.owner_id', '=', keep.id),
+      )
+      .select(['m.id as merged_id', 'k.id as kept_id', 'k.name'])
+      .where('m.owner_id', '=', merged.id)
+      .orderBy('k.name_key'),
   );
   for (const tag of clashing) {
     await runStatement(
@@ -125,10 +149,13 @@ async function renameClashingSearches(
   keep: IUser,
   merged: IUser,
 ): Promise<{ name: string; newName: string }[]> {
-  const all = await readRows<{ id: number; owner_id: number; name: string; name_key: string }>(
+  const all = await readQuery(
     tx,
-    'select id, owner_id, name, name_key from saved_searches where owner_id in (?, ?) order by id',
-    [keep.id, merged.id],
+    tables
+      .selectFrom('saved_searches')
+      .select(['id', 'owner_id', 'name', 'name_key'])
+      .where('owner_id', 'in', [keep.id, merged.id])
+      .orderBy('id'),
   );
   const keptKeys = new Set(all.filter((s) => Number(s.owner_id) === keep.id).map((s) => s.name_key));
   const taken = new Set(all.map((s) => s.name_key));
