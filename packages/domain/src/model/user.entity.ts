@@ -11,8 +11,11 @@ export const User = defineEntity({
     loginKey: p.string().length(100).unique(),
     fullName: p.string().length(200),
     email: p.string().length(200).nullable(),
-    /** Lower-cased e-mail, indexed for commit-author matching. */
-    emailKey: p.string().length(200).nullable().index(),
+    /**
+     * Lower-cased e-mail, unique (an address belongs to one account: commits are matched by it).
+     * Null without an e-mail, and for the accounts that shared one before migration 0056.
+     */
+    emailKey: p.string().length(200).nullable().unique(),
     /**
      * Who set the e-mail when it was not the account's owner (an administrator, the creator, an
      * import): the VCS committer match trusts such an e-mail only while that account still holds

@@ -9,8 +9,10 @@ import { findGroupByName } from '../groups/group-names.js';
 import { Role } from '../model/role.entity.js';
 import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
+import { emailKeyOf, emailTaken, requireEmailFree } from './email-keys.js';
 import { deletedUser, findUser, reassignAuthorship, requireRemovable } from './user-rows.js';
 
 export const USERS_PAGE = 10;
@@ -97,15 +99,22 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
   const user = await findUser(em, login);
   const email = changes.email === undefined ? undefined : changes.email || null;
   const setter = email === undefined ? undefined : await emailSetter(em, actor, user, email, own);
+  // Another account's address (any case) is refused before anything changes: 409.
+  const newKey = email ? emailKeyOf(email) : null;
+  if (email && setter !== undefined && newKey !== user.emailKey) await requireEmailFree(em, email, user.id);
   if (changes.password !== undefined) await setPassword(em, actor, user.login, changes.password, false);
   if (changes.fullName !== undefined) user.fullName = changes.fullName;
   if (email !== undefined && setter !== undefined) {
     user.email = email;
-    user.emailKey = email?.toLowerCase() ?? null;
+    user.emailKey = newKey;
     user.emailSetBy = email ? setter : null;
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
-  await em.flush();
+  // A concurrent change took the address after the check: the unique index refuses it.
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => emailTaken(email ?? '')),
+  );
   if (setter !== undefined) emitSecurityEvent(em, actor, { event: 'user.email.changed', target: user.login });
   return user;
 }
