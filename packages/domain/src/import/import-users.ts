@@ -11,6 +11,8 @@ import { placeholders } from '../orm/sql-fragments.js';
 import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { oneLine } from '../text/user-text.js';
 import { emailKeyOf, isEmailFree } from '../users/email-keys.js';
+import { loginSkeletonKey, looksLike } from '../users/login-skeleton.js';
+import { lookAlikeLogins } from '../users/user-refs.js';
 
 export type ImportedUser = {
   login: string;
@@ -100,91 +102,107 @@ export async function importUsers(
   // A concurrent writer took a login or an address after the checks: the unique indexes refuse
   // it, and the request is answered 409 (nothing of it stored); importing again reports each user.
   await onUniqueViolation(
-    () =>
-      em.transactional(async (tx) => {
-        const keys = [...valid.keys()];
-        const existing = await tx.execute<ExistingUser[]>(
-          `select id, login, login_key, type, email from users where login_key in (${placeholders(keys)})`,
-          keys,
-        );
-        const byKey = new Map(existing.map((row) => [row.login_key, row]));
-        const fresh = [];
-        // E-mail addresses are unique regardless of case: one held by another account (or by an
-        // earlier user of this request) is refused for its user.
-        const claimed = new Set<string>();
-        const emailFree = async (email: string, ownerId: number | null) => {
-          const free = !claimed.has(emailKeyOf(email)) && (await isEmailFree(tx, email, ownerId));
-          if (free) claimed.add(emailKeyOf(email));
-          return free;
-        };
-        const emailRefused = (login: string, email: string) =>
-          refused(login, [{ message: 'email is used by another account', fieldName: 'email', value: email }]);
-        for (const [key, { user, index }] of valid) {
-          const row = byKey.get(key);
-          if (!row && user.email && !(await emailFree(user.email, null))) {
-            results[index] = emailRefused(user.login, user.email);
-            continue;
-          }
-          if (!row) {
-            fresh.push({
-              login: user.login,
-              loginKey: key,
-              fullName: user.fullName ?? user.login,
-              email: user.email ?? null,
-              emailKey: user.email ? emailKeyOf(user.email) : null,
-              emailSetBy: user.email ? actor.userId : null,
-              jabber: user.jabber ?? null,
-              passwordHash: null,
-              type: 'user' as const,
-              contextFolder: null,
-              createdAt: new Date(),
-            });
-          } else if (row.type === 'user' || row.type === 'system') {
-            // Commits are matched to accounts by e-mail: an import changes an existing account's
-            // e-mail only for a caller holding everything that account holds (as updating it would).
-            const newEmail = user.email && user.email !== row.email ? user.email : undefined;
-            if (newEmail && !(await coversAccount(tx, actor, row))) {
-              results[index] = refused(user.login, [
-                {
-                  message: `the e-mail of [ ${row.login} ] is changed only by who holds every permission it holds`,
-                  fieldName: 'email',
-                  value: newEmail,
-                },
-              ]);
-              continue;
-            }
-            if (newEmail && !(await emailFree(newEmail, Number(row.id)))) {
-              results[index] = emailRefused(user.login, newEmail);
-              continue;
-            }
-            // A placeholder an issue import left ('system') becomes the user it stood for.
-            await tx.nativeUpdate(
-              User,
-              { id: row.id },
-              {
-                ...(user.fullName ? { fullName: user.fullName } : {}),
-                ...(user.jabber ? { jabber: user.jabber } : {}),
-                ...(newEmail
-                  ? { email: newEmail, emailKey: emailKeyOf(newEmail), emailSetBy: actor.userId }
-                  : {}),
-                type: 'user',
-              },
-            );
-          } else {
-            results[index] = refused(user.login, [builtInAccount(user.login)]);
-          }
-        }
-        // A concurrent import of the same login wins the insert: the user exists either way.
-        if (fresh.length)
-          await tx.createQueryBuilder(User).insert(fresh).onConflict('loginKey').ignore().execute();
-      }),
-    rejectWith(
-      () =>
-        new DomainError(
-          'CONFLICT',
-          'A concurrent change took a login or an e-mail of this import; import again.',
-        ),
-    ),
+    () => em.transactional((tx) => storeUsers(tx, actor, valid, results)),
+    rejectWith(() => new DomainError('CONFLICT', CONCURRENT_CHANGE)),
   );
   return results;
 }
+
+const CONCURRENT_CHANGE = 'A concurrent change took a login or an e-mail of this import; import again.';
+
+/**
+ * Stores the valid users of an import in one transaction, refusing (in `results`) a new login that
+ * looks like another account's, an e-mail another account holds, an e-mail change of an account the
+ * caller does not cover, and the built-in accounts.
+ */
+async function storeUsers(
+  tx: Em,
+  actor: Actor,
+  valid: Map<string, { user: ImportedUser; index: number }>,
+  results: ImportItemResult[],
+): Promise<void> {
+  const keys = [...valid.keys()];
+  const existing = await tx.execute<ExistingUser[]>(
+    `select id, login, login_key, type, email from users where login_key in (${placeholders(keys)})`,
+    keys,
+  );
+  const byKey = new Map(existing.map((row) => [row.login_key, row]));
+  // E-mail addresses are unique regardless of case: one held by another account (or by an
+  // earlier user of this request) is refused for its user.
+  const claimed = new Set<string>();
+  const emailFree = async (email: string, ownerId: number | null) => {
+    const free = !claimed.has(emailKeyOf(email)) && (await isEmailFree(tx, email, ownerId));
+    if (free) claimed.add(emailKeyOf(email));
+    return free;
+  };
+  const problem = (login: string, fieldName: string, message: string, value: string) =>
+    refused(login, [{ message, fieldName, value }]);
+  // A new login that looks like another account's (or an earlier new one's) is refused.
+  const lookAlikes = await lookAlikeLogins(
+    tx,
+    [...valid].filter(([key]) => !byKey.has(key)).map(([, { user }]) => user.login),
+  );
+  const fresh = [];
+  for (const [key, { user, index }] of valid) {
+    const row = byKey.get(key);
+    if (!row) {
+      const lookAlike = lookAlikes.get(key);
+      if (lookAlike !== undefined) {
+        results[index] = problem(user.login, 'login', `login ${looksLike(lookAlike)}`, user.login);
+        continue;
+      }
+      if (user.email && !(await emailFree(user.email, null))) {
+        results[index] = problem(user.login, 'email', EMAIL_TAKEN, user.email);
+        continue;
+      }
+      fresh.push({
+        login: user.login,
+        loginKey: key,
+        loginSkeleton: loginSkeletonKey(user.login),
+        fullName: user.fullName ?? user.login,
+        email: user.email ?? null,
+        emailKey: user.email ? emailKeyOf(user.email) : null,
+        emailSetBy: user.email ? actor.userId : null,
+        jabber: user.jabber ?? null,
+        passwordHash: null,
+        type: 'user' as const,
+        contextFolder: null,
+        createdAt: new Date(),
+      });
+    } else if (row.type === 'user' || row.type === 'system') {
+      // Commits are matched to accounts by e-mail: an import changes an existing account's
+      // e-mail only for a caller holding everything that account holds (as updating it would).
+      const newEmail = user.email && user.email !== row.email ? user.email : undefined;
+      if (newEmail && !(await coversAccount(tx, actor, row))) {
+        results[index] = problem(
+          user.login,
+          'email',
+          `the e-mail of [ ${row.login} ] is changed only by who holds every permission it holds`,
+          newEmail,
+        );
+        continue;
+      }
+      if (newEmail && !(await emailFree(newEmail, Number(row.id)))) {
+        results[index] = problem(user.login, 'email', EMAIL_TAKEN, newEmail);
+        continue;
+      }
+      // A placeholder an issue import left ('system') becomes the user it stood for.
+      await tx.nativeUpdate(
+        User,
+        { id: row.id },
+        {
+          ...(user.fullName ? { fullName: user.fullName } : {}),
+          ...(user.jabber ? { jabber: user.jabber } : {}),
+          ...(newEmail ? { email: newEmail, emailKey: emailKeyOf(newEmail), emailSetBy: actor.userId } : {}),
+          type: 'user',
+        },
+      );
+    } else {
+      results[index] = refused(user.login, [builtInAccount(user.login)]);
+    }
+  }
+  // A concurrent import of the same login wins the insert: the user exists either way.
+  if (fresh.length) await tx.createQueryBuilder(User).insert(fresh).onConflict('loginKey').ignore().execute();
+}
+
+const EMAIL_TAKEN = 'email is used by another account';

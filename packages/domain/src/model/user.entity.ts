@@ -9,6 +9,11 @@ export const User = defineEntity({
     login: p.string().length(100),
     /** Lower-cased login: logins are unique regardless of case. */
     loginKey: p.string().length(100).unique(),
+    /**
+     * SHA-256 (hex) of the login's look-alike skeleton (`users/login-skeleton.ts`): a new login
+     * with another account's skeleton is refused. Null until the seed fills it (rows before 0057).
+     */
+    loginSkeleton: p.string().length(64).nullable().index(),
     fullName: p.string().length(200),
     email: p.string().length(200).nullable(),
     /**

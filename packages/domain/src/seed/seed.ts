@@ -14,6 +14,7 @@ import {
 import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { dialectOf, type Orm } from '../orm/open-orm.js';
+import { fillLoginSkeletons } from '../users/login-skeleton.js';
 import { insertUser } from '../users/users.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
@@ -64,6 +65,8 @@ export async function seed(
         passwordHash: null,
       },
     );
+    // Users stored before login skeletons were recorded (migration 0057) get theirs.
+    await fillLoginSkeletons(em);
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
 
     for (const type of SEED_LINK_TYPES) {

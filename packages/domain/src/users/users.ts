@@ -9,6 +9,7 @@ import type { Em } from '../orm/em.js';
 import { isUniqueViolation, onUniqueViolation } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
 import { emailKeyOf, emailTaken, requireEmailFree } from './email-keys.js';
+import { loginSkeletonKey, requireDistinctLogin } from './login-skeleton.js';
 
 export type NewUser = {
   login: string;
@@ -28,6 +29,7 @@ export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
   const user = em.create(User, {
     login: input.login,
     loginKey: input.login.toLowerCase(),
+    loginSkeleton: loginSkeletonKey(input.login),
     fullName: input.fullName ?? input.login,
     email: input.email ?? null,
     emailKey: input.email ? emailKeyOf(input.email) : null,
@@ -57,6 +59,8 @@ export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<
   if (await em.findOne(User, { loginKey: input.login.toLowerCase() })) {
     throw DomainError.alreadyExists('User', input.login);
   }
+  // A login that looks like another account's (`ɾoot`, `гоот` beside `root`) is refused: 409.
+  await requireDistinctLogin(em, input.login);
   if (input.email) await requireEmailFree(em, input.email, null);
   await requireHoldsAutoJoinRoles(em, actor);
   const user = await insertUser(em, { ...input, type: 'user', emailSetBy: actor.userId });
