@@ -129,6 +129,7 @@ export async function serve(env: Env): Promise<void> {
     trashDays: env.TRACKLINE_TRASH_DAYS,
     consoleDir: consoleDirFromEnv(env),
     loginQueryPassword: env.TRACKLINE_LOGIN_QUERY_PASSWORD === 'on',
+    allowedOrigins: env.TRACKLINE_ALLOWED_ORIGINS,
     // Outputs built from typed rows by our own code are written unchecked only in production.
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
