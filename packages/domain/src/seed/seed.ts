@@ -53,18 +53,22 @@ export async function seed(
     if (!(await em.findOne(User, { loginKey: DELETED_USER.login }))) await insertUser(em, DELETED_USER);
     // An import of an older version could make it an ordinary account (a name of its importer's
     // choosing shown on every deleted user's content): it is the system account again.
-    await em.nativeUpdate(
-      User,
-      { loginKey: DELETED_USER.login, type: { $ne: DELETED_USER.type } },
-      {
-        type: DELETED_USER.type,
-        fullName: DELETED_USER.fullName,
-        email: null,
-        emailKey: null,
-        emailSetBy: null,
-        passwordHash: null,
-      },
-    );
+    // Read first: a write statement, even one that changes nothing, takes SQLite's write lock at
+    // every start, and another process may hold it.
+    const strayed = await em.count(User, { loginKey: DELETED_USER.login, type: { $ne: DELETED_USER.type } });
+    if (strayed > 0)
+      await em.nativeUpdate(
+        User,
+        { loginKey: DELETED_USER.login, type: { $ne: DELETED_USER.type } },
+        {
+          type: DELETED_USER.type,
+          fullName: DELETED_USER.fullName,
+          email: null,
+          emailKey: null,
+          emailSetBy: null,
+          passwordHash: null,
+        },
+      );
     // Users stored before login skeletons were recorded (migration 0057) get theirs.
     await fillLoginSkeletons(em);
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
