@@ -45,6 +45,21 @@ describe('TRACKLINE_ATTACHMENTS_STORE', () => {
   });
 });
 
+describe('TRACKLINE_ALLOWED_ORIGINS', () => {
+  it('reads comma-separated origins as origins (lower-cased, no path), none by default', () => {
+    expect(readEnv({}).TRACKLINE_ALLOWED_ORIGINS).toEqual([]);
+    expect(
+      readEnv({ TRACKLINE_ALLOWED_ORIGINS: ' https://Tools.Example.com , http://127.0.0.1:8081/' })
+        .TRACKLINE_ALLOWED_ORIGINS,
+    ).toEqual(['https://tools.example.com', 'http://127.0.0.1:8081']);
+  });
+
+  it('refuses what is not an origin, naming the setting', () => {
+    for (const bad of ['tools.example.com', 'https://tools.example.com/path', 'ftp://x', '*'])
+      expect(() => readEnv({ TRACKLINE_ALLOWED_ORIGINS: bad })).toThrow(/TRACKLINE_ALLOWED_ORIGINS/);
+  });
+});
+
 describe('.env.example and docs/configuration.md', () => {
   const example = readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8');
   const docs = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');

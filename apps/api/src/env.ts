@@ -15,6 +15,7 @@ import type { AttachmentStoreConfig } from './attachments/attachment-stores.js';
 import { DEFAULT_MAX_ATTACHMENT_BYTES } from './attachments/attachments.route.js';
 import type { LimitsStoreConfig } from './auth/limit-stores.js';
 import { DEFAULT_LIMITS, type LimitsOptions } from './auth/limits.js';
+import { originOf } from './http/origin-check.js';
 import { normalizePublicUrl } from './http/public-url.js';
 import { LOG_LEVELS } from './log/logger.js';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './rest/request-body.js';
@@ -62,6 +63,26 @@ const ZEnv = z.object({
   TRACKLINE_LIMITS_STORE: z.enum(['memory', 'postgres', 'redis']).optional(),
   /** `on` behind one reverse proxy: the client IP is the last `X-Forwarded-For` entry. */
   TRACKLINE_TRUST_PROXY: onOff('off'),
+  /**
+   * Other origins (`https://tools.example.com`, comma-separated) whose pages may send state-changing
+   * requests signed in by the session cookie, and log in (http/origin-check.ts); this server's own
+   * origin always may. Default: none.
+   */
+  TRACKLINE_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins = value
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        const parsed = originOf(origin);
+        if (parsed === null || parsed !== origin.replace(/\/$/, '').toLowerCase())
+          ctx.addIssue({ code: 'custom', message: `${origin} is not an origin (scheme://host[:port])` });
+      }
+      return origins.map((o) => originOf(o) as string);
+    }),
   /** `POST /rest/user/login?login&password`: `off` refuses a password in the query string. */
   TRACKLINE_LOGIN_QUERY_PASSWORD: onOff('on'),
   /**

@@ -191,6 +191,7 @@ export async function startServer(
     trashDays: env.TRACKLINE_TRASH_DAYS,
     consoleDir: consoleDirFromEnv(env),
     loginQueryPassword: env.TRACKLINE_LOGIN_QUERY_PASSWORD === 'on',
+    allowedOrigins: env.TRACKLINE_ALLOWED_ORIGINS,
     // Outputs built from typed rows by our own code are written unchecked only in production.
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
     emailAvailable: env.TRACKLINE_SMTP_URL !== undefined,

@@ -28,6 +28,7 @@ import { handleLogin } from './auth/login.route.js';
 import { loadConsoleFiles } from './http/console-files.js';
 import { isDocsPath, serveDocs } from './http/docs-page.js';
 import { serveHealth } from './http/health.js';
+import { createOriginCheck } from './http/origin-check.js';
 import { createBaseUrl } from './http/public-url.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './log/logger.js';
@@ -44,7 +45,7 @@ import type { OutputChecks } from './rest/run-operation.js';
 import { renderXmlError } from './rest/xml.js';
 import { appRouter } from './trpc/app.router.js';
 import { type Context, createResponseHints } from './trpc/context.js';
-import { errorCodeOf } from './trpc/error-mapping.js';
+import { errorCodeOf, toTrpcError } from './trpc/error-mapping.js';
 import { handleVcsHook, vcsHookHost } from './webhooks/vcs-hooks.route.js';
 
 export type ServerOptions = {
@@ -84,6 +85,11 @@ export type ServerOptions = {
    * passes `untrusted` under NODE_ENV=production (rest/run-operation.ts).
    */
   outputChecks?: OutputChecks | undefined;
+  /**
+   * `TRACKLINE_ALLOWED_ORIGINS`: other origins whose pages may send state-changing requests signed
+   * in by the session cookie (http/origin-check.ts); this server's own origin always may.
+   */
+  allowedOrigins?: readonly string[] | undefined;
 };
 
 /** The request handler: `/rest/*`, `/trpc/*`, and the OpenAPI document. No listening here (tests inject it). */
@@ -102,6 +108,7 @@ export function createRequestHandler({
   consoleDir,
   loginQueryPassword = true,
   outputChecks = 'all',
+  allowedOrigins,
 }: ServerOptions) {
   const consoleFiles = consoleDir ? loadConsoleFiles(consoleDir) : null;
   // Errors go to the structured log with their request's context (a caller may add its own sink).
@@ -126,6 +133,8 @@ export function createRequestHandler({
   // The domain reports changes of authority (grants, tokens, passwords...) through this sink.
   setSecurityEventSink(orm.em as Em, (event) => security.changed(event));
   const guard = createGuard(limits, security);
+  // Cross-site request forgery: a cookie-signed or credential-less change must come from our pages.
+  const origins = createOriginCheck({ allowedOrigins, publicUrl });
   async function createContext(
     req: IncomingMessage,
     res: ServerResponse,
@@ -136,6 +145,11 @@ export function createRequestHandler({
     let forked: Em | undefined;
     const fork = () => (forked ??= orm.em.fork() as Em);
     const reads = orm.em as Em;
+    try {
+      origins.check(req);
+    } catch (error) {
+      throw transport === 'trpc' ? toTrpcError(error as DomainError) : error;
+    }
     const resolved = await guard.authenticate({ reads, fork }, req, res, transport);
     const logged = requestContext.getStore();
     if (logged && resolved.actor) logged.user = resolved.actor.login;
@@ -230,6 +244,7 @@ export function createRequestHandler({
       }
       if (url.pathname === '/rest/user/login' && req.method === 'POST') {
         routeIs('/rest/user/login');
+        origins.check(req);
         return await handleLogin(orm, req, res, url, guard, { queryPassword: loginQueryPassword });
       }
       if (url.pathname === '/unsubscribe') {

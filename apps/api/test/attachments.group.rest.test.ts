@@ -1,7 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addUserToGroup, createFileAttachmentStore, createGroup } from '@trackline/domain';
+import {
+  addRolePermission,
+  addUserToGroup,
+  createFileAttachmentStore,
+  createGroup,
+  createRole,
+  grantRole,
+} from '@trackline/domain';
 import { actorFor } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -71,6 +78,11 @@ beforeAll(async () => {
   const root = await actorFor(server.orm, 'root');
   await createGroup(fork(server.orm), root, 'Ag Team');
   await addUserToGroup(fork(server.orm), root, LOGINS.member, 'Ag Team');
+  // The author names a group it is not in: it may, holding READ_USERGROUP in the project (issue
+  // 37 item 13: a caller names its own groups, or any with READ_USERGROUP).
+  await createRole(fork(server.orm), root, 'Group reader', 'names any group');
+  await addRolePermission(fork(server.orm), root, 'Group reader', 'READ_USERGROUP');
+  await grantRole(fork(server.orm), root, LOGINS.author, 'Group reader', 'AGR');
 });
 afterAll(async () => {
   await server.close();
@@ -170,6 +182,15 @@ describe('group on POST /rest/issue/{id}/attachment', () => {
       user: 'root',
     });
     expect(comment.status).toBe(404);
+  });
+
+  it('a group the uploader may not name (not its own, no READ_USERGROUP) answers as an unknown one, and nothing is stored', async () => {
+    const named = await upload('AGR-6', '?group=Ag+Team', [], LOGINS.outsider);
+    const unknown = await upload('AGR-6', '?group=Zz+Team', [], LOGINS.outsider);
+    expect(named.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect((await named.text()).replace('Ag Team', 'X')).toBe((await unknown.text()).replace('Zz Team', 'X'));
+    expect(await listAs('AGR-6', 'root')).toEqual([]);
   });
 
   it('an empty group= (what the JetBrains library sends) means no group: every reader sees the file', async () => {

@@ -71,56 +71,78 @@ export function changedTables(before: DbSnapshot, after: DbSnapshot): string[] {
 }
 
 /**
- * A value that changes whenever any row may have changed, far cheaper than a snapshot: on
- * SQLite the connection's `total_changes()` (the in-process server writes through this one
- * connection); on PostgreSQL a counter in the test's own database that row triggers on every
- * mapped table bump (installed on first use). Equal marks prove nothing was
- * written between them; different marks call for a snapshot. PostgreSQL's next transaction id
- * would not do: it is the cluster's, moved by every other database's tests running alongside.
+ * A value that changes whenever a row a snapshot compares may have changed, far cheaper than a
+ * snapshot: a counter in the test's own database that row triggers on every mapped table bump
+ * (installed on first use; the notification worker's own work, which `dbSnapshot` leaves out,
+ * does not move it: its tables have no trigger, and an event's only on the columns compared).
+ * Equal marks prove nothing compared was written between them; different marks call for a
+ * snapshot. Neither SQLite's `total_changes()` (the server's background workers write through the
+ * same connection) nor PostgreSQL's next transaction id (the cluster's, moved by every other
+ * database's tests running alongside) would do.
  */
 export async function changeMark(orm: Orm): Promise<string> {
-  const connection = orm.em.fork().getConnection();
-  if (dialectOf(orm) !== 'postgresql') {
-    const [row] = await connection.execute<{ mark: unknown }[]>('select total_changes() as mark');
-    return String(row?.mark);
-  }
   let installed = markInstalled.get(orm);
   if (!installed) {
-    installed = installPgMark(orm);
+    installed = installMark(orm);
     markInstalled.set(orm, installed);
   }
   await installed;
-  const [row] = await connection.execute<{ mark: unknown }[]>(`select n as mark from ${MARK_TABLE}`);
+  const [row] = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ mark: unknown }[]>(`select n as mark from ${MARK_TABLE}`);
   return String(row?.mark);
 }
 
 const MARK_TABLE = 'test_change_mark';
 const markInstalled = new WeakMap<Orm, Promise<void>>();
 
-async function installPgMark(orm: Orm): Promise<void> {
+async function installMark(orm: Orm): Promise<void> {
   const connection = orm.em.fork().getConnection();
-  await connection.execute(`create table ${MARK_TABLE} (n bigint not null)`, [], 'run');
-  await connection.execute(`insert into ${MARK_TABLE} (n) values (0)`, [], 'run');
-  await connection.execute(
-    `create function test_change_mark_bump() returns trigger language plpgsql as $$
-     begin update ${MARK_TABLE} set n = n + 1; return null; end $$`,
-    [],
-    'run',
-  );
+  const run = (sql: string) => connection.execute(sql, [], 'run');
+  const postgres = dialectOf(orm) === 'postgresql';
+  await run(`create table ${MARK_TABLE} (n bigint not null)`);
+  await run(`insert into ${MARK_TABLE} (n) values (0)`);
+  const bump = `update ${MARK_TABLE} set n = n + 1`;
+  if (postgres)
+    await run(
+      `create function test_change_mark_bump() returns trigger language plpgsql as $$ begin ${bump}; return null; end $$`,
+    );
   // Row triggers: the server's background statements (the VCS worker's claim, run every poll)
-  // touch no row when there is nothing to do, and must not move the mark. A truncate has no rows.
+  // touch no row when there is nothing to do, and must not move the mark. SQLite takes one event
+  // a trigger: one trigger each.
+  const trigger = async (name: string, events: string[], table: string) => {
+    if (postgres)
+      await run(
+        `create trigger ${name} after ${events.join(' or ')} on ${table} for each row execute function test_change_mark_bump()`,
+      );
+    else
+      for (const [i, event] of events.entries())
+        await run(`create trigger ${name}_${i} after ${event} on ${table} for each row begin ${bump}; end`);
+  };
   for (const table of tablesOf(orm)) {
-    await connection.execute(
-      `create trigger test_change_mark after insert or update or delete on ${table}
-       for each row execute function test_change_mark_bump()`,
-      [],
-      'run',
-    );
-    await connection.execute(
-      `create trigger test_change_mark_truncate after truncate on ${table}
-       for each statement execute function test_change_mark_bump()`,
-      [],
-      'run',
-    );
+    if (WORKER_TABLES.has(table)) continue;
+    const ignored = WORKER_COLUMNS[table];
+    const updates = ignored
+      ? `update of ${(await columnsOf(orm, table)).filter((c) => !ignored.has(c)).join(', ')}`
+      : 'update';
+    await trigger(`test_mark_${table}`, ['insert', updates, 'delete'], table);
+    // A truncate has no rows (PostgreSQL).
+    if (postgres)
+      await run(
+        `create trigger test_mark_${table}_truncate after truncate on ${table} for each statement execute function test_change_mark_bump()`,
+      );
   }
+}
+
+async function columnsOf(orm: Orm, table: string): Promise<string[]> {
+  const connection = orm.em.fork().getConnection();
+  if (dialectOf(orm) === 'postgresql')
+    return (
+      await connection.execute<{ name: string }[]>(
+        'select column_name as name from information_schema.columns where table_name = ? and table_schema = current_schema()',
+        [table],
+      )
+    ).map((c) => c.name);
+  return (await connection.execute<{ name: string }[]>(`pragma table_info(${table})`)).map((c) => c.name);
 }

@@ -193,13 +193,13 @@ async function freshBundle(a: Arrange, type: 'bundle' | 'userBundle' = 'bundle')
 
 // biome-ignore format: one row per procedure, aligned for reading
 const ROWS: Record<string, Row> = {
-  'customFields.listPrototypes':  { holder: {}, input: () => ({}), expect: ANY },
-  'customFields.getPrototype':    { holder: {}, input: () => ({ name: 'Priority' }), expect: ANY },
+  'customFields.listPrototypes':  { holder: { project: ['UPDATE_PROJECT'] }, input: () => ({}), expect: HOLDERS },
+  'customFields.getPrototype':    { holder: { project: ['UPDATE_PROJECT'] }, input: () => ({ name: 'Priority' }), expect: HOLDERS },
   'customFields.createPrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ name: `N_${a.key}`, type: 'enum[*]' }), expect: HOLDERS },
   'customFields.updatePrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshPrototype(a), aliases: `al_${a.key}` }), expect: HOLDERS },
   'customFields.deletePrototype': { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ name: await freshPrototype(a) }), expect: HOLDERS },
-  'customFields.listProjectFields': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
-  'customFields.getProjectField': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P, name: 'State' }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'customFields.listProjectFields': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
+  'customFields.getProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: () => ({ project: P, name: 'State' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.attachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ project: await projectFor(a, 'CF'), name: await freshPrototype(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.updateProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => ({ ...(await attachedField(a)), emptyFieldText: 'None' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'customFields.detachProjectField': { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: async (a) => attachedField(a), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
@@ -220,8 +220,8 @@ const ROWS: Record<string, Row> = {
   'bundles.addGroup':             { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), group: await freshGroup(a, 'BG') }), expect: HOLDERS },
   'bundles.removeGroup':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => { const group = await freshGroup(a, 'BG'); const bundle = await freshBundle(a, 'userBundle'); await addBundleGroup(a.em(), a.root, bundle, group); return { bundle, group }; }, expect: HOLDERS },
   'projectBundles.assigneeGroups': { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
-  'bundles.list':                 { holder: {}, input: () => ({ bundleType: 'stateBundle' }), expect: ANY },
-  'bundles.get':                  { holder: {}, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: ANY },
+  'bundles.list':                 { holder: { project: ['UPDATE_PROJECT'] }, input: () => ({ bundleType: 'stateBundle' }), expect: HOLDERS },
+  'bundles.get':                  { holder: { project: ['UPDATE_PROJECT'] }, input: () => ({ bundleType: 'bundle', bundle: 'Priorities' }), expect: HOLDERS },
   'bundles.rename':               { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), newName: `R_${a.key}` }), expect: HOLDERS },
   'bundles.create':               { holder: { global: ['UPDATE_PROJECT'] }, input: (a) => ({ bundleType: 'versionBundle', name: `V_${a.key}`, values: [{ name: '1.0' }] }), expect: HOLDERS },
   'bundles.delete':               { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a) }), expect: HOLDERS },

@@ -1,6 +1,7 @@
 import {
   type Actor,
   addBundleValue,
+  addRolePermission,
   addUserToGroup,
   attachProjectCustomField,
   createBundle,
@@ -8,7 +9,9 @@ import {
   createIssue,
   createProject,
   createPrototype,
+  createRole,
   executeCommand,
+  grantRole,
   type Orm,
 } from '@trackline/domain';
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
@@ -83,10 +86,15 @@ const ROWS: Record<string, Row> = {
   'issues.delete':         { input: async (key) => ({ issue: await restricted(`to delete ${key}`) }), expect: WRITERS },
 };
 
-/** A new issue restricted to the group, reported by the reporter. */
+/**
+ * A new issue restricted to the group, reported by the reporter (who may not name a group it is
+ * not in: root restricts it).
+ */
 async function restricted(summary: string): Promise<string> {
   const reporter = await actorFor(orm, LOGINS.reporter);
-  return (await createIssue(fork(orm), reporter, { project: 'VIS', summary, permittedGroup: 'vm-team' })).id;
+  const { id } = await createIssue(fork(orm), reporter, { project: 'VIS', summary });
+  await executeCommand(fork(orm), await actorFor(orm, 'root'), [id], 'visible to vm-team');
+  return id;
 }
 
 const actorOf = (kind: Kind): Promise<Actor> => actorFor(orm, LOGINS[kind]);
@@ -273,5 +281,95 @@ describe('private fields through createCaller', () => {
       expect(outcomeOf(result)).toBe(setting[kind]);
       await executeCommand(fork(orm), await actorFor(orm, 'root'), ['VIS-1'], 'Cost Steep');
     });
+  }
+});
+
+/**
+ * What puts a caller into the group (issue 37, items 2 and 3): merging a member of it into an
+ * account, and an import that adds its assignees to it. Both need UPDATE_USERGROUP, as adding the
+ * member by hand does, whatever else the caller holds; a group an import creates needs nothing more.
+ *
+ * Callers: root; `hr` (UPDATE_USER, DELETE_USER, READ_USER and IMPORT_DATA, no UPDATE_USERGROUP);
+ * `hr_groups` (the same and UPDATE_USERGROUP); the group's own member (a Developer, none of those).
+ */
+describe('joining the group by merge or import, through createCaller', () => {
+  type Joiner = 'root' | 'hr' | 'hr_groups' | 'member';
+  const JOINERS: Joiner[] = ['root', 'hr', 'hr_groups', 'member'];
+  const LOGIN: Record<Joiner, string> = {
+    root: 'root',
+    hr: 'vm_hr',
+    hr_groups: 'vm_hr_groups',
+    member: LOGINS.member,
+  };
+  let imported = 500;
+  /** The caller's own login as the only assignee: the import would make it a member. */
+  const importInput = (login: string, assigneeGroup: string) => ({
+    project: 'VIS',
+    assigneeGroup,
+    issues: [
+      {
+        fields: [
+          { name: 'numberInProject', values: [String(++imported)] },
+          { name: 'summary', values: ['imported'] },
+          { name: 'created', values: ['1400000000000'] },
+          { name: 'reporterName', values: ['root'] },
+          { name: 'Assignee', values: [login] },
+        ],
+        comments: [],
+      },
+    ],
+  });
+
+  // biome-ignore format: one row per case, aligned for reading
+  const CASES: Record<string, { call: (joiner: Joiner, key: string) => Promise<[string, unknown]>; expect: Record<Joiner, Outcome> }> = {
+    'users.merge of a member of the group into oneself': {
+      call: async (joiner, key) => {
+        const twin = `vm_twin_${key}`;
+        await userWithRole(orm, twin);
+        await addUserToGroup(fork(orm), await actorFor(orm, 'root'), twin, 'vm-team');
+        return ['users.merge', { login: LOGIN[joiner], loginToMerge: twin }];
+      },
+      expect: { root: OK, hr: DENIED, hr_groups: OK, member: DENIED },
+    },
+    'import.issues with assigneeGroup = the group, oneself the assignee': {
+      call: async (joiner) => ['import.issues', importInput(LOGIN[joiner], 'vm-team')],
+      expect: { root: OK, hr: DENIED, hr_groups: OK, member: DENIED },
+    },
+    'import.issues with assigneeGroup = a missing group (created without roles)': {
+      call: async (joiner, key) => ['import.issues', importInput(LOGIN[joiner], `vm-new-${key}`)],
+      expect: { root: OK, hr: OK, hr_groups: OK, member: DENIED },
+    },
+  };
+
+  beforeAll(async () => {
+    const root = await actorFor(orm, 'root');
+    for (const [login, extra] of [
+      ['vm_hr', []],
+      ['vm_hr_groups', ['UPDATE_USERGROUP']],
+    ] as const) {
+      const role = `Role_${login}`;
+      await createRole(fork(orm), root, role, 'merge and import');
+      for (const key of ['UPDATE_USER', 'DELETE_USER', 'READ_USER', 'IMPORT_DATA', ...extra])
+        await addRolePermission(fork(orm), root, role, key);
+      await userWithRole(orm, login, role);
+      await grantRole(fork(orm), root, login, 'Developer', 'VIS');
+    }
+  });
+
+  for (const [name, row] of Object.entries(CASES)) {
+    for (const joiner of JOINERS) {
+      it(`${name}, ${joiner}: ${row.expect[joiner]}`, async () => {
+        const [path, input] = await row.call(joiner, `${joiner}_${Object.keys(CASES).indexOf(name)}`);
+        const result = await callProcedure(orm, await actorFor(orm, LOGIN[joiner]), path, input);
+        expect(outcomeOf(result)).toBe(row.expect[joiner]);
+        // Refused: still no member, still not reading the restricted issue.
+        if (!result.ok && joiner !== 'member') {
+          const read = await callProcedure(orm, await actorFor(orm, LOGIN[joiner]), 'issues.get', {
+            issue: secret,
+          });
+          expect(outcomeOf(read)).toBe(HIDDEN);
+        }
+      });
+    }
   }
 });

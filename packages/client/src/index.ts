@@ -64,7 +64,11 @@ export function createTracklineClient(options: TracklineClientOptions): Tracklin
         url: `${options.url.replace(/\/$/, '')}/trpc`,
         // The server refuses batches of more calls (TRPC_MAX_BATCH in apps/api/src/auth/limits.ts).
         maxItems: 100,
-        headers: () => (header ? { authorization: header } : {}),
+        // `X-Trackline-Client`: a header no HTML form can send and no other origin can add without a
+        // CORS preflight (which the server never grants), so a page's session-cookie calls pass the
+        // server's cross-site request check even where its Origin check cannot tell (a proxy that
+        // rewrites Host, a browser without Sec-Fetch-Site).
+        headers: () => ({ 'x-trackline-client': 'typed', ...(header ? { authorization: header } : {}) }),
         ...(options.fetch ? { fetch: options.fetch } : {}),
       }),
     ],

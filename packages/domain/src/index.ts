@@ -92,6 +92,7 @@ export * from './roles/grant-rules.js';
 export * from './roles/roles.js';
 export * from './seed/seed.js';
 export * from './users/me.js';
+export * from './users/merge-users.js';
 export * from './users/user-admin.js';
 export * from './users/users.js';
 export * from './values/simple-values.js';

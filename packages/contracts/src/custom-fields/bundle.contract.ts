@@ -66,9 +66,9 @@ export const listBundlesMeta = {
   openapi: {
     method: 'GET',
     path: '/admin/customfield/{bundleType}',
-    summary: 'Get all bundles of a type',
+    summary: 'Get all bundles of a type (UPDATE_PROJECT globally or in a project)',
     tags: TAGS,
-    errorResponses: [400, 401],
+    errorResponses: [400, 401, 403],
   },
   xml: { kind: 'custom', renderer: 'bundleRefs' },
 } satisfies RouteMeta;
@@ -79,9 +79,9 @@ export const getBundleMeta = {
   openapi: {
     method: 'GET',
     path: '/admin/customfield/{bundleType}/{bundle}',
-    summary: 'Get a bundle with its values',
+    summary: 'Get a bundle with its values (UPDATE_PROJECT globally or in a project)',
     tags: TAGS,
-    errorResponses: [400, 401, 404],
+    errorResponses: [400, 401, 403, 404],
   },
   xml: { kind: 'custom', renderer: 'bundle' },
 } satisfies RouteMeta;

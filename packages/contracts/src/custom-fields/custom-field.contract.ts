@@ -28,8 +28,9 @@ export const listFieldPrototypesMeta = {
   openapi: {
     method: 'GET',
     path: '/admin/customfield/field',
-    summary: 'Get all custom field prototypes',
+    summary: 'Get all custom field prototypes (UPDATE_PROJECT globally or in a project)',
     tags: TAGS,
+    errorResponses: [401, 403],
   },
   xml: list('customFieldPrototypes', element('customFieldPrototype')),
 } satisfies RouteMeta;
@@ -39,9 +40,9 @@ export const getFieldPrototypeMeta = {
   openapi: {
     method: 'GET',
     path: '/admin/customfield/field/{name}',
-    summary: 'Get custom field prototype',
+    summary: 'Get custom field prototype (UPDATE_PROJECT globally or in a project)',
     tags: TAGS,
-    errorResponses: [401, 404],
+    errorResponses: [401, 403, 404],
   },
   xml: { kind: 'custom', renderer: 'customFieldPrototype' },
 } satisfies RouteMeta;
@@ -120,9 +121,9 @@ export const listProjectCustomFieldsMeta = {
   openapi: {
     method: 'GET',
     path: '/admin/project/{project}/customfield',
-    summary: 'Get project custom fields',
+    summary: 'Get project custom fields (UPDATE_PROJECT in the project)',
     tags: PROJECT_TAGS,
-    errorResponses: [401, 404],
+    errorResponses: [401, 403, 404],
   },
   xml: list('projectCustomFieldRefs', element('projectCustomField')),
 } satisfies RouteMeta;
@@ -133,9 +134,9 @@ export const getProjectCustomFieldMeta = {
   openapi: {
     method: 'GET',
     path: '/admin/project/{project}/customfield/{name}',
-    summary: 'Get project custom field',
+    summary: 'Get project custom field (UPDATE_PROJECT in the project)',
     tags: PROJECT_TAGS,
-    errorResponses: [401, 404],
+    errorResponses: [401, 403, 404],
   },
   xml: { kind: 'custom', renderer: 'projectCustomField' },
 } satisfies RouteMeta;

@@ -87,7 +87,8 @@ export const ZIssueView = z.object({
   attachments: z.array(z.object({ id: z.string(), name: z.string(), url: z.string() })),
   votes: z.number().int(),
   votedByMe: z.boolean(),
-  stars: z.number().int(),
+  /** How many watch it (starred it): with VIEW_WATCHERS in the project only, as the watchers' logins. */
+  stars: z.number().int().optional(),
   starredByMe: z.boolean(),
 });
 export type IssueViewDto = z.infer<typeof ZIssueView>;

@@ -98,3 +98,12 @@ export const mergeUsersMeta = {
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
 export const ZMergeUsersInput = z.object({ login: ZLogin, loginToMerge: ZLogin });
+/**
+ * What a merge did beside moving rows (JSON and /trpc; the legacy XML answer stays empty): the
+ * kept user's tags that took the merged user's tag of the same name, and the merged user's saved
+ * searches kept under a new name because the kept user had one of the same name.
+ */
+export const ZMergeUsersOutput = z.object({
+  mergedTags: z.array(z.string()),
+  renamedSearches: z.array(z.object({ name: z.string(), newName: z.string() })),
+});

@@ -99,6 +99,11 @@ describe('issue visibility (permittedGroup) on every read path', () => {
     await createGroup(fork(orm), root, 'secret-team');
     await addUserToGroup(fork(orm), root, 'v_in', 'secret-team');
     insider = await actorFor(orm, 'v_in');
+    // The reporter names a group it is not in: it needs READ_USERGROUP (issue 37, item 13).
+    await createRole(fork(orm), root, 'Group reader');
+    await addRolePermission(fork(orm), root, 'Group reader', 'READ_USERGROUP');
+    await grantRole(fork(orm), root, 'v_rep', 'Group reader');
+    reporter = await actorFor(orm, 'v_rep');
     publicId = (await createIssue(fork(orm), reporter, { project: 'VIS', summary: 'public' })).id;
     const secret = await createIssue(fork(orm), reporter, {
       project: 'VIS',

@@ -1,3 +1,4 @@
+import { type Actor, can, holdsInScope, inGroup } from '../auth/actor.js';
 import { DomainError } from '../errors.js';
 import { Group, type IGroup } from '../model/group.entity.js';
 import type { Em } from '../orm/em.js';
@@ -25,6 +26,17 @@ export function storableGroupName(name: string, field: string): string {
 /** The group named `name` in any spelling that normalises alike, or null. */
 export const findGroupByName = (em: Em, name: string): Promise<IGroup | null> =>
   em.findOne(Group, { nameKey: groupNameKey(name) });
+
+/**
+ * Whether the actor may name the group to restrict what it writes in `projectIds` (an issue's
+ * `permittedGroup`, a comment's `group`, `visible to`): a group it belongs to, or any with
+ * READ_USERGROUP, granted globally or in each of those projects (Project Admin carries it). Every
+ * other group answers as an unknown one, so group names cannot be probed.
+ */
+export function canUseGroup(actor: Actor, groupId: number, projectIds: readonly number[] = []): boolean {
+  if (can(actor, 'READ_USERGROUP') || inGroup(actor, groupId)) return true;
+  return projectIds.length > 0 && projectIds.every((id) => holdsInScope(actor, 'READ_USERGROUP', id));
+}
 
 /**
  * Groups stored before names were normalised get their normalised name and key (at every

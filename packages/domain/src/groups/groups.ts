@@ -116,18 +116,30 @@ export async function requireHoldsGroupRoles(
 }
 
 /**
+ * An import adds its assignees to an existing group (`PUT /rest/import/{p}/issues?assigneeGroup=`)
+ * only for a caller who may add members to it by hand: UPDATE_USERGROUP and the group's roles.
+ * Joining a group reads what is visible to it only, so IMPORT_DATA alone is no way in.
+ */
+export async function requireImportMayJoin(em: Em, actor: Actor, group: IGroup): Promise<void> {
+  requirePermission(
+    actor,
+    'UPDATE_USERGROUP',
+    undefined,
+    `add imported assignees to group [ ${group.name} ] (UPDATE_USERGROUP)`,
+  );
+  await requireHoldsGroupRoles(em, actor, group, 'add imported assignees to group');
+}
+
+/**
  * The group an import adds its assignees to (`PUT /rest/import/{p}/issues?assigneeGroup=`): every
  * importer of the original passes `"<project> Assignees"` without creating it, and the original
- * created it. Missing: created without roles (not auto-join), so joining it hands out nothing.
- * Existing: the importer must hold its roles, as for any other way of adding members.
+ * created it. Missing: created without roles (not auto-join), so joining it hands out nothing; an
+ * existing one is checked by the import first (`requireImportMayJoin`, when it gains members).
  */
 export async function importAssigneeGroup(em: Em, actor: Actor, name: string): Promise<IGroup> {
   name = storableGroupName(name, 'assigneeGroup');
   const existing = await findGroupByName(em, name);
-  if (existing) {
-    await requireHoldsGroupRoles(em, actor, existing, 'add imported assignees to group');
-    return existing;
-  }
+  if (existing) return existing;
   // Inserted beside the unit of work (a concurrent import may create it first: the same group).
   const inserted = await em
     .createQueryBuilder(Group)

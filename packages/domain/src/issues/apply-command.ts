@@ -48,7 +48,14 @@ export async function applyCommand(
     try {
       return await inTransaction(em, async (tx) => {
         const refs = await findReadableIssues(tx, actor, issueIds);
-        const commentGroupId = text ? await findVisibilityGroup(tx, options.commentGroup) : null;
+        const commentGroupId = text
+          ? await findVisibilityGroup(
+              tx,
+              actor,
+              options.commentGroup,
+              refs.map((r) => r.projectId),
+            )
+          : null;
         const state = await loadCommandState(tx, refs);
         const ctx = { actor, state, lookups: new CommandLookups(tx, actor, limits), comment: text };
         for (const issue of state.issues) {

@@ -5,6 +5,7 @@ import { readableIssuesSql } from '../auth/issue-access.js';
 import { entryOf } from '../collections/map-entry.js';
 import { capabilitiesOf } from '../commands/requirements.js';
 import type { CommandVocabulary, VocabularyField, VocabularyValue } from '../commands/vocabulary.js';
+import { canUseGroup } from '../groups/group-names.js';
 import { tables } from '../model/database.js';
 import type { FieldKind } from '../model/field.entity.js';
 import type { Em } from '../orm/em.js';
@@ -202,6 +203,8 @@ export async function buildVocabulary(
 ): Promise<CommandVocabulary> {
   let projectIds: number[];
   let all: (permission: PermissionKey) => boolean;
+  /** The groups the context issues are visible to: named on them, so `remove visible to` may name them. */
+  const contextGroups = new Set<number>();
   if (contextIssueIds === null) {
     const updatable = projectsWith(actor, 'UPDATE_ISSUE');
     projectIds =
@@ -216,6 +219,8 @@ export async function buildVocabulary(
     all = anywhere;
   } else {
     const issues = await findReadableIssues(em, actor, contextIssueIds);
+    for (const issue of issues)
+      if (issue.permittedGroupId !== null) contextGroups.add(issue.permittedGroupId);
     projectIds = [...new Set(issues.map((i) => i.projectId))].sort((a, b) => a - b);
     all = (permission) => projectIds.length > 0 && projectIds.every((id) => can(actor, permission, id));
   }
@@ -252,7 +257,13 @@ export async function buildVocabulary(
     fields,
     users: [...users.values()],
     tags: allowed.tag ? shared.tags : [],
-    groups: allowed.visibility ? shared.groups : [],
+    // Only the groups the (real) actor may name: others are no word of the language, exactly like
+    // a group that does not exist, so `visible to` neither offers nor tells them.
+    groups: allowed.visibility
+      ? shared.groups
+          .filter((g) => canUseGroup(reader, g.id, projectIds) || contextGroups.has(g.id))
+          .map((g) => ({ name: g.name }))
+      : [],
     workTypes: allowed.work ? shared.workTypes : [],
     timeTracking: allowed.work && (await tracksTimeIn(em, projectIds)),
     linkTypes: allowed.link ? shared.linkTypes : [],
@@ -269,7 +280,10 @@ async function tracksTimeIn(em: Em, projectIds: readonly number[]): Promise<bool
 }
 
 /** What a vocabulary holds whatever its context projects: the actor's tags, the link types, linkable issues. */
-type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'groups' | 'workTypes'>;
+type SharedParts = Pick<CommandVocabulary, 'tags' | 'linkTypes' | 'issueIds' | 'workTypes'> & {
+  /** Every group: the vocabulary keeps those the actor may name (`canUseGroup`). */
+  groups: { id: number; name: string }[];
+};
 
 const tagNamesQuery = prepareRead((param: Param<{ userId: number }>) =>
   tables
@@ -286,7 +300,7 @@ const linkTypesQuery = prepareRead(() =>
     .orderBy('name_key'),
 );
 const groupNamesQuery = prepareRead(() =>
-  tables.selectFrom('user_groups').select('name').orderBy('name_key'),
+  tables.selectFrom('user_groups').select(['id', 'name']).orderBy('name_key'),
 );
 const workTypeNamesQuery = prepareRead(() =>
   tables.selectFrom('work_types').select('name').orderBy('name_key'),
@@ -338,7 +352,7 @@ function sharedParts(em: Em, actor: Actor): Promise<SharedParts> {
       const workTypes = await workTypeNamesQuery.all(em, {});
       return {
         tags: tags.map((t) => ({ name: t.name })),
-        groups: groups.map((g) => ({ name: g.name })),
+        groups: groups.map((g) => ({ id: Number(g.id), name: g.name })),
         workTypes: workTypes.map((t) => ({ name: t.name })),
         linkTypes: linkTypes.map((t) => ({
           name: t.name,

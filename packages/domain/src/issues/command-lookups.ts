@@ -135,13 +135,8 @@ export class CommandLookups {
   }
 
   /** A group's id by name (as the issue route resolves `permittedGroup`); null when there is none. */
-  async group(name: string): Promise<number | null> {
-    try {
-      return await visibilityGroupId(this.em, name);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'NOT_FOUND') return null;
-      throw error;
-    }
+  group(name: string): Promise<number | null> {
+    return visibilityGroupId(this.em, name);
   }
 
   /** A link target the actor can read; throws NOT_FOUND otherwise (cached either way). */

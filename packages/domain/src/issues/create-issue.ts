@@ -8,9 +8,9 @@ import { toBool } from '../orm/row-values.js';
 import { inTransaction } from '../orm/transaction.js';
 import { getReadableProject } from '../projects/projects.js';
 import { oneLine, storableText } from '../text/user-text.js';
+import { findVisibilityGroup } from './comments/comments.js';
 import { recordIssueEvent } from './history/issue-events.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
-import { visibilityGroupId } from './issue-visibility.js';
 
 export type NewIssue = {
   project: string;
@@ -49,7 +49,7 @@ export async function createIssue(em: Em, actor: Actor, input: NewIssue): Promis
     throw DomainError.invalid('summary', `must be at most ${MAX_SUMMARY} characters`);
   const project = await getReadableProject(em, actor, oneLine(input.project).trim());
   requirePermission(actor, 'CREATE_ISSUE', project.id, `create issues in project [ ${project.shortName} ]`);
-  const permittedGroup = await visibilityGroupId(em, input.permittedGroup);
+  const permittedGroup = await findVisibilityGroup(em, actor, input.permittedGroup, [project.id]);
 
   const id = await inTransaction(em, async (tx) => {
     const number = await allocateNumber(tx, project.id, project.shortName);

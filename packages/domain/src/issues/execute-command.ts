@@ -28,12 +28,19 @@ export async function executionVocabulary(
   const refs = resolved ?? (await findReadableIssues(em, actor, issueIds));
   // What it is built from: the actor (own tags, `me`, guest or not) and the context projects.
   const projects = [...new Set(refs.map((i) => i.projectId))].sort((a, b) => a - b);
-  const key = `execute|${actor.userId}|${actor.login}|${actor.type}|${projects.join(',')}`;
+  // The context issues' groups are words of it too (`remove visible to` names them).
+  const key = `execute|${actor.userId}|${actor.login}|${actor.type}|${projects.join(',')}|${contextGroupsKey(refs)}`;
   // Parsing never uses the vocabulary's issue sample, so its age does not matter here.
   return rememberedVocabulary(em, key, Number.POSITIVE_INFINITY, () =>
     buildVocabulary(em, { ...actor, global: new Set(PERMISSION_KEYS) }, issueIds, { readsPrivateAs: actor }),
   );
 }
+
+/** The groups the issues are visible to, as a part of a vocabulary's cache key. */
+export const contextGroupsKey = (refs: readonly IssueRef[]): string =>
+  [...new Set(refs.flatMap((r) => (r.permittedGroupId === null ? [] : [r.permittedGroupId])))]
+    .sort((a, b) => a - b)
+    .join(',');
 
 /** The command's operations, or a 400 listing every diagnostic with its position. */
 export function parseCommandOrThrow(command: string, vocabulary: CommandVocabulary): CommandOp[] {

@@ -63,7 +63,8 @@ export type IssueView = {
   fields: IssueFieldView[];
   /** Tags the viewer can see: own and shared ones. */
   tags: { name: string; owner: string; shared: boolean }[];
-  stars: number;
+  /** How many starred it (watch it): with VIEW_WATCHERS in the project, as the watchers' logins; else undefined. */
+  stars: number | undefined;
   starredByMe: boolean;
   votes: number;
   votedByMe: boolean;
@@ -387,7 +388,8 @@ async function assembleViews(
       fields,
       attachments: (attachmentsBy.get(id) ?? []).map((a) => ({ id: Number(a.id), name: a.name })),
       tags: (tagsBy.get(id) ?? []).map((t) => ({ name: t.name, owner: t.login, shared: toBool(t.shared) })),
-      stars: Number(row.stars),
+      // The count tells who watches as the logins do: VIEW_WATCHERS (one's own star is starredByMe).
+      stars: can(actor, 'VIEW_WATCHERS', Number(row.project_id)) ? Number(row.stars) : undefined,
       starredByMe: Number(row.my_stars) > 0,
       votes: Number(row.votes),
       votedByMe: Number(row.my_votes) > 0,

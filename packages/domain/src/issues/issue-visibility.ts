@@ -1,8 +1,8 @@
+import { findGroupByName } from '../groups/group-names.js';
 import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import { runStatement } from '../orm/statements.js';
 import { readQuery } from '../orm/typed-query.js';
-import { findVisibilityGroup } from './comments/comments.js';
 import type { FieldChange } from './history/history.js';
 
 /**
@@ -12,8 +12,14 @@ import type { FieldChange } from './history/history.js';
  * auth/issue-access.ts.
  */
 
-/** The group's id by name (any case); NOT_FOUND for an unknown group, null for none given. */
-export const visibilityGroupId = findVisibilityGroup;
+/**
+ * The group's id by name (any case) for the `visible to` commands, null when there is none. The
+ * command's vocabulary already holds only the groups the actor may name (`buildVocabulary`), so
+ * a name reaching here was offered to it.
+ */
+export async function visibilityGroupId(em: Em, name: string): Promise<number | null> {
+  return (await findGroupByName(em, name.trim()))?.id ?? null;
+}
 
 /** The names of groups by id (for the history of a change). */
 export async function groupNames(em: Em, ids: readonly number[]): Promise<Map<number, string>> {

@@ -100,6 +100,17 @@ export const SYSTEM_ACCOUNTS = [
   { login: 'system_user', fullName: 'Workflow and system user', type: 'workflow' as const },
 ];
 
+/**
+ * The logins of the built-in accounts (lower-cased): never created, changed or deleted through an
+ * import or the user administration, whatever type their row has (an older version let an import
+ * turn `deleted_user` into an ordinary account; the seed turns it back).
+ */
+export const BUILT_IN_LOGINS: ReadonlySet<string> = new Set([
+  'root',
+  DELETED_USER.login,
+  ...SYSTEM_ACCOUNTS.map((a) => a.login),
+]);
+
 /** Created with the first seed: every user joins it (the original's "All Users"). */
 export const SEED_GROUPS = [
   { name: 'All Users', description: 'Every user of the installation.', autoJoin: true },

@@ -9,10 +9,18 @@ export const User = defineEntity({
     login: p.string().length(100),
     /** Lower-cased login: logins are unique regardless of case. */
     loginKey: p.string().length(100).unique(),
+    /**
+     * SHA-256 (hex) of the login's look-alike skeleton (`users/login-skeleton.ts`): a new login
+     * with another account's skeleton is refused. Null until the seed fills it (rows before 0059).
+     */
+    loginSkeleton: p.string().length(64).nullable().index(),
     fullName: p.string().length(200),
     email: p.string().length(200).nullable(),
-    /** Lower-cased e-mail, indexed for commit-author matching. */
-    emailKey: p.string().length(200).nullable().index(),
+    /**
+     * Lower-cased e-mail, unique (an address belongs to one account: commits are matched by it).
+     * Null without an e-mail, and for the accounts that shared one before migration 0058.
+     */
+    emailKey: p.string().length(200).nullable().unique(),
     /**
      * Who set the e-mail when it was not the account's owner (an administrator, the creator, an
      * import): the VCS committer match trusts such an e-mail only while that account still holds

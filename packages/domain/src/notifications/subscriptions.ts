@@ -130,7 +130,7 @@ export async function setProjectNotificationGroup(
 ): Promise<string | null> {
   const project = await getReadableProject(em, actor, shortName);
   requirePermission(actor, 'UPDATE_PROJECT', project.id, `update project [ ${project.shortName} ]`);
-  const groupId = await findVisibilityGroup(em, group);
+  const groupId = await findVisibilityGroup(em, actor, group, [project.id]);
   await setGroup.run(em, { id: project.id, group: groupId });
   return getProjectNotificationGroup(em, actor, shortName);
 }

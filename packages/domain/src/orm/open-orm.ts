@@ -64,7 +64,7 @@ export async function openOrm(
         WRITE_LOCK_TABLE,
         'issue_search',
         'issue_marks',
-        // Attachment contents and the shared folder's marker (migration 0056): raw SQL of their stores.
+        // Attachment contents and the shared folder's marker (migration 0057): raw SQL of their stores.
         'attachment_blobs',
         'attachment_chunks',
         'attachment_directory',

@@ -15,6 +15,7 @@ import { User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { dialectOf, type Orm } from '../orm/open-orm.js';
 import { inTransaction } from '../orm/transaction.js';
+import { fillLoginSkeletons } from '../users/login-skeleton.js';
 import { insertUser } from '../users/users.js';
 
 export type SeedResult = { createdRoot: boolean; generatedPassword?: string };
@@ -51,6 +52,26 @@ export async function seed(
     }
     await em.flush();
     if (!(await em.findOne(User, { loginKey: DELETED_USER.login }))) await insertUser(em, DELETED_USER);
+    // An import of an older version could make it an ordinary account (a name of its importer's
+    // choosing shown on every deleted user's content): it is the system account again.
+    // Read first: a write statement, even one that changes nothing, takes SQLite's write lock at
+    // every start, and another process may hold it.
+    const strayed = await em.count(User, { loginKey: DELETED_USER.login, type: { $ne: DELETED_USER.type } });
+    if (strayed > 0)
+      await em.nativeUpdate(
+        User,
+        { loginKey: DELETED_USER.login, type: { $ne: DELETED_USER.type } },
+        {
+          type: DELETED_USER.type,
+          fullName: DELETED_USER.fullName,
+          email: null,
+          emailKey: null,
+          emailSetBy: null,
+          passwordHash: null,
+        },
+      );
+    // Users stored before login skeletons were recorded (migration 0059) get theirs.
+    await fillLoginSkeletons(em);
     if (await em.findOne(User, { loginKey: 'root' })) return { createdRoot: false };
 
     for (const type of SEED_LINK_TYPES) {

@@ -10,7 +10,8 @@ import { Issue } from '../model/issue.entity.js';
 import { User } from '../model/user.entity.js';
 import type { Orm } from '../orm/open-orm.js';
 import { createProject } from '../projects/projects.js';
-import { deleteUser, listUsers, mergeUsers, updateUser } from './user-admin.js';
+import { mergeUsers } from './merge-users.js';
+import { deleteUser, listUsers, updateUser } from './user-admin.js';
 import { insertUser, listUserRoles } from './users.js';
 
 const codeOf = (promise: Promise<unknown>) =>

@@ -6,18 +6,16 @@ import { emitSecurityEvent } from '../auth/security-events.js';
 import { setPassword } from '../auth/sessions.js';
 import { DomainError } from '../errors.js';
 import { findGroupByName } from '../groups/group-names.js';
-import { IssueComment } from '../model/comment.entity.js';
-import { Issue } from '../model/issue.entity.js';
-import { IssueChange } from '../model/issue-change.entity.js';
-import { Project } from '../model/project.entity.js';
 import { Role } from '../model/role.entity.js';
-import { DELETED_USER } from '../model/seed-data.js';
 import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
 import { inTransaction } from '../orm/transaction.js';
+import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
-import { createUser, insertUser } from './users.js';
+import { emailKeyOf, emailTaken, requireEmailFree } from './email-keys.js';
+import { deletedUser, findUser, reassignAuthorship, requireRemovable } from './user-rows.js';
+import { createUser } from './users.js';
 
 export const USERS_PAGE = 10;
 
@@ -92,12 +90,6 @@ export type UserChanges = {
   banned?: boolean | undefined;
 };
 
-async function findUser(em: Em, login: string): Promise<IUser> {
-  const user = await em.findOne(User, { loginKey: login.toLowerCase() });
-  if (!user) throw DomainError.notFound('User', login);
-  return user;
-}
-
 /**
  * `POST /admin/user/{login}`: full name, e-mail and jabber of oneself, or of anyone with
  * UPDATE_USER. A password here sets another user's (LOW_LEVEL_ADMIN, their sessions end);
@@ -112,16 +104,23 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
   const user = await findUser(em, login);
   const email = changes.email === undefined ? undefined : changes.email || null;
   const setter = email === undefined ? undefined : await emailSetter(em, actor, user, email, own);
+  // Another account's address (any case) is refused before anything changes: 409.
+  const newKey = email ? emailKeyOf(email) : null;
+  if (email && setter !== undefined && newKey !== user.emailKey) await requireEmailFree(em, email, user.id);
   if (changes.password !== undefined) await setPassword(em, actor, user.login, changes.password, false);
   if (changes.fullName !== undefined) user.fullName = changes.fullName;
   if (email !== undefined && setter !== undefined) {
     user.email = email;
-    user.emailKey = email?.toLowerCase() ?? null;
+    user.emailKey = newKey;
     user.emailSetBy = email ? setter : null;
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
   if (changes.banned !== undefined) user.banned = changes.banned;
-  await em.flush();
+  // A concurrent change took the address after the check: the unique index refuses it.
+  await onUniqueViolation(
+    () => em.flush(),
+    rejectWith(() => emailTaken(email ?? '')),
+  );
   if (setter !== undefined) emitSecurityEvent(em, actor, { event: 'user.email.changed', target: user.login });
   return user;
 }
@@ -142,61 +141,6 @@ async function emailSetter(em: Em, actor: Actor, user: IUser, email: string | nu
   return covers(actor, await loadActor(em, user)) ? actor.userId : undefined;
 }
 
-/**
- * Only ordinary accounts can be deleted or merged away, never one's own, and only by a caller
- * who holds everything that account holds (deleting must not be a way to strip someone of
- * more rights than one has; merging hands the merged account's rights to the kept one).
- */
-async function requireRemovable(em: Em, actor: Actor, user: IUser) {
-  if (user.type !== 'user') throw DomainError.forbidden(`remove the ${user.type} account [ ${user.login} ]`);
-  if (user.id === actor.userId) throw DomainError.forbidden('remove your own account');
-  await requireCovers(em, actor, user, 'remove');
-}
-
-/** The system account that stands in for deleted users (ensured by the seed at every start). */
-async function deletedUser(em: Em): Promise<IUser> {
-  return (await em.findOne(User, { loginKey: DELETED_USER.login })) ?? insertUser(em, DELETED_USER);
-}
-
-/**
- * What keeps pointing at a user after they go: issues they reported (or last updated, by import), comments they wrote,
- * changes they made, projects they lead, field values naming them. Moved to `to` (the kept user of a merge, or
- * the deleted-user account); everything else of theirs (grants, memberships, sessions,
- * tokens, stars, votes, own tags and searches) goes with the account.
- */
-async function reassignAuthorship(em: Em, from: IUser, to: IUser) {
-  await em.nativeUpdate(Issue, { reporter: from.id }, { reporter: to.id });
-  await em.nativeUpdate(Issue, { updater: from.id }, { updater: to.id });
-  await em.nativeUpdate(IssueComment, { author: from.id }, { author: to.id });
-  await em.nativeUpdate(IssueChange, { updater: from.id }, { updater: to.id });
-  await em.nativeUpdate(Project, { lead: from.id }, { lead: to.id });
-  await moveUserRows(em, 'issue_field_values', 'user_id', from.id, to.id, ['issue_id', 'field_id', 'slot']);
-}
-
-/**
- * Moves rows from one user to another unless the other already has an equal row (the
- * `sameWhen` columns); leftovers go when the user is deleted (their foreign keys cascade).
- */
-async function moveUserRows(
-  em: Em,
-  table: string,
-  column: string,
-  from: number,
-  to: number,
-  sameWhen: string[],
-) {
-  const same = sameWhen.map((c) => `o.${c} = ${table}.${c}`).join(' and ');
-  await em
-    .getConnection()
-    .execute(
-      `update ${table} set ${column} = ? where ${column} = ? and not exists ` +
-        `(select 1 from ${table} o where o.${column} = ? and ${same})`,
-      [to, from, to],
-      'run',
-      em.getTransactionContext(),
-    );
-}
-
 export async function deleteUser(em: Em, actor: Actor, login: string): Promise<void> {
   requirePermission(actor, 'DELETE_USER');
   const user = await findUser(em, login);
@@ -207,40 +151,6 @@ export async function deleteUser(em: Em, actor: Actor, login: string): Promise<v
     await tx.nativeDelete(User, { id: user.id });
   });
   emitSecurityEvent(em, actor, { event: 'user.deleted', target: user.login });
-}
-
-/**
- * `POST /admin/user/{login}/merge/{loginToMerge}`: everything of the second account moves to
- * the first (authorship, grants, group memberships, user bundles (assignees), stars, votes, tags and saved searches
- * whose names do not clash), then the second is deleted.
- */
-export async function mergeUsers(em: Em, actor: Actor, login: string, loginToMerge: string): Promise<IUser> {
-  requirePermission(actor, 'UPDATE_USER');
-  requirePermission(actor, 'DELETE_USER');
-  const keep = await findUser(em, login);
-  const merged = await findUser(em, loginToMerge);
-  if (keep.id === merged.id) throw DomainError.invalid('loginToMerge', 'is the same account as login');
-  // The kept account receives the merged one's grants and memberships: never a built-in
-  // account (guest, deleted_user, workflow, service, import placeholders), which would then
-  // lend them to everyone it stands for.
-  if (keep.type !== 'user' && keep.type !== 'root')
-    throw DomainError.forbidden(`merge into the ${keep.type} account [ ${keep.login} ]`);
-  await requireRemovable(em, actor, merged);
-  await inTransaction(em, async (tx) => {
-    await reassignAuthorship(tx, merged, keep);
-    await moveUserRows(tx, 'role_grants', 'user_id', merged.id, keep.id, ['role_id', 'scope_key']);
-    await moveUserRows(tx, 'group_members', 'user_id', merged.id, keep.id, ['group_id']);
-    await moveUserRows(tx, 'bundle_users', 'user_id', merged.id, keep.id, ['bundle_id']);
-    await moveUserRows(tx, 'issue_stars', 'user_id', merged.id, keep.id, ['issue_id']);
-    await moveUserRows(tx, 'issue_votes', 'user_id', merged.id, keep.id, ['issue_id']);
-    await moveUserRows(tx, 'tags', 'owner_id', merged.id, keep.id, ['name_key']);
-    await moveUserRows(tx, 'saved_searches', 'owner_id', merged.id, keep.id, ['name_key']);
-    // E-mails the merged account set stay as trusted as before: the kept one now holds its grants.
-    await tx.nativeUpdate(User, { emailSetBy: merged.id }, { emailSetBy: keep.id });
-    await tx.nativeDelete(User, { id: merged.id });
-  });
-  emitSecurityEvent(em, actor, { event: 'user.merged', target: keep.login, merged: merged.login });
-  return keep;
 }
 
 /**

@@ -6,8 +6,10 @@ import { byRole, joinAutoJoinGroups, type RoleScopes, requireHoldsAutoJoinRoles 
 import { RoleGrant } from '../model/role.entity.js';
 import { type IUser, User } from '../model/user.entity.js';
 import type { Em } from '../orm/em.js';
-import { onUniqueViolation, rejectWith } from '../orm/unique.js';
+import { isUniqueViolation, onUniqueViolation } from '../orm/unique.js';
 import { resolveGrant } from '../roles/grant-rules.js';
+import { emailKeyOf, emailTaken, requireEmailFree } from './email-keys.js';
+import { loginSkeletonKey, requireDistinctLogin } from './login-skeleton.js';
 
 export type NewUser = {
   login: string;
@@ -24,27 +26,32 @@ export type NewUser = {
 
 /** Inserts a user without a permission check: for the seed and for tests. */
 export async function insertUser(em: Em, input: NewUser): Promise<IUser> {
-  return onUniqueViolation(
-    async () => {
-      const user = em.create(User, {
-        login: input.login,
-        loginKey: input.login.toLowerCase(),
-        fullName: input.fullName ?? input.login,
-        email: input.email ?? null,
-        emailKey: input.email?.toLowerCase() ?? null,
-        emailSetBy: input.email ? (input.emailSetBy ?? null) : null,
-        jabber: input.jabber ?? null,
-        passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
-        type: input.type ?? 'user',
-        contextFolder: null,
-      });
-      await em.flush();
-      // Humans only: a group's roles must not reach guest, workflow or service accounts unasked.
-      if (user.type === 'user') await joinAutoJoinGroups(em, user.id);
-      return user;
-    },
-    rejectWith(() => DomainError.alreadyExists('User', input.login)),
-  );
+  const user = em.create(User, {
+    login: input.login,
+    loginKey: input.login.toLowerCase(),
+    loginSkeleton: loginSkeletonKey(input.login),
+    fullName: input.fullName ?? input.login,
+    email: input.email ?? null,
+    emailKey: input.email ? emailKeyOf(input.email) : null,
+    emailSetBy: input.email ? (input.emailSetBy ?? null) : null,
+    jabber: input.jabber ?? null,
+    passwordHash: input.passwordHash ?? (input.password ? await hashPassword(input.password) : null),
+    type: input.type ?? 'user',
+    contextFolder: null,
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // The login's unique index, or (a concurrent writer passed the check) the e-mail's, which the
+    // driver's message names (`users_email_key_unique`, `users.email_key`).
+    throw input.email && /email_key/.test(String((error as Error).message))
+      ? emailTaken(input.email)
+      : DomainError.alreadyExists('User', input.login);
+  }
+  // Humans only: a group's roles must not reach guest, workflow or service accounts unasked.
+  if (user.type === 'user') await joinAutoJoinGroups(em, user.id);
+  return user;
 }
 
 export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<IUser> {
@@ -52,6 +59,9 @@ export async function createUser(em: Em, actor: Actor, input: NewUser): Promise<
   if (await em.findOne(User, { loginKey: input.login.toLowerCase() })) {
     throw DomainError.alreadyExists('User', input.login);
   }
+  // A login that looks like another account's (`ɾoot`, `гоот` beside `root`) is refused: 409.
+  await requireDistinctLogin(em, input.login);
+  if (input.email) await requireEmailFree(em, input.email, null);
   await requireHoldsAutoJoinRoles(em, actor);
   const user = await insertUser(em, { ...input, type: 'user', emailSetBy: actor.userId });
   emitSecurityEvent(em, actor, { event: 'user.created', target: user.login });

@@ -21,6 +21,7 @@ import {
   changeInsert,
   changeRow,
   commentAuthor,
+  commitApplies,
   commitComment,
   effectDone,
   effectInsert,
@@ -187,7 +188,8 @@ export async function applyChunk(em: Em, units: readonly ChunkUnit[], limits: Ch
     }
     const committer = await ctx.committerOf(em, commit, issue.projectId);
     const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
-    resolved.push({ ctx, commit, ref, issue, committer, actor });
+    // A commit applies only to an issue its committer may read (`commitApplies`).
+    resolved.push(commitApplies(issue, actor) ? { ctx, commit, ref, issue, committer, actor } : null);
   }
   const commandIssues = resolved.flatMap((u) =>
     u && u.ref.commands.length > 0 && u.actor ? [u.issue.id] : [],

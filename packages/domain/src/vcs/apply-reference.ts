@@ -40,6 +40,16 @@ type Unit = {
   actor: Actor | null;
 };
 
+/**
+ * Whether a commit applies to the issue at all: a matched committer must read it (an issue it may
+ * not read is, for its commits, an issue that does not exist); a commit of no known committer
+ * (commented by the service account) applies only to an issue every reader of its project reads,
+ * never to one restricted to a group. Otherwise nothing is recorded or written.
+ */
+export function commitApplies(issue: ReferencedIssue, actor: Actor | null): boolean {
+  return actor ? canReadIssue(actor, issue) : issue.permittedGroupId === null;
+}
+
 /** The committer when allowed to comment on the issue, else the integration's service account. */
 export function commentAuthor(unit: Pick<Unit, 'actor' | 'issue' | 'ctx'>): Actor {
   const { actor, issue, ctx } = unit;
@@ -256,6 +266,7 @@ export async function applyReference(
   if (!issue || !ctx.projectIds.has(issue.projectId)) return;
   const committer = await ctx.committerOf(em, commit, issue.projectId);
   const actor = committer.kind === 'matched' ? await ctx.actor(em, committer.user) : null;
+  if (!commitApplies(issue, actor)) return;
   await inTransaction(em, async (tx) => {
     const unit: Unit = { tx, ctx, commit, issue, committer, actor };
     await recordChange(unit);

@@ -31,5 +31,5 @@ export async function getVcsDeliveryReport(
   const integration = await integrationFor(em, actor, name);
   const delivery = await em.findOne(VcsDelivery, { id: deliveryId, integration });
   if (!delivery) throw DomainError.notFound('Delivery', String(deliveryId));
-  return deliveryReport(em, integration, delivery);
+  return deliveryReport(em, integration, delivery, actor);
 }

@@ -1,4 +1,6 @@
 import type { VcsDeliveryReportDto, VcsDeliverySummaryDto, VcsEffectResultDto } from '@trackline/contracts';
+import type { Actor } from '../auth/actor.js';
+import { canReadIssue } from '../auth/issue-access.js';
 import { sha256Hex } from '../auth/secrets.js';
 import { type IVcsDelivery, type IVcsIntegration, VcsIntegrationProject } from '../model/vcs.entity.js';
 import type { Em } from '../orm/em.js';
@@ -77,6 +79,8 @@ async function loadRows(em: Em, integrationId: number, shas: string[]) {
 }
 
 type Lookup = {
+  /** Who reads the report (an administrator of the integration; null: the hook's caller). */
+  viewer: Actor | null;
   deliveryId: number;
   finished: boolean;
   issues: Map<string, ReferencedIssue>;
@@ -125,6 +129,10 @@ function resultsOf(plan: CommitPlan, lookup: Lookup): VcsEffectResultDto[] {
     // project is named: whoever pushed to it knew it.
     if (issue && lookup.trashed.has(issue.projectId)) return skipped('project deleted');
     if (!issue || !lookup.linked.has(issue.projectId)) return skipped(NOT_IN_PROJECTS);
+    // An issue the reader may not read answers like a missing one (the hook's caller, unknown,
+    // reads only issues restricted to no group), whatever became of the commit on it.
+    const reads = lookup.viewer ? canReadIssue(lookup.viewer, issue) : issue.permittedGroupId === null;
+    if (!reads) return skipped(NOT_IN_PROJECTS);
     const changeKey = `${plan.commit.sha}|${issue.id}`;
     return [
       effectResult(issue.readableId, 'comment', lookup.changes.get(changeKey), lookup),
@@ -140,11 +148,15 @@ function resultsOf(plan: CommitPlan, lookup: Lookup): VcsEffectResultDto[] {
   });
 }
 
-/** Per-commit results of a delivery: applied, skipped and why, failed and why, or pending. */
+/**
+ * Per-commit results of a delivery: applied, skipped and why, failed and why, or pending, as
+ * `viewer` may know them (null: the hook's caller, who holds the integration's apiKey only).
+ */
 export async function deliveryReport(
   em: Em,
   integration: Pick<IVcsIntegration, 'id' | 'name' | 'branches'>,
   delivery: IVcsDelivery,
+  viewer: Actor | null,
 ): Promise<VcsDeliveryReportDto> {
   const push = JSON.parse(delivery.payload) as PushEvent;
   const plans = push.commits.map((commit) => planCommit(commit, integration.branches));
@@ -156,6 +168,7 @@ export async function deliveryReport(
     { populate: ['project'] },
   );
   const lookup: Lookup = {
+    viewer,
     deliveryId: delivery.id,
     finished: delivery.status === 'done' || delivery.status === 'failed',
     issues: await findIssuesByKey(em, refs),

@@ -43,7 +43,7 @@ export async function receiveHook(
   const recorded = await recordDelivery(em, integration.id, key, event.name, push);
   if ('existing' in recorded) {
     const delivery = recorded.existing;
-    const report = await deliveryReport(em.fork() as Em, integration, delivery);
+    const report = await deliveryReport(em.fork() as Em, integration, delivery, null);
     return { status: 200, body: { status: 'duplicate', delivery: delivery.id, commits: report.commits } };
   }
   // The pending results come from the push alone: no query between storing and answering.

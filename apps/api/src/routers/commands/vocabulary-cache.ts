@@ -19,7 +19,7 @@ export function cachedVocabulary(
     context === null ? 'none' : [...new Set(context.map((r) => r.projectId))].sort((a, b) => a - b).join(',');
   return d.rememberedVocabulary(
     em,
-    `assist|${actor.userId}|${projects}`,
+    `assist|${actor.userId}|${projects}|${context === null ? '' : d.contextGroupsKey(context)}`,
     SAMPLE_MAX_AGE_MS,
     () => d.buildVocabulary(em, actor, context === null ? null : context.map((r) => r.readableId)),
     { issueMark: true },

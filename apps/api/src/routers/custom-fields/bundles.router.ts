@@ -63,7 +63,7 @@ export const bundlesRouter = router({
     .input(c.ZBundleTypeInput)
     .output(c.ZListBundlesOutput)
     .query(async ({ ctx, input }) =>
-      (await d.listBundles(ctx.em, input.bundleType)).map((name) => ({
+      (await d.listBundles(ctx.em, ctx.actor, input.bundleType)).map((name) => ({
         name,
         url: restUrl(ctx, 'admin', 'customfield', input.bundleType, name),
       })),
@@ -74,7 +74,7 @@ export const bundlesRouter = router({
     .input(c.ZBundleInput)
     .output(c.ZBundle)
     .query(async ({ ctx, input }) =>
-      bundleDto(ctx, await d.getBundle(ctx.em, input.bundleType, input.bundle)),
+      bundleDto(ctx, await d.getBundle(ctx.em, ctx.actor, input.bundleType, input.bundle)),
     ),
 
   create: authedProcedure

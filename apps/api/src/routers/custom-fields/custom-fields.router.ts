@@ -39,7 +39,7 @@ export const customFieldsRouter = router({
     .input(z.object({}))
     .output(c.ZListFieldPrototypesOutput)
     .query(async ({ ctx }) =>
-      (await d.listPrototypes(ctx.em)).map((p) => ({
+      (await d.listPrototypes(ctx.em, ctx.actor)).map((p) => ({
         name: p.name,
         url: restUrl(ctx, 'admin', 'customfield', 'field', p.name),
       })),
@@ -49,7 +49,7 @@ export const customFieldsRouter = router({
     .meta(c.getFieldPrototypeMeta)
     .input(c.ZFieldNameInput)
     .output(c.ZFieldPrototype)
-    .query(async ({ ctx, input }) => prototypeDto(await d.getPrototype(ctx.em, input.name))),
+    .query(async ({ ctx, input }) => prototypeDto(await d.getPrototype(ctx.em, ctx.actor, input.name))),
 
   createPrototype: authedProcedure
     .meta(c.createFieldPrototypeMeta)

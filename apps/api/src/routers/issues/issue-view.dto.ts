@@ -55,7 +55,7 @@ export function toIssueViewDto(issue: IssueView): IssueViewDto {
     })),
     votes: issue.votes,
     votedByMe: issue.votedByMe,
-    stars: issue.stars,
+    ...(issue.stars === undefined ? {} : { stars: issue.stars }),
     starredByMe: issue.starredByMe,
   };
 }

@@ -141,11 +141,8 @@ export const usersRouter = router({
   merge: authedProcedure
     .meta(c.mergeUsersMeta)
     .input(c.ZMergeUsersInput)
-    .output(z.object({}))
-    .mutation(async ({ ctx, input }) => {
-      await d.mergeUsers(ctx.em, ctx.actor, input.login, input.loginToMerge);
-      return {};
-    }),
+    .output(c.ZMergeUsersOutput)
+    .mutation(({ ctx, input }) => d.mergeUsers(ctx.em, ctx.actor, input.login, input.loginToMerge)),
 
   create: authedProcedure
     .meta(c.createUserMeta)

@@ -1,6 +1,6 @@
 import { type Actor, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { findGroupByName } from '../../groups/group-names.js';
+import { canUseGroup, findGroupByName } from '../../groups/group-names.js';
 import { IssueAttachment } from '../../model/attachment.entity.js';
 import type { Em } from '../../orm/em.js';
 import { dialectOfEm } from '../../orm/open-orm.js';
@@ -81,13 +81,20 @@ type Quota = { limit: number; sql: string; params: unknown[]; what: string };
  * in its own spelling, 404 for an unknown one (as comments answer), none for an empty name (the
  * JetBrains library always sends `group=`). Who then sees the file: attachment-visibility.ts.
  */
-async function existingGroup(em: Em, name: string | undefined): Promise<string | null> {
-  const trimmed = name?.trim();
-  if (!trimmed) return null;
-  const group = await findGroupByName(em, trimmed);
-  if (!group) throw DomainError.notFound('Group', trimmed);
-  return group.name;
-}
+/**
+ * The upload's group (query or form): one the caller may use, by its own spelling. A group the
+ * caller may not use answers exactly like a missing one (`canUseGroup`: its own groups, or all
+ * with READ_USERGROUP), so names cannot be probed, as for comments.
+ */
+const usableGroup =
+  (actor: Actor, projectId: number) =>
+  async (em: Em, name: string | undefined): Promise<string | null> => {
+    const trimmed = name?.trim();
+    if (!trimmed) return null;
+    const group = await findGroupByName(em, trimmed);
+    if (!group || !canUseGroup(actor, group.id, [projectId])) throw DomainError.notFound('Group', trimmed);
+    return group.name;
+  };
 
 /**
  * The import's group (`POST /rest/import/{issue}/attachment?group`): kept as given, in the
@@ -131,11 +138,12 @@ export async function beginUpload(
     },
     totalQuota(quotas),
   ];
-  const group = await existingGroup(em, target.group);
+  const resolveGroup = usableGroup(actor, issue.projectId);
+  const group = await resolveGroup(em, target.group);
   return openUpload(em, files, issue, target.maxBytes, limits, {
     author: async () => actor.userId,
     group,
-    resolveGroup: existingGroup,
+    resolveGroup,
     created: new Date(),
     notify: true,
   });

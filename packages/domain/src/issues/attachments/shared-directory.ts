@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Em } from '../../orm/em.js';
 import type { Orm } from '../../orm/open-orm.js';
 import { toMs } from '../../orm/row-values.js';
+import { inTransaction } from '../../orm/transaction.js';
 
 /** The marker file of a shared attachment folder (beside the content fans, never a content). */
 export const DIRECTORY_MARKER_FILE = '.trackline-attachments';
@@ -24,7 +25,7 @@ export async function claimSharedDirectory(
   dir: string,
   host: string,
 ): Promise<{ created: boolean; marker: string }> {
-  return (orm.em.fork() as Em).transactional(async (tx) => {
+  return inTransaction(orm.em.fork() as Em, async (tx) => {
     const conn = tx.getConnection();
     const ctx = tx.getTransactionContext();
     await conn.execute('select pg_advisory_xact_lock(727005)', [], 'all', ctx);

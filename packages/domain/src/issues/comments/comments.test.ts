@@ -5,6 +5,8 @@ import { DomainError } from '../../errors.js';
 import { addUserToGroup, createGroup, deleteGroup } from '../../groups/groups.js';
 import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
+import { addRolePermission, createRole } from '../../roles/roles.js';
+import { grantRole } from '../../users/users.js';
 import { createIssue } from '../create-issue.js';
 import { executeCommand, executeIssueCommand } from '../execute-command.js';
 import { getIssue } from '../get-issue.js';
@@ -39,6 +41,11 @@ describe('comments: list, edit, delete, visibility by group', () => {
     await createGroup(fork(orm), root, 'insiders');
     await addUserToGroup(fork(orm), root, 'c_insider', 'insiders');
     insider = await actorFor(orm, 'c_insider');
+    // The developer restricts a comment to a group it is not in: it needs READ_USERGROUP (issue 37, item 13).
+    await createRole(fork(orm), root, 'Group reader');
+    await addRolePermission(fork(orm), root, 'Group reader', 'READ_USERGROUP');
+    await grantRole(fork(orm), root, 'c_dev', 'Group reader');
+    developer = await actorFor(orm, 'c_dev');
     issueId = (await createIssue(fork(orm), reporter, { project: 'CM', summary: 'commented' })).id;
     await executeCommand(fork(orm), reporter, [issueId], undefined, 'public by reporter');
     await executeIssueCommand(fork(orm), developer, {

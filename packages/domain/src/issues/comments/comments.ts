@@ -1,7 +1,7 @@
 import { MAX_COMMENT_LENGTH } from '@trackline/contracts';
 import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
-import { findGroupByName } from '../../groups/group-names.js';
+import { canUseGroup, findGroupByName } from '../../groups/group-names.js';
 import { type IIssueComment, IssueComment } from '../../model/comment.entity.js';
 import { Issue } from '../../model/issue.entity.js';
 import type { Em } from '../../orm/em.js';
@@ -30,12 +30,21 @@ export function visibleCommentsSql(actor: Actor): { sql: string; params: number[
   };
 }
 
-/** Looks up the group a comment or an issue is restricted to (`group` of execute, `permittedGroup`); NOT_FOUND if none. */
-export async function findVisibilityGroup(em: Em, name: string | undefined): Promise<number | null> {
+/**
+ * The group a comment or a new issue is restricted to (`group` of execute, `permittedGroup`), or
+ * null for none given: NOT_FOUND for an unknown group and, alike, for one the actor may not use
+ * (`canUseGroup`: its own groups, or all with READ_USERGROUP there), so names cannot be probed.
+ */
+export async function findVisibilityGroup(
+  em: Em,
+  actor: Actor,
+  name: string | undefined,
+  projectIds: readonly number[],
+): Promise<number | null> {
   const trimmed = name?.trim();
   if (!trimmed) return null;
   const group = await findGroupByName(em, trimmed);
-  if (!group) throw DomainError.notFound('Group', trimmed);
+  if (!group || !canUseGroup(actor, group.id, projectIds)) throw DomainError.notFound('Group', trimmed);
   return group.id;
 }
 

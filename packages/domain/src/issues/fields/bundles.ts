@@ -17,7 +17,7 @@ import { User } from '../../model/user.entity.js';
 import type { Em } from '../../orm/em.js';
 import { onUniqueViolation, rejectWith } from '../../orm/unique.js';
 import { nameKey } from '../../text/user-text.js';
-import { requireFieldsAdmin, validName } from './custom-fields.js';
+import { requireFieldsAdmin, requireFieldsReader, validName } from './custom-fields.js';
 import { BUNDLE_TYPES, type BundleType } from './field-types.js';
 
 /** A bundle value with the attributes its type has (the others are absent). */
@@ -115,11 +115,20 @@ async function view(em: Em, type: BundleType, bundle: IBundle): Promise<BundleVi
   return { type, name: bundle.name, values: values.map((v) => valueView(kind, v, owners)), users, groups };
 }
 
-export async function listBundles(em: Em, type: BundleType): Promise<string[]> {
+/** The bundles of a type, by name: field settings, read by who administers fields (`requireFieldsReader`). */
+export async function listBundles(em: Em, actor: Actor, type: BundleType): Promise<string[]> {
+  requireFieldsReader(actor);
   return (await em.find(Bundle, { kind: kindOf(type) }, { orderBy: { nameKey: 'asc' } })).map((b) => b.name);
 }
 
-export async function getBundle(em: Em, type: BundleType, name: string): Promise<BundleView> {
+/** One bundle with its values (`requireFieldsReader`). */
+export async function getBundle(em: Em, actor: Actor, type: BundleType, name: string): Promise<BundleView> {
+  requireFieldsReader(actor);
+  return bundleView(em, type, name);
+}
+
+/** One bundle with its values, unchecked: for reads that checked their own rule (a project's sub-resources). */
+export async function bundleView(em: Em, type: BundleType, name: string): Promise<BundleView> {
   return view(em, type, await findBundle(em, type, name));
 }
 

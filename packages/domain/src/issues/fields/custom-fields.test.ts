@@ -37,7 +37,7 @@ describe('custom fields as data', () => {
   afterAll(() => orm.close(true));
 
   it('lists the seeded prototypes with their types and default bundles', async () => {
-    const prototypes = await listPrototypes(fork(orm));
+    const prototypes = await listPrototypes(fork(orm), root);
     expect(prototypes.map((p) => [p.name, p.type, p.defaultBundle, p.autoAttached])).toEqual([
       ['Priority', 'enum[1]', 'Priorities', true],
       ['Type', 'enum[1]', 'Types', true],
@@ -63,7 +63,7 @@ describe('custom fields as data', () => {
       defaultBundle: 'Severities',
     });
     await attachProjectCustomField(fork(orm), root, 'CF', 'Severity', {});
-    expect(await getProjectCustomField(fork(orm), dev, 'CF', 'severity')).toEqual({
+    expect(await getProjectCustomField(fork(orm), root, 'CF', 'severity')).toEqual({
       name: 'Severity',
       type: 'enum[1]',
       emptyText: '',
@@ -71,7 +71,11 @@ describe('custom fields as data', () => {
       bundle: 'Severities',
       defaultValues: [],
     });
-    expect(await listProjectCustomFields(fork(orm), dev, 'CF')).toContain('Severity');
+    expect(await listProjectCustomFields(fork(orm), root, 'CF')).toContain('Severity');
+    // Field settings are administration: a Developer reads the field through its issues only.
+    await expect(listProjectCustomFields(fork(orm), dev, 'CF')).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
 
     await executeCommand(fork(orm), dev, ['CF-1'], 'Severity Major');
     const issue = await getIssue(fork(orm), dev, 'CF-1');
@@ -97,7 +101,7 @@ describe('custom fields as data', () => {
       message: expect.stringContaining('used by 1 issue'),
     });
     await deleteBundleValue(fork(orm), root, 'bundle', 'Severities', 'Trivial');
-    expect((await getBundle(fork(orm), 'bundle', 'severities')).values).toEqual([
+    expect((await getBundle(fork(orm), root, 'bundle', 'severities')).values).toEqual([
       { name: 'Blocker', description: '', colorIndex: 3 },
       { name: 'Major', description: '' },
     ]);
@@ -173,7 +177,9 @@ describe('custom fields as data', () => {
       createPrototype(fork(orm), root, { name: 'Racer', type: 'string' }),
     );
     expect([count(prototypes, 'ok'), count(prototypes, 'ALREADY_EXISTS')]).toEqual([1, 5]);
-    expect((await getBundle(fork(orm), 'versionBundle', 'Race')).values.map((v) => v.name)).toEqual(['1.0']);
+    expect((await getBundle(fork(orm), root, 'versionBundle', 'Race')).values.map((v) => v.name)).toEqual([
+      '1.0',
+    ]);
   });
 
   it('validates prototypes: unknown type names the field, duplicates conflict, writes need the admin grant', async () => {
@@ -198,7 +204,7 @@ describe('custom fields as data', () => {
       defaultBundle: 'Component',
       attachBundlePolicy: 0,
     });
-    expect((await getPrototype(fork(orm), 'component')).name).toBe('Component');
+    expect((await getPrototype(fork(orm), root, 'component')).name).toBe('Component');
     await deletePrototype(fork(orm), root, 'Component');
   });
 
@@ -207,12 +213,12 @@ describe('custom fields as data', () => {
     const attached = await attachProjectCustomField(fork(orm), root, 'CF', 'Phase', {});
     expect(attached.bundle).toBe('CF: Phase');
     await detachProjectCustomField(fork(orm), root, 'CF', 'Phase');
-    await expect(getBundle(fork(orm), 'stateBundle', 'CF: Phase')).rejects.toMatchObject({
+    await expect(getBundle(fork(orm), root, 'stateBundle', 'CF: Phase')).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     await detachProjectCustomField(fork(orm), root, 'CF', 'Severity');
     expect((await getIssue(fork(orm), root, 'CF-1')).fields.some((f) => f.name === 'Severity')).toBe(false);
     // A bundle made by the administrator stays.
-    expect((await getBundle(fork(orm), 'bundle', 'Severities')).name).toBe('Severities');
+    expect((await getBundle(fork(orm), root, 'bundle', 'Severities')).name).toBe('Severities');
   });
 });

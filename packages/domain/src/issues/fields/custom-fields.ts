@@ -1,4 +1,4 @@
-import { type Actor, requirePermission } from '../../auth/actor.js';
+import { type Actor, canAnywhere, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import {
   Bundle,
@@ -17,11 +17,21 @@ import { formatFieldType, parseFieldType } from './field-types.js';
 /**
  * Field prototypes and bundles are global: changing them needs UPDATE_PROJECT granted
  * globally (the administrator's grant), as they change every project that uses them.
- * Reading them needs only a login (like issue link types: catalogues, not project data).
  */
 export const FIELDS_ADMIN = 'administer custom fields and bundles (UPDATE_PROJECT in every project)';
 export const requireFieldsAdmin = (actor: Actor) =>
   requirePermission(actor, 'UPDATE_PROJECT', undefined, FIELDS_ADMIN);
+
+/**
+ * Reading them is administration too, as in the original (its `/rest/admin/...` resources need
+ * administrative permissions): UPDATE_PROJECT granted globally or in some project, whose holder
+ * attaches prototypes and bundles to projects. Everyone else would read the names of private
+ * fields and their values there, which for them do not exist (docs/visibility.md).
+ */
+export const FIELDS_READER = 'read custom field settings (UPDATE_PROJECT)';
+export function requireFieldsReader(actor: Actor): void {
+  if (!canAnywhere(actor, 'UPDATE_PROJECT')) throw DomainError.forbidden(FIELDS_READER);
+}
 
 export type PrototypeView = {
   name: string;
@@ -81,7 +91,8 @@ export async function updatePrototype(
   return toView(em, field);
 }
 
-export async function listPrototypes(em: Em): Promise<PrototypeView[]> {
+export async function listPrototypes(em: Em, actor: Actor): Promise<PrototypeView[]> {
+  requireFieldsReader(actor);
   const fields = await em.find(CustomField, {}, { orderBy: { ordinal: 'asc', id: 'asc' } });
   return Promise.all(fields.map((f) => toView(em, f)));
 }
@@ -92,7 +103,8 @@ export async function findPrototype(em: Em, name: string): Promise<ICustomField>
   return field;
 }
 
-export async function getPrototype(em: Em, name: string): Promise<PrototypeView> {
+export async function getPrototype(em: Em, actor: Actor, name: string): Promise<PrototypeView> {
+  requireFieldsReader(actor);
   return toView(em, await findPrototype(em, name));
 }
 

@@ -1,4 +1,4 @@
-import { type Actor, requirePermission } from '../../auth/actor.js';
+import { type Actor, can, requirePermission } from '../../auth/actor.js';
 import { DomainError } from '../../errors.js';
 import { Bundle, type BundleKind, type IBundle, ProjectField } from '../../model/field.entity.js';
 import type { IProject } from '../../model/project.entity.js';
@@ -10,8 +10,8 @@ import {
   type BundleValueInput,
   type BundleValueUpdate,
   type BundleValueView,
+  bundleView,
   deleteValueFrom,
-  getBundle,
   updateValueIn,
 } from './bundles.js';
 import { bundleTypeOf } from './field-types.js';
@@ -35,17 +35,28 @@ const LABEL: Record<ProjectBundleKind, string> = {
   build: 'build',
 };
 
-async function projectField(em: Em, project: IProject, kind: ProjectBundleKind) {
-  const fields = await em.find(
-    ProjectField,
-    { project: project.id, kind, bundle: { $ne: null } },
-    { orderBy: { ordinal: 'asc', id: 'asc' } },
-  );
+/**
+ * The project's field of that kind; `reader` given: leaving out a private field the reader may not
+ * read there (PRIVATE_READ_ISSUE), which for them does not exist (docs/visibility.md).
+ */
+async function projectField(em: Em, project: IProject, kind: ProjectBundleKind, reader?: Actor) {
+  const fields = (
+    await em.find(
+      ProjectField,
+      { project: project.id, kind, bundle: { $ne: null } },
+      { orderBy: { ordinal: 'asc', id: 'asc' }, populate: ['customField'] },
+    )
+  ).filter((f) => !reader || !f.customField.isPrivate || can(reader, 'PRIVATE_READ_ISSUE', project.id));
   return fields.find((f) => f.nameKey === PREFERRED[kind]) ?? fields[0];
 }
 
-async function projectBundle(em: Em, project: IProject, kind: ProjectBundleKind): Promise<IBundle | null> {
-  const field = await projectField(em, project, kind);
+async function projectBundle(
+  em: Em,
+  project: IProject,
+  kind: ProjectBundleKind,
+  reader?: Actor,
+): Promise<IBundle | null> {
+  const field = await projectField(em, project, kind, reader);
   return field?.bundle ? em.findOne(Bundle, field.bundle.id) : null;
 }
 
@@ -86,11 +97,11 @@ export async function listProjectBundleValues(
   kind: ProjectBundleKind,
 ): Promise<ProjectBundleValueView[]> {
   const project = await getReadableProject(em, actor, shortName);
-  const field = await projectField(em, project, kind);
-  const bundle = await projectBundle(em, project, kind);
+  const field = await projectField(em, project, kind, actor);
+  const bundle = await projectBundle(em, project, kind, actor);
   if (!bundle) return [];
   const fallback = field?.defaultValue ? nameKey(field.defaultValue) : null;
-  return (await getBundle(em, bundleTypeOf(kind as BundleKind), bundle.name)).values.map((v) => ({
+  return (await bundleView(em, bundleTypeOf(kind as BundleKind), bundle.name)).values.map((v) => ({
     ...v,
     isDefault: nameKey(v.name) === fallback,
   }));

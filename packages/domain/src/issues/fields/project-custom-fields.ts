@@ -53,9 +53,14 @@ async function attachedField(em: Em, project: IProject, name: string): Promise<I
   return field;
 }
 
-/** The project's fields in display order (READ_PROJECT). */
+/**
+ * The project's fields in display order: the project's field settings, read by who administers
+ * the project (UPDATE_PROJECT there; an unreadable project is 404), as in the original, whose
+ * `/rest/admin/...` resources need administration. Everyone else learns a project's fields from
+ * what it may read of its issues (private fields left out): `projects.fieldOptions`, the issue.
+ */
 export async function listProjectCustomFields(em: Em, actor: Actor, shortName: string): Promise<string[]> {
-  const project = await getReadableProject(em, actor, shortName);
+  const project = await updatable(em, actor, shortName);
   const fields = await em.find(
     ProjectField,
     { project: project.id },
@@ -70,7 +75,7 @@ export async function getProjectCustomField(
   shortName: string,
   name: string,
 ): Promise<ProjectCustomFieldView> {
-  const project = await getReadableProject(em, actor, shortName);
+  const project = await updatable(em, actor, shortName);
   return toView(em, await attachedField(em, project, name));
 }
 
