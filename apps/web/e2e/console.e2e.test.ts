@@ -191,6 +191,7 @@ describe('the web console in Chromium', () => {
       .locator('.comment', { hasText: 'For developers only.' })
       .getByRole('button', { name: /Delete comment/ })
       .click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete comment' }).click();
     await page.locator('.comment', { hasText: 'For developers only.' }).waitFor({ state: 'detached' });
     await checkScreen('05-issue-after-changes');
   });

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@trackline/client';
 import { isUnauthenticated, messageOf, trackline } from './api';
+import { dismissNotice, useNotice } from './lib/notice';
 import { keys } from './lib/queries';
 import { Link, match, navigate, useLocation } from './lib/router';
 import { AdminPage } from './pages/admin/AdminPage';
@@ -81,6 +82,7 @@ function Shell({ me }: { me: Me }) {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
+        <Notice />
         {issue ? (
           <IssuePage id={issue.issue as string} me={me} />
         ) : admin ? (
@@ -90,5 +92,22 @@ function Shell({ me }: { me: Me }) {
         )}
       </main>
     </>
+  );
+}
+
+/** The page's notice ("Deleted DEMO-7."), until dismissed or replaced. */
+function Notice() {
+  const notice = useNotice();
+  return (
+    <div role="status" className={notice ? 'banner notice' : 'visually-hidden'}>
+      {notice && (
+        <>
+          {notice.text}{' '}
+          <button type="button" className="link-button" onClick={dismissNotice}>
+            Dismiss
+          </button>
+        </>
+      )}
+    </div>
   );
 }

@@ -206,6 +206,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
           spellCheck={false}
           // biome-ignore lint/a11y/noAutofocus: the dialog's and page's main field, focused on purpose
           autoFocus={props.autoFocus}
+          data-autofocus={props.autoFocus ? '' : undefined}
           placeholder={props.placeholder}
           value={value}
           onChange={(e) => change(e.target.value, e.target.selectionStart ?? e.target.value.length)}

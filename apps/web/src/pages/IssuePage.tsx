@@ -3,10 +3,13 @@ import type { IssueView, Me } from '@trackline/client';
 import { type FormEvent, useEffect, useState } from 'react';
 import { isUnauthenticated, messageOf, trackline } from '../api';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
+import { useConfirm } from '../components/Confirm';
 import { FieldsPanel } from '../components/FieldsPanel';
 import { formatTime } from '../components/IssueRow';
+import { showNotice } from '../lib/notice';
+import { mayIn } from '../lib/permissions';
 import { keys, showChangedIssues } from '../lib/queries';
-import { Link } from '../lib/router';
+import { Link, lastListUrl, navigate } from '../lib/router';
 import { Attachments, Comments, History, Links, WorkItems } from './IssueSections';
 
 /**
@@ -21,6 +24,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
     queryFn: () => trackline.issues.view.query({ issue: id }),
   });
   const [command, setCommand] = useState<{ target: CommandTarget; initial?: string } | null>(null);
+  const { confirm, dialog } = useConfirm();
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -48,7 +52,29 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
     );
   }
   const view = issue.data;
-  const changed = (issues: IssueView[]) => showChangedIssues(client, issues);
+  const changed = (issues: IssueView[], deleted: string[] = []) => {
+    showChangedIssues(client, issues, deleted);
+    if (deleted.includes(view.id)) wentAway(view.id);
+  };
+  const deleteIssue = async () => {
+    const yes = await confirm({
+      title: `Delete ${view.id}?`,
+      body: (
+        <p>
+          {view.id} “{view.summary}” goes with its comments, links, attachments and work items. This cannot be
+          undone.
+        </p>
+      ),
+      action: `Delete ${view.id}`,
+    });
+    if (!yes) return;
+    try {
+      await trackline.issues.delete.mutate({ issue: view.id });
+      changed([], [view.id]);
+    } catch (e) {
+      showNotice(`${view.id} was not deleted: ${messageOf(e)}`);
+    }
+  };
   const openCommand = (initial?: string) =>
     setCommand({ target: { kind: 'issues', ids: [view.id] }, ...(initial ? { initial } : {}) });
 
@@ -75,6 +101,11 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           <button type="button" onClick={() => openCommand(view.starredByMe ? 'unstar' : 'star')}>
             {view.starredByMe ? 'Unstar' : 'Star'}
           </button>
+          {mayIn(me, view.project.shortName, 'DELETE_ISSUE') && (
+            <button type="button" className="danger" onClick={() => void deleteIssue()}>
+              Delete issue
+            </button>
+          )}
           {view.tags.length > 0 && (
             <ul className="tags" aria-label="Tags">
               {view.tags.map((t) => (
@@ -95,6 +126,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
         <History issue={view} />
       </article>
       <FieldsPanel issue={view} onChanged={changed} />
+      {dialog}
       {command && (
         <CommandBox
           target={command.target}
@@ -106,6 +138,12 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
       )}
     </div>
   );
+}
+
+/** After the issue was deleted: back to the list it came from, with a notice that says so. */
+function wentAway(id: string) {
+  showNotice(`Deleted ${id}.`);
+  navigate(lastListUrl());
 }
 
 /** The summary (the page's heading) and description, edited in place. */

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssueView } from '@trackline/client';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { messageOf, trackline, uploadAttachments } from '../api';
+import { useConfirm } from '../components/Confirm';
 import { GroupSelect } from '../components/GroupSelect';
 import { formatTime } from '../components/IssueRow';
 import { formatPeriod, parsePeriod } from '../lib/period';
@@ -34,6 +35,9 @@ function Section({
   );
 }
 
+/** The start of a long text, for a confirmation that names it. */
+const excerpt = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text);
+
 function ErrorText({ error }: { error: string }) {
   return error ? (
     <p className="error" role="alert">
@@ -53,6 +57,7 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
   const [group, setGroup] = useState('');
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const [error, setError] = useState('');
+  const { confirm, dialog } = useConfirm();
   const reload = () => client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
   const act = async (work: () => Promise<unknown>) => {
     setError('');
@@ -79,6 +84,7 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
   const list = (comments.data ?? []).filter((c) => !c.deleted);
   return (
     <Section title="Comments" count={list.length}>
+      {dialog}
       <ol className="comments">
         {list.map((c) => (
           <li key={c.id} className="comment">
@@ -135,9 +141,21 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
                     type="button"
                     className="link-button danger"
                     onClick={() =>
-                      void act(() =>
-                        trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
-                      )
+                      void confirm({
+                        title: `Delete the comment by ${c.authorFullName}?`,
+                        body: (
+                          <>
+                            <blockquote className="quoted">{excerpt(c.text)}</blockquote>
+                            <p>The comment leaves {issue.id}; the console cannot bring it back.</p>
+                          </>
+                        ),
+                        action: 'Delete comment',
+                      }).then((yes) => {
+                        if (yes)
+                          void act(() =>
+                            trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
+                          );
+                      })
                     }
                     aria-label={`Delete comment by ${c.authorFullName}`}
                   >
@@ -237,6 +255,7 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const reload = async () => {
     await client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
     onChanged();
@@ -260,6 +279,7 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
   const list = files.data ?? [];
   return (
     <Section title="Attachments" count={list.length}>
+      {dialog}
       {list.length > 0 && (
         <ul className="attachments">
           {list.map((a) => (
@@ -275,10 +295,17 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
                 className="link-button danger"
                 aria-label={`Delete attachment ${a.name}`}
                 onClick={() =>
-                  void trackline.attachments.delete
-                    .mutate({ issue: issue.id, attachment: a.id })
-                    .then(reload)
-                    .catch((e: unknown) => setError(messageOf(e)))
+                  void confirm({
+                    title: `Delete ${a.name}?`,
+                    body: <p>The file leaves {issue.id} for good. This cannot be undone.</p>,
+                    action: 'Delete attachment',
+                  }).then((yes) => {
+                    if (yes)
+                      void trackline.attachments.delete
+                        .mutate({ issue: issue.id, attachment: a.id })
+                        .then(reload)
+                        .catch((e: unknown) => setError(messageOf(e)));
+                  })
                 }
               >
                 Delete

@@ -7,12 +7,21 @@ import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { Dialog } from '../components/Dialog';
 import { IssueRow } from '../components/IssueRow';
 import { Sidebar } from '../components/Sidebar';
+import { showNotice } from '../lib/notice';
 import { keys, showChangedIssues } from '../lib/queries';
-import { Link, navigate, useLocation } from '../lib/router';
+import { Link, navigate, rememberListUrl, useLocation } from '../lib/router';
 
 export const PAGE_SIZE = 50;
 
 const NO_IDS: ReadonlySet<string> = new Set();
+
+/** The selected ids that are on the screen (the same set when all are: no new render). */
+function onScreen(ids: ReadonlySet<string>, issues: readonly IssueView[]): ReadonlySet<string> {
+  if (ids.size === 0) return ids;
+  const shown = new Set(issues.map((i) => i.id));
+  for (const id of ids) if (!shown.has(id)) return new Set([...ids].filter((i) => shown.has(i)));
+  return ids;
+}
 
 const listUrl = (query: string, page: number) => {
   const params = new URLSearchParams();
@@ -46,7 +55,7 @@ export function IssuesPage({ me }: { me: Me }) {
     key: listKey,
     ids: NO_IDS,
   });
-  const selected = selection.key === listKey ? selection.ids : NO_IDS;
+  const heldIds = selection.key === listKey ? selection.ids : NO_IDS;
   const select = useCallback(
     (update: (ids: ReadonlySet<string>) => ReadonlySet<string>) =>
       setSelection((s) => ({ key: listKey, ids: update(s.key === listKey ? s.ids : NO_IDS) })),
@@ -61,6 +70,7 @@ export function IssuesPage({ me }: { me: Me }) {
   const listRef = useRef<HTMLOListElement>(null);
 
   useEffect(() => setDraft(query), [query]);
+  useEffect(() => rememberListUrl(listUrl(query, page)), [query, page]);
 
   const pageQuery = (n: number) => ({
     queryKey: keys.issueList(query, n * PAGE_SIZE, PAGE_SIZE),
@@ -68,6 +78,9 @@ export function IssuesPage({ me }: { me: Me }) {
   });
   const list = useQuery({ ...pageQuery(page), placeholderData: keepPreviousData });
   const issues = list.data?.issues ?? [];
+  // The selection holds only issues on the screen: one that leaves the list (a command moved it
+  // out of the query, someone deleted it) leaves the selection, so no later command reaches it.
+  const selected = onScreen(heldIds, issues);
   // The next page is fetched while this one is read, and once the person pages, the one after it
   // too: `]`, even pressed in quick succession, then shows pages from memory. Fresh pages (already
   // fetched) are not asked for again, so paging on costs one call a page, one page ahead.
@@ -294,9 +307,10 @@ export function IssuesPage({ me }: { me: Me }) {
           target={command}
           me={me}
           onClose={() => setCommand(null)}
-          onApplied={(changed) => {
-            showChangedIssues(client, changed);
-            setApplied(changed);
+          onApplied={(changed, deleted) => {
+            showChangedIssues(client, changed, deleted);
+            setApplied(changed.length > 0 ? changed : null);
+            if (deleted.length > 0) showNotice(`Deleted ${deleted.join(', ')}.`);
           }}
         />
       )}

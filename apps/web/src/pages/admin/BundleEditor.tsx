@@ -32,7 +32,7 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
     queryKey: key,
     queryFn: () => trackline.bundles.get.query({ bundleType, bundle }),
   });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
   const colours = bundleType === 'bundle' || bundleType === 'stateBundle';
   const update = (value: string, change: { colorIndex?: number; isResolved?: boolean }) =>
     void run(() => trackline.bundles.updateValue.mutate({ bundleType, bundle, value, ...change }));
@@ -91,8 +91,18 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
                   <RowAction
                     label={`Remove ${v.name}`}
                     onClick={() =>
-                      void run(() =>
-                        trackline.bundles.deleteValue.mutate({ bundleType, bundle, value: v.name }),
+                      void ask(
+                        {
+                          title: `Remove ${v.name} from ${bundle}?`,
+                          body: (
+                            <p>
+                              Every field using {bundle} stops offering {v.name} (refused while issues hold
+                              it). It can be added again as a new value.
+                            </p>
+                          ),
+                          action: 'Remove value',
+                        },
+                        () => trackline.bundles.deleteValue.mutate({ bundleType, bundle, value: v.name }),
                       )
                     }
                   >

@@ -7,7 +7,7 @@ import { Disclosure, OneFieldForm, Panel, RoleGrants, RowAction, useAction } fro
 export function GroupsAdmin() {
   const key = ['admin-groups'] as const;
   const groups = useQuery({ queryKey: [...key, 'list'], queryFn: () => trackline.groups.list.query({}) });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
   const [open, setOpen] = useState<string | null>(null);
   const groupRoles = useQuery({
     queryKey: [...key, 'roles', open],
@@ -27,7 +27,19 @@ export function GroupsAdmin() {
               <RowAction
                 label={`Delete group ${g.name}`}
                 onClick={() =>
-                  void run(() => trackline.groups.delete.mutate({ group: g.name }), `Deleted ${g.name}.`)
+                  void ask(
+                    {
+                      title: `Delete the group ${g.name}?`,
+                      body: (
+                        <p>
+                          Its members stay, but lose the roles the group gave them. This cannot be undone.
+                        </p>
+                      ),
+                      action: 'Delete group',
+                    },
+                    () => trackline.groups.delete.mutate({ group: g.name }),
+                    `Deleted ${g.name}.`,
+                  )
                 }
               >
                 Delete

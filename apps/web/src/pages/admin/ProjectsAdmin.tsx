@@ -30,7 +30,7 @@ export function ProjectsAdmin({ me }: { me: Me }) {
     queryFn: () => trackline.projects.trash.query({}),
     retry: false,
   });
-  const { run, feedback } = useAction(PROJECTS);
+  const { run, ask, feedback } = useAction(PROJECTS);
   const { form, bind, reset } = useForm({ project: '', projectName: '', description: '', lead: me.login });
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,7 +64,17 @@ export function ProjectsAdmin({ me }: { me: Me }) {
                   <RowAction
                     label={`Move to trash: ${p.shortName}`}
                     onClick={() =>
-                      void run(
+                      void ask(
+                        {
+                          title: `Move ${p.shortName} to the trash?`,
+                          body: (
+                            <p>
+                              {p.name} ({p.shortName}) and its issues leave every list and search. It can be
+                              restored from the trash below until it is purged.
+                            </p>
+                          ),
+                          action: 'Move to trash',
+                        },
                         () => trackline.projects.delete.mutate({ project: p.shortName }),
                         `${p.shortName} is in the trash.`,
                       )
@@ -131,7 +141,17 @@ export function ProjectsAdmin({ me }: { me: Me }) {
                         type="button"
                         className="danger"
                         onClick={() =>
-                          void run(
+                          void ask(
+                            {
+                              title: `Purge ${p.id} for good?`,
+                              body: (
+                                <p>
+                                  {p.name} ({p.id}) and its {p.issues} issues are deleted with their comments,
+                                  attachments and history. This cannot be undone.
+                                </p>
+                              ),
+                              action: 'Purge',
+                            },
                             () => trackline.projects.purge.mutate({ project: p.id }),
                             `Purged ${p.id}.`,
                           )

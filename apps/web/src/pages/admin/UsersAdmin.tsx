@@ -16,6 +16,22 @@ import {
 
 const USERS = ['admin-users'] as const;
 
+/** Accounts the server keeps for itself: never offered for deletion. */
+const BUILT_IN = new Set(['root', 'guest', 'system_user', 'deleted_user']);
+
+/** What deleting a user does, for the confirmation. */
+const deleteUserRequest = (login: string, fullName: string) => ({
+  title: `Delete the user ${login}?`,
+  body: (
+    <p>
+      {fullName} ({login}) goes with their sessions, tokens, roles, group memberships, stars, votes, own tags
+      and saved searches; the issues, comments and changes they wrote stay, shown as by deleted_user. This
+      cannot be undone.
+    </p>
+  ),
+  action: 'Delete user',
+});
+
 /** Users: search (pages of 10), create with a password, delete. */
 export function UsersAdmin() {
   const [q, setQ] = useState('');
@@ -24,8 +40,14 @@ export function UsersAdmin() {
     queryKey: [...USERS, q, start],
     queryFn: () => trackline.users.list.query({ q, start }),
   });
-  const { run, feedback } = useAction(USERS);
+  const { run, ask, feedback } = useAction(USERS);
   const { form, bind, reset } = useForm({ login: '', fullName: '', email: '', password: '' });
+  const system = useQuery({
+    queryKey: [...USERS, 'system'],
+    queryFn: () => trackline.users.systemUsers.query({}),
+    retry: false,
+  });
+  const builtIn = new Set([...BUILT_IN, ...(system.data ?? []).map((u) => u.login)]);
   const create = async (event: FormEvent) => {
     event.preventDefault();
     const ok = await run(
@@ -65,14 +87,22 @@ export function UsersAdmin() {
                 </td>
                 <td>{u.fullName}</td>
                 <td>
-                  <RowAction
-                    label={`Delete user ${u.login}`}
-                    onClick={() =>
-                      void run(() => trackline.users.delete.mutate({ login: u.login }), `Deleted ${u.login}.`)
-                    }
-                  >
-                    Delete
-                  </RowAction>
+                  {builtIn.has(u.login) ? (
+                    <span className="muted small">built-in</span>
+                  ) : (
+                    <RowAction
+                      label={`Delete user ${u.login}`}
+                      onClick={() =>
+                        void ask(
+                          deleteUserRequest(u.login, u.fullName),
+                          () => trackline.users.delete.mutate({ login: u.login }),
+                          `Deleted ${u.login}.`,
+                        )
+                      }
+                    >
+                      Delete
+                    </RowAction>
+                  )}
                 </td>
               </tr>
             ))}
@@ -122,7 +152,7 @@ export function UserAdmin({ login }: { login: string }) {
     queryKey: [...key, 'roles'],
     queryFn: () => trackline.users.roles.query({ login }),
   });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
   if (user.error) {
     return (
       <p className="error" role="alert">
@@ -175,17 +205,19 @@ export function UserAdmin({ login }: { login: string }) {
         />
       </Panel>
       {feedback}
-      <button
-        type="button"
-        className="danger"
-        onClick={() =>
-          void run(() => trackline.users.delete.mutate({ login })).then(
-            (ok) => ok && navigate('/admin/users'),
-          )
-        }
-      >
-        Delete {login}
-      </button>
+      {user.data && user.data.type === 'user' && !BUILT_IN.has(login) && (
+        <button
+          type="button"
+          className="danger"
+          onClick={() =>
+            void ask(deleteUserRequest(login, user.data.fullName), () =>
+              trackline.users.delete.mutate({ login }),
+            ).then((ok) => ok && navigate('/admin/users'))
+          }
+        >
+          Delete {login}
+        </button>
+      )}
     </>
   );
 }
