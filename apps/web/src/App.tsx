@@ -1,6 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@trackline/client';
+import { type MouseEvent, useEffect, useState } from 'react';
 import { isUnauthenticated, messageOf, trackline } from './api';
+import { ShortcutsHelp } from './components/ShortcutsHelp';
+import { isPageKey, isTyping } from './lib/keys';
 import { dismissNotice, useNotice } from './lib/notice';
 import { keys } from './lib/queries';
 import { Link, match, navigate, useLocation } from './lib/router';
@@ -42,6 +45,23 @@ export function App() {
 function Shell({ me }: { me: Me }) {
   const { path } = useLocation();
   const client = useQueryClient();
+  const [help, setHelp] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (
+        event.key === '?' &&
+        !isTyping(event.target) &&
+        isPageKey(event) &&
+        !event.ctrlKey &&
+        !event.metaKey
+      ) {
+        event.preventDefault();
+        setHelp(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const logOut = async () => {
     try {
       await trackline.users.logout.mutate({});
@@ -56,9 +76,14 @@ function Shell({ me }: { me: Me }) {
   const admin = path === '/admin' || path.startsWith('/admin/');
   return (
     <>
-      <a href="#main" className="skip-link">
+      <a href="#main" className="skip-link" onClick={skipTo('main')}>
         Skip to content
       </a>
+      {issue && (
+        <a href="#fields" className="skip-link" onClick={skipTo('fields')}>
+          Skip to fields
+        </a>
+      )}
       <header className="topbar">
         <Link href="/" className="brand">
           Trackline
@@ -91,9 +116,19 @@ function Shell({ me }: { me: Me }) {
           <IssuesPage me={me} />
         )}
       </main>
+      {help && <ShortcutsHelp onClose={() => setHelp(false)} />}
     </>
   );
 }
+
+/** A skip link's click: the focus moves to the landmark (no fragment in the URL, no history entry). */
+const skipTo = (id: string) => (event: MouseEvent) => {
+  const target = document.getElementById(id);
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+  target.scrollIntoView({ block: 'start' });
+};
 
 /** The page's notice ("Deleted DEMO-7."), until dismissed or replaced. */
 function Notice() {

@@ -39,7 +39,7 @@ export function FieldsPanel({
     }
   };
   return (
-    <aside className="fields-panel" aria-label="Fields">
+    <aside className="fields-panel" aria-label="Fields" id="fields" tabIndex={-1}>
       <h2 className="visually-hidden">Fields</h2>
       <dl>
         {issue.fields.map((field) => {

@@ -6,6 +6,7 @@ import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { useConfirm } from '../components/Confirm';
 import { FieldsPanel } from '../components/FieldsPanel';
 import { formatTime } from '../components/IssueRow';
+import { isPageKey } from '../lib/keys';
 import { showNotice } from '../lib/notice';
 import { mayIn } from '../lib/permissions';
 import { keys, showChangedIssues } from '../lib/queries';
@@ -28,6 +29,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || !isPageKey(event)) return;
       const k = event.key.toLowerCase();
       if ((k === 'k' && (event.ctrlKey || event.metaKey)) || (k === 'j' && event.ctrlKey && event.altKey)) {
         event.preventDefault();

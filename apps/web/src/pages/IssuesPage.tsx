@@ -1,12 +1,13 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssueView, Me } from '@trackline/client';
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf, trackline } from '../api';
 import { AssistInput } from '../components/AssistInput';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { Dialog } from '../components/Dialog';
 import { IssueRow } from '../components/IssueRow';
 import { Sidebar } from '../components/Sidebar';
+import { isPageKey, isTyping, rememberOpened, takeOpened } from '../lib/keys';
 import { showNotice } from '../lib/notice';
 import { keys, showChangedIssues } from '../lib/queries';
 import { Link, navigate, rememberListUrl, useLocation } from '../lib/router';
@@ -30,11 +31,6 @@ const listUrl = (query: string, page: number) => {
   const search = params.toString();
   return search ? `/?${search}` : '/';
 };
-
-/** Whether a key press comes from a place where typing goes (the page's shortcuts stay out). */
-const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 /**
  * The issue list: the search box (highlighted and completed as typed), folders with counts, a
@@ -101,6 +97,13 @@ export function IssuesPage({ me }: { me: Me }) {
         focusFirstRow.current = false;
         listRef.current?.querySelector<HTMLAnchorElement>('.issue-link')?.focus();
       }
+      // Back from an issue: its row has the focus again.
+      const opened = takeOpened();
+      const index = opened === null ? -1 : list.data.issues.findIndex((i) => i.id === opened);
+      if (index >= 0) {
+        setFocusAt({ key: listKey, index });
+        listRef.current?.querySelectorAll<HTMLAnchorElement>('.issue-link')[index]?.focus();
+      }
       performance.mark('trackline:issues-rendered', {
         detail: { query, after: page * PAGE_SIZE, count: list.data.issues.length },
       });
@@ -134,13 +137,20 @@ export function IssuesPage({ me }: { me: Me }) {
   const openCommand = () =>
     setCommand(selected.size > 0 ? { kind: 'issues', ids: [...selected] } : { kind: 'query', query, total });
 
+  const openIssue = (id: string) => {
+    rememberOpened(id);
+    navigate(`/issue/${id}`);
+  };
+
   const focusRow = (index: number) => {
     const bounded = Math.max(0, Math.min(index, issues.length - 1));
     setFocusAt({ key: listKey, index: bounded });
     listRef.current?.querySelectorAll<HTMLAnchorElement>('.issue-link')[bounded]?.focus();
   };
 
-  const keyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  // The page's shortcuts, wherever the focus is outside a text field and no dialog is open.
+  const keyDown = (event: globalThis.KeyboardEvent) => {
+    if (event.defaultPrevented || !isPageKey(event)) return;
     const commandKey =
       (event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) ||
       (event.key.toLowerCase() === 'j' && event.ctrlKey && event.altKey);
@@ -151,6 +161,8 @@ export function IssuesPage({ me }: { me: Me }) {
     }
     if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
     const current = issues[focus];
+    // Enter and space keep their meaning on a button or a link outside the list.
+    const onPage = event.target === document.body || listRef.current?.contains(event.target as Node) === true;
     switch (event.key) {
       case '/':
         event.preventDefault();
@@ -158,19 +170,27 @@ export function IssuesPage({ me }: { me: Me }) {
         break;
       case 'j':
       case 'ArrowDown':
+        if (event.key === 'ArrowDown' && !onPage) return;
         event.preventDefault();
         focusRow(focus + 1);
         break;
       case 'k':
       case 'ArrowUp':
+        if (event.key === 'ArrowUp' && !onPage) return;
         event.preventDefault();
         focusRow(focus - 1);
         break;
       case 'x':
       case ' ':
-        if (current) {
+        if (current && (event.key === 'x' || onPage)) {
           event.preventDefault();
           toggle(current.id);
+        }
+        break;
+      case 'Enter':
+        if (current && event.target === document.body) {
+          event.preventDefault();
+          openIssue(current.id);
         }
         break;
       case ']':
@@ -183,14 +203,20 @@ export function IssuesPage({ me }: { me: Me }) {
         break;
     }
   };
+  const keyHandler = useRef(keyDown);
+  keyHandler.current = keyDown;
+  useEffect(() => {
+    const listener = (event: globalThis.KeyboardEvent) => keyHandler.current(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
 
   const first = total === 0 ? 0 : page * PAGE_SIZE + 1;
   const last = Math.min(total, (page + 1) * PAGE_SIZE);
   const mayCreate = me.projects.some((p) => p.permissions.includes('CREATE_ISSUE'));
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: the page's keyboard shortcuts, each also a button
-    <div className="issues-page" onKeyDown={keyDown}>
+    <div className="issues-page">
       <Sidebar current={query} onPick={search} />
       <section className="issues-main" aria-labelledby="issues-title">
         <h1 id="issues-title" className="visually-hidden">
@@ -269,12 +295,23 @@ export function IssuesPage({ me }: { me: Me }) {
             </button>
           </div>
         )}
-        {list.error && (
+        {list.error && draft.trim() === query && (
           <p className="error" role="alert">
             {messageOf(list.error)}
           </p>
         )}
-        <ol className="issue-list" ref={listRef} aria-label="Issues" aria-busy={list.isFetching}>
+        <ol
+          className="issue-list"
+          ref={listRef}
+          aria-label="Issues"
+          aria-busy={list.isFetching}
+          onFocus={(e) => {
+            // A row focused with the mouse or Tab is where j and k go on from.
+            const row = (e.target as Element).closest('.issue-row');
+            const index = row ? [...(listRef.current?.children ?? [])].indexOf(row) : -1;
+            if (index >= 0 && index !== focus) setFocusAt({ key: listKey, index });
+          }}
+        >
           {issues.map((issue, index) => (
             // Keyed by place: a new page updates the 50 rows in place instead of replacing them.
             <IssueRow
@@ -297,9 +334,9 @@ export function IssuesPage({ me }: { me: Me }) {
             Next →
           </button>
         </nav>
-        <p className="muted small">
+        <p className="muted small keys-hint">
           Keys: <kbd>/</kbd> search · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>Enter</kbd>{' '}
-          open · <kbd>[</kbd>/<kbd>]</kbd> page · <kbd>Ctrl+K</kbd> command
+          open · <kbd>[</kbd>/<kbd>]</kbd> page · <kbd>Ctrl+K</kbd> command · <kbd>?</kbd> all shortcuts
         </p>
       </section>
       {command && (
