@@ -1,43 +1,35 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@trackline/client';
 import { type MouseEvent, useEffect, useState } from 'react';
-import { isUnauthenticated, messageOf, trackline } from './api';
+import { isUnauthenticated, trackline } from './api';
+import { ServerDown, UnreachableBanner } from './components/Connection';
+import { NotFound } from './components/NotFound';
 import { ShortcutsHelp } from './components/ShortcutsHelp';
+import { sessionClosed, sessionStarted, useConnection } from './lib/connection';
 import { isPageKey, isTyping } from './lib/keys';
 import { dismissNotice, useNotice } from './lib/notice';
 import { keys } from './lib/queries';
 import { Link, match, navigate, useLocation } from './lib/router';
 import { AdminPage } from './pages/admin/AdminPage';
+import { isAdmin } from './pages/admin/sections';
 import { IssuePage } from './pages/IssuePage';
 import { IssuesPage } from './pages/IssuesPage';
 import { LoginPage } from './pages/LoginPage';
 
-/** Whether the caller may see the administration screens (any administrative permission). */
-export const isAdmin = (me: Me) =>
-  me.permissions.some((p) =>
-    [
-      'CREATE_PROJECT',
-      'READ_USER',
-      'UPDATE_USER',
-      'READ_USERGROUP',
-      'READ_ROLE',
-      'UPDATE_ISSUE_LINK_TYPE',
-      'ADMIN_VCS_INTEGRATION',
-      'LOW_LEVEL_ADMIN',
-    ].includes(p),
-  ) || me.projects.some((p) => p.permissions.includes('UPDATE_PROJECT'));
+export { isAdmin };
 
 export function App() {
   const me = useQuery({ queryKey: keys.me, queryFn: () => trackline.userProfiles.me.query({}) });
+  const connection = useConnection();
+  useEffect(() => {
+    if (me.data) sessionStarted();
+  }, [me.data]);
+  // A session that ended while the page was open: the login form, at the same URL.
+  if (connection.sessionEnded) return <LoginPage ended />;
   if (me.isPending) return <p className="loading">Loading…</p>;
   if (me.error) {
     if (isUnauthenticated(me.error)) return <LoginPage />;
-    return (
-      <main className="centered">
-        <h1>Trackline</h1>
-        <p role="alert">The server could not be reached: {messageOf(me.error)}</p>
-      </main>
-    );
+    return <ServerDown />;
   }
   return <Shell me={me.data} />;
 }
@@ -63,6 +55,8 @@ function Shell({ me }: { me: Me }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
   const logOut = async () => {
+    // What answers 401 from here on is the logging out, not an ended session.
+    sessionClosed();
     try {
       await trackline.users.logout.mutate({});
     } finally {
@@ -74,6 +68,7 @@ function Shell({ me }: { me: Me }) {
   };
   const issue = match('/issue/:issue', path);
   const admin = path === '/admin' || path.startsWith('/admin/');
+  const list = path === '/' || path === '';
   return (
     <>
       <a href="#main" className="skip-link" onClick={skipTo('main')}>
@@ -89,7 +84,7 @@ function Shell({ me }: { me: Me }) {
           Trackline
         </Link>
         <nav aria-label="Main">
-          <Link href="/" aria-current={!admin && !issue ? 'page' : undefined}>
+          <Link href="/" aria-current={list ? 'page' : undefined}>
             Issues
           </Link>
           {isAdmin(me) && (
@@ -106,14 +101,17 @@ function Shell({ me }: { me: Me }) {
           </button>
         </div>
       </header>
+      <UnreachableBanner />
       <main id="main" tabIndex={-1}>
         <Notice />
         {issue ? (
           <IssuePage id={issue.issue as string} me={me} />
         ) : admin ? (
           <AdminPage me={me} path={path} />
-        ) : (
+        ) : list ? (
           <IssuesPage me={me} />
+        ) : (
+          <NotFound />
         )}
       </main>
       {help && <ShortcutsHelp onClose={() => setHelp(false)} />}

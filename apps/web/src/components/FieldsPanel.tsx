@@ -19,9 +19,12 @@ const setCommand = (field: IssueFieldView, value: string) => `${field.name} ${qu
 export function FieldsPanel({
   issue,
   onChanged,
+  readOnly,
 }: {
   issue: IssueView;
   onChanged(issues: IssueView[]): void;
+  /** Why the caller may not change fields (the pickers are disabled and point at it); null: they may. */
+  readOnly: string | null;
 }) {
   const options = useQuery({
     queryKey: keys.fieldOptions(issue.project.shortName),
@@ -41,6 +44,11 @@ export function FieldsPanel({
   return (
     <aside className="fields-panel" aria-label="Fields" id="fields" tabIndex={-1}>
       <h2 className="visually-hidden">Fields</h2>
+      {readOnly && (
+        <p className="muted small" id="fields-read-only">
+          {readOnly}
+        </p>
+      )}
       <dl>
         {issue.fields.map((field) => {
           const opts = options.data?.find((o) => o.name === field.name);
@@ -48,7 +56,7 @@ export function FieldsPanel({
             <div key={field.name} className="field-row">
               <dt id={`field-${field.name}`}>{field.name}</dt>
               <dd>
-                <FieldEditor field={field} options={opts} run={run} />
+                <FieldEditor field={field} options={opts} run={run} disabled={readOnly !== null} />
               </dd>
             </div>
           );
@@ -63,17 +71,23 @@ export function FieldsPanel({
   );
 }
 
+/** What a disabled picker points at: the panel's read-only reason. */
+const READ_ONLY = { disabled: true, 'aria-describedby': 'fields-read-only' } as const;
+
 function FieldEditor({
   field,
   options,
   run,
+  disabled,
 }: {
   field: IssueFieldView;
   options: Options | undefined;
   run(command: string): Promise<void>;
+  disabled: boolean;
 }) {
+  const lock = disabled ? READ_ONLY : {};
   const simple = ['string', 'text', 'integer', 'float', 'date', 'period'].includes(field.kind);
-  if (simple) return <SimpleFieldEditor field={field} run={run} />;
+  if (simple) return <SimpleFieldEditor field={field} run={run} lock={lock} />;
   const values = (options?.values ?? []).filter(
     (v) => !v.archived || field.values.some((fv) => fv.name === v.name),
   );
@@ -90,6 +104,7 @@ function FieldEditor({
               type="button"
               className="icon-button"
               aria-label={`Remove ${v.name} from ${field.name}`}
+              {...lock}
               onClick={() => void run(`remove ${setCommand(field, v.name)}`)}
             >
               ×
@@ -98,6 +113,7 @@ function FieldEditor({
         ))}
         <select
           aria-label={`Add to ${field.name}`}
+          {...lock}
           value=""
           onChange={(e) => {
             if (e.target.value) void run(`add ${setCommand(field, e.target.value)}`);
@@ -122,6 +138,7 @@ function FieldEditor({
       <Chip value={current} empty={field.emptyText} />
       <select
         aria-labelledby={`field-${field.name}`}
+        {...lock}
         value={current?.name ?? ''}
         onChange={(e) => void run(setCommand(field, e.target.value || empty))}
       >
@@ -136,7 +153,15 @@ function FieldEditor({
   );
 }
 
-function SimpleFieldEditor({ field, run }: { field: IssueFieldView; run(command: string): Promise<void> }) {
+function SimpleFieldEditor({
+  field,
+  run,
+  lock,
+}: {
+  field: IssueFieldView;
+  run(command: string): Promise<void>;
+  lock: typeof READ_ONLY | Record<string, never>;
+}) {
   const current = field.values[0]?.name ?? '';
   const [text, setText] = useState(current);
   const submit = (event: FormEvent) => {
@@ -147,6 +172,7 @@ function SimpleFieldEditor({ field, run }: { field: IssueFieldView; run(command:
     <form className="simple-field" onSubmit={submit}>
       <input
         aria-labelledby={`field-${field.name}`}
+        {...lock}
         value={text}
         onChange={(e) => setText(e.target.value)}
         placeholder={field.emptyText ?? ''}

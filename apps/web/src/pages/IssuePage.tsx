@@ -11,6 +11,7 @@ import { showNotice } from '../lib/notice';
 import { mayIn } from '../lib/permissions';
 import { keys, showChangedIssues } from '../lib/queries';
 import { Link, lastListUrl, navigate } from '../lib/router';
+import { useTitle } from '../lib/title';
 import { Attachments, Comments, History, Links, WorkItems } from './IssueSections';
 
 /**
@@ -26,6 +27,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
   });
   const [command, setCommand] = useState<{ target: CommandTarget; initial?: string } | null>(null);
   const { confirm, dialog } = useConfirm();
+  useTitle(issue.data ? `${issue.data.id} ${issue.data.summary}` : id);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -89,7 +91,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           </Link>{' '}
           › {view.id}
         </p>
-        <Summary issue={view} />
+        <Summary issue={view} mayEdit={mayIn(me, view.project.shortName, 'UPDATE_ISSUE')} />
         <p className="muted small">
           Reported by {view.reporter.fullName} on {formatTime(view.created)} · updated by{' '}
           {view.updater.fullName} on {formatTime(view.updated)}
@@ -118,16 +120,25 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
             </ul>
           )}
         </div>
-        <Comments issue={view} onChanged={changed} />
-        <Links issue={view} onAdd={() => openCommand('relates to ')} onChanged={changed} />
+        <Comments issue={view} me={me} onChanged={changed} />
+        <Links issue={view} me={me} onAdd={() => openCommand('relates to ')} onChanged={changed} />
         <Attachments
           issue={view}
+          me={me}
           onChanged={() => void client.invalidateQueries({ queryKey: keys.issue(view.id) })}
         />
-        <WorkItems issue={view} />
+        <WorkItems issue={view} me={me} />
         <History issue={view} />
       </article>
-      <FieldsPanel issue={view} onChanged={changed} />
+      <FieldsPanel
+        issue={view}
+        onChanged={changed}
+        readOnly={
+          mayIn(me, view.project.shortName, 'UPDATE_ISSUE')
+            ? null
+            : `Read only: changing fields needs the permission Update issue in ${view.project.shortName}.`
+        }
+      />
       {dialog}
       {command && (
         <CommandBox
@@ -149,7 +160,7 @@ function wentAway(id: string) {
 }
 
 /** The summary (the page's heading) and description, edited in place. */
-function Summary({ issue }: { issue: IssueView }) {
+function Summary({ issue, mayEdit }: { issue: IssueView; mayEdit: boolean }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [summary, setSummary] = useState(issue.summary);
@@ -182,9 +193,11 @@ function Summary({ issue }: { issue: IssueView }) {
         <h1 id="issue-title">
           <span className="issue-id">{issue.id}</span> {issue.summary}
         </h1>
-        <button type="button" onClick={start} aria-label="Edit summary and description">
-          Edit
-        </button>
+        {mayEdit && (
+          <button type="button" onClick={start} aria-label="Edit summary and description">
+            Edit
+          </button>
+        )}
         {issue.description ? (
           <div className="description">{issue.description}</div>
         ) : (

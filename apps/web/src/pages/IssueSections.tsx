@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IssueView } from '@trackline/client';
+import type { IssueView, Me } from '@trackline/client';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { messageOf, trackline, uploadAttachments } from '../api';
 import { useConfirm } from '../components/Confirm';
 import { GroupSelect } from '../components/GroupSelect';
 import { formatTime } from '../components/IssueRow';
 import { formatPeriod, parsePeriod } from '../lib/period';
+import { mayIn } from '../lib/permissions';
 import { keys } from '../lib/queries';
 import { Link } from '../lib/router';
 
@@ -47,7 +48,21 @@ function ErrorText({ error }: { error: string }) {
 }
 
 /** Comments with their visibility group: add (optionally for one group), edit and delete. */
-export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(issues: IssueView[]): void }) {
+export function Comments({
+  issue,
+  me,
+  onChanged,
+}: {
+  issue: IssueView;
+  me: Me;
+  onChanged(issues: IssueView[]): void;
+}) {
+  const project = issue.project.shortName;
+  const mayComment = mayIn(me, project, 'CREATE_COMMENT');
+  const mayEdit = (author: string) =>
+    mayIn(me, project, author === me.login ? 'UPDATE_COMMENT' : 'UPDATE_NOT_OWN_COMMENT');
+  const mayDelete = (author: string) =>
+    mayIn(me, project, author === me.login ? 'DELETE_COMMENT' : 'DELETE_NOT_OWN_COMMENT');
   const client = useQueryClient();
   const comments = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'comments'],
@@ -129,56 +144,64 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
               <>
                 <div className="comment-text">{c.text}</div>
                 <div className="comment-actions">
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() => setEditing({ id: c.id, text: c.text })}
-                    aria-label={`Edit comment by ${c.authorFullName}`}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="link-button danger"
-                    onClick={() =>
-                      void confirm({
-                        title: `Delete the comment by ${c.authorFullName}?`,
-                        body: (
-                          <>
-                            <blockquote className="quoted">{excerpt(c.text)}</blockquote>
-                            <p>The comment leaves {issue.id}; the console cannot bring it back.</p>
-                          </>
-                        ),
-                        action: 'Delete comment',
-                      }).then((yes) => {
-                        if (yes)
-                          void act(() =>
-                            trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
-                          );
-                      })
-                    }
-                    aria-label={`Delete comment by ${c.authorFullName}`}
-                  >
-                    Delete
-                  </button>
+                  {mayEdit(c.author) && (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => setEditing({ id: c.id, text: c.text })}
+                      aria-label={`Edit comment by ${c.authorFullName}`}
+                    >
+                      Edit
+                    </button>
+                  )}
+                  {mayDelete(c.author) && (
+                    <button
+                      type="button"
+                      className="link-button danger"
+                      onClick={() =>
+                        void confirm({
+                          title: `Delete the comment by ${c.authorFullName}?`,
+                          body: (
+                            <>
+                              <blockquote className="quoted">{excerpt(c.text)}</blockquote>
+                              <p>The comment leaves {issue.id}; the console cannot bring it back.</p>
+                            </>
+                          ),
+                          action: 'Delete comment',
+                        }).then((yes) => {
+                          if (yes)
+                            void act(() =>
+                              trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
+                            );
+                        })
+                      }
+                      aria-label={`Delete comment by ${c.authorFullName}`}
+                    >
+                      Delete
+                    </button>
+                  )}
                 </div>
               </>
             )}
           </li>
         ))}
       </ol>
-      <form className="form add-comment" onSubmit={add}>
-        <label className="field">
-          <span>Add a comment</span>
-          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
-        </label>
-        <div className="actions">
-          <GroupSelect label="Visible to" value={group} onChange={setGroup} />
-          <button type="submit" className="primary" disabled={!text.trim()}>
-            Comment
-          </button>
-        </div>
-      </form>
+      {mayComment ? (
+        <form className="form add-comment" onSubmit={add}>
+          <label className="field">
+            <span>Add a comment</span>
+            <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
+          </label>
+          <div className="actions">
+            <GroupSelect label="Visible to" value={group} onChange={setGroup} />
+            <button type="submit" className="primary" disabled={!text.trim()}>
+              Comment
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="muted small">Commenting needs the permission Create comment in {project}.</p>
+      )}
       <ErrorText error={error} />
     </Section>
   );
@@ -187,13 +210,16 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
 /** Links in both directions; removing one is the command `remove <phrase> <issue>`. */
 export function Links({
   issue,
+  me,
   onAdd,
   onChanged,
 }: {
   issue: IssueView;
+  me: Me;
   onAdd(): void;
   onChanged(issues: IssueView[]): void;
 }) {
+  const mayLink = mayIn(me, issue.project.shortName, 'LINK_ISSUE');
   const [error, setError] = useState('');
   const remove = async (role: string, other: string) => {
     setError('');
@@ -212,9 +238,11 @@ export function Links({
       title="Links"
       count={issue.links.length}
       actions={
-        <button type="button" onClick={onAdd}>
-          Add link…
-        </button>
+        mayLink && (
+          <button type="button" onClick={onAdd}>
+            Add link…
+          </button>
+        )
       }
     >
       {issue.links.length === 0 ? (
@@ -228,14 +256,16 @@ export function Links({
                 {l.issue.id}
               </Link>{' '}
               {l.issue.summary}{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                onClick={() => void remove(l.role, l.issue.id)}
-                aria-label={`Remove link ${l.role} ${l.issue.id}`}
-              >
-                Remove
-              </button>
+              {mayLink && (
+                <button
+                  type="button"
+                  className="link-button danger"
+                  onClick={() => void remove(l.role, l.issue.id)}
+                  aria-label={`Remove link ${l.role} ${l.issue.id}`}
+                >
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -246,7 +276,11 @@ export function Links({
 }
 
 /** Attachments: download links, upload (multipart, several files), delete. */
-export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(): void }) {
+export function Attachments({ issue, me, onChanged }: { issue: IssueView; me: Me; onChanged(): void }) {
+  const project = issue.project.shortName;
+  const mayAttach = mayIn(me, project, 'CREATE_ATTACHMENT_ISSUE');
+  const mayDelete = (author: string) =>
+    (author === me.login && mayAttach) || mayIn(me, project, 'DELETE_ATTACHMENT_ISSUE');
   const client = useQueryClient();
   const files = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'attachments'],
@@ -290,46 +324,53 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
               <span className="muted">
                 {a.authorLogin}, {formatTime(a.created)}
               </span>{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                aria-label={`Delete attachment ${a.name}`}
-                onClick={() =>
-                  void confirm({
-                    title: `Delete ${a.name}?`,
-                    body: <p>The file leaves {issue.id} for good. This cannot be undone.</p>,
-                    action: 'Delete attachment',
-                  }).then((yes) => {
-                    if (yes)
-                      void trackline.attachments.delete
-                        .mutate({ issue: issue.id, attachment: a.id })
-                        .then(reload)
-                        .catch((e: unknown) => setError(messageOf(e)));
-                  })
-                }
-              >
-                Delete
-              </button>
+              {mayDelete(a.authorLogin) && (
+                <button
+                  type="button"
+                  className="link-button danger"
+                  aria-label={`Delete attachment ${a.name}`}
+                  onClick={() =>
+                    void confirm({
+                      title: `Delete ${a.name}?`,
+                      body: <p>The file leaves {issue.id} for good. This cannot be undone.</p>,
+                      action: 'Delete attachment',
+                    }).then((yes) => {
+                      if (yes)
+                        void trackline.attachments.delete
+                          .mutate({ issue: issue.id, attachment: a.id })
+                          .then(reload)
+                          .catch((e: unknown) => setError(messageOf(e)));
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form className="upload" onSubmit={upload}>
-        <label className="field inline">
-          <span>Attach files</span>
-          <input type="file" multiple ref={input} />
-        </label>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Uploading…' : 'Upload'}
-        </button>
-      </form>
+      {mayAttach ? (
+        <form className="upload" onSubmit={upload}>
+          <label className="field inline">
+            <span>Attach files</span>
+            <input type="file" multiple ref={input} />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Uploading…' : 'Upload'}
+          </button>
+        </form>
+      ) : (
+        <p className="muted small">Attaching files needs the permission Create attachment in {project}.</p>
+      )}
       <ErrorText error={error} />
     </Section>
   );
 }
 
 /** Work items: time spent (period syntax), with a form to add one. */
-export function WorkItems({ issue }: { issue: IssueView }) {
+export function WorkItems({ issue, me }: { issue: IssueView; me: Me }) {
+  const mayAdd = mayIn(me, issue.project.shortName, 'CREATE_WORK_ITEM');
   const client = useQueryClient();
   const items = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'work'],
@@ -391,22 +432,24 @@ export function WorkItems({ issue }: { issue: IssueView }) {
           </tbody>
         </table>
       )}
-      <form className="row" onSubmit={add}>
-        <label className="field inline">
-          <span>Spent</span>
-          <input
-            value={duration}
-            onChange={(e) => setDuration(e.target.value)}
-            placeholder="1h 30m"
-            size={8}
-          />
-        </label>
-        <label className="field inline grow">
-          <span>Description</span>
-          <input value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
-        <button type="submit">Add work</button>
-      </form>
+      {mayAdd && (
+        <form className="row" onSubmit={add}>
+          <label className="field inline">
+            <span>Spent</span>
+            <input
+              value={duration}
+              onChange={(e) => setDuration(e.target.value)}
+              placeholder="1h 30m"
+              size={8}
+            />
+          </label>
+          <label className="field inline grow">
+            <span>Description</span>
+            <input value={description} onChange={(e) => setDescription(e.target.value)} />
+          </label>
+          <button type="submit">Add work</button>
+        </form>
+      )}
       <ErrorText error={error} />
     </Section>
   );

@@ -4,17 +4,33 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { messageOf, trackline } from '../api';
 import { AssistInput } from '../components/AssistInput';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
-import { Dialog } from '../components/Dialog';
+import { NewIssueDialog, SaveSearchDialog } from '../components/IssueDialogs';
 import { IssueRow } from '../components/IssueRow';
 import { Sidebar } from '../components/Sidebar';
+import { isNetworkError } from '../lib/connection';
 import { isPageKey, isTyping, rememberOpened, takeOpened } from '../lib/keys';
 import { showNotice } from '../lib/notice';
+import { mayIn } from '../lib/permissions';
 import { keys, showChangedIssues } from '../lib/queries';
 import { Link, navigate, rememberListUrl, useLocation } from '../lib/router';
+import { useTitle } from '../lib/title';
 
 export const PAGE_SIZE = 50;
 
 const NO_IDS: ReadonlySet<string> = new Set();
+const NO_ISSUES: IssueView[] = [];
+
+/**
+ * The project a query is about (`project: DEMO …`), if the caller reads it: where a new issue
+ * goes by default. `onlyProject`: the query is that and nothing else (an empty project's list).
+ */
+function projectInView(query: string, me: Me): { shortName: string; onlyProject: boolean } | null {
+  const found = /(?:^|\s)project:\s*\{?([A-Za-z][\w]*)\}?/i.exec(query);
+  const name = found?.[1]?.toUpperCase();
+  const project = me.projects.find((p) => p.shortName.toUpperCase() === name);
+  if (!project || !found) return null;
+  return { shortName: project.shortName, onlyProject: query.trim() === found[0].trim() };
+}
 
 /** The selected ids that are on the screen (the same set when all are: no new render). */
 function onScreen(ids: ReadonlySet<string>, issues: readonly IssueView[]): ReadonlySet<string> {
@@ -67,20 +83,24 @@ export function IssuesPage({ me }: { me: Me }) {
 
   useEffect(() => setDraft(query), [query]);
   useEffect(() => rememberListUrl(listUrl(query, page)), [query, page]);
+  useTitle(query ? `${query} — Issues` : 'Issues');
+  const inView = projectInView(query, me);
 
   const pageQuery = (n: number) => ({
     queryKey: keys.issueList(query, n * PAGE_SIZE, PAGE_SIZE),
     queryFn: () => trackline.issues.list.query({ filter: query, after: n * PAGE_SIZE, max: PAGE_SIZE }),
   });
   const list = useQuery({ ...pageQuery(page), placeholderData: keepPreviousData });
-  const issues = list.data?.issues ?? [];
+  // Not loaded: no page for this query (another query's page kept on screen would mislead).
+  const failed = list.error !== null && (list.data === undefined || list.isPlaceholderData);
+  const issues = (!failed && list.data?.issues) || NO_ISSUES;
   // The selection holds only issues on the screen: one that leaves the list (a command moved it
   // out of the query, someone deleted it) leaves the selection, so no later command reaches it.
   const selected = onScreen(heldIds, issues);
   // The next page is fetched while this one is read, and once the person pages, the one after it
   // too: `]`, even pressed in quick succession, then shows pages from memory. Fresh pages (already
   // fetched) are not asked for again, so paging on costs one call a page, one page ahead.
-  const total = list.data?.total ?? 0;
+  const total = failed ? 0 : (list.data?.total ?? 0);
   const ready = list.data !== undefined && !list.isPlaceholderData;
   useEffect(() => {
     if (!ready) return;
@@ -110,6 +130,10 @@ export function IssuesPage({ me }: { me: Me }) {
     }
   }, [list.data, list.isPlaceholderData, query, page]);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // A page past the end (`?page=999`, or the last page emptied by a command): the last page.
+  useEffect(() => {
+    if (ready && total > 0 && page >= pages) navigate(listUrl(query, pages - 1), { replace: true });
+  }, [ready, total, page, pages, query]);
 
   const search = useCallback((text: string) => navigate(listUrl(text.trim(), 0)), []);
   const searchDraft = useCallback(() => search(draft), [search, draft]);
@@ -248,11 +272,13 @@ export function IssuesPage({ me }: { me: Me }) {
         </search>
         <div className="toolbar">
           <p className="count" role="status" aria-live="polite">
-            {list.isPending
-              ? 'Loading…'
-              : total === 0
-                ? 'No issues'
-                : `${first}–${last} of ${total} issue${total === 1 ? '' : 's'}`}
+            {failed
+              ? 'Issues not loaded'
+              : list.isPending
+                ? 'Loading…'
+                : total === 0
+                  ? 'No issues'
+                  : `${first}–${last} of ${total} issue${total === 1 ? '' : 's'}`}
             {selected.size > 0 && ` · ${selected.size} selected`}
           </p>
           <button
@@ -269,7 +295,7 @@ export function IssuesPage({ me }: { me: Me }) {
             type="button"
             className="primary"
             onClick={openCommand}
-            disabled={total === 0}
+            disabled={total === 0 || failed}
             title="Ctrl+K"
           >
             {selected.size > 0 ? `Command for ${selected.size} selected…` : `Command for all ${total}…`}
@@ -295,10 +321,24 @@ export function IssuesPage({ me }: { me: Me }) {
             </button>
           </div>
         )}
-        {list.error && draft.trim() === query && (
+        {list.error && draft.trim() === query && !isNetworkError(list.error) && (
           <p className="error" role="alert">
             {messageOf(list.error)}
           </p>
+        )}
+        {ready && total === 0 && !list.error && (
+          <div className="empty-state">
+            {inView && inView.onlyProject ? (
+              <p>No issues in {inView.shortName} yet.</p>
+            ) : (
+              <p>No issues match {query ? 'this query' : 'yet'}.</p>
+            )}
+            {inView && mayIn(me, inView.shortName, 'CREATE_ISSUE') && (
+              <button type="button" className="primary" onClick={() => setCreating(true)}>
+                {inView.onlyProject ? 'Create the first issue' : `New issue in ${inView.shortName}`}
+              </button>
+            )}
+          </div>
         )}
         <ol
           className="issue-list"
@@ -351,108 +391,8 @@ export function IssuesPage({ me }: { me: Me }) {
           }}
         />
       )}
-      {creating && <NewIssueDialog me={me} onClose={() => setCreating(false)} />}
+      {creating && <NewIssueDialog me={me} project={inView?.shortName} onClose={() => setCreating(false)} />}
       {saving && <SaveSearchDialog query={query} onClose={() => setSaving(false)} />}
     </div>
-  );
-}
-
-function NewIssueDialog({ me, onClose }: { me: Me; onClose(): void }) {
-  const projects = me.projects.filter((p) => p.permissions.includes('CREATE_ISSUE'));
-  const [project, setProject] = useState(projects[0]?.shortName ?? '');
-  const [summary, setSummary] = useState('');
-  const [description, setDescription] = useState('');
-  const [error, setError] = useState('');
-  const client = useQueryClient();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      const created = await trackline.issues.create.mutate({ project, summary, description });
-      void client.invalidateQueries({ queryKey: ['issues.list'] });
-      void client.invalidateQueries({ queryKey: keys.counts });
-      onClose();
-      navigate(`/issue/${created.id}`);
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
-  return (
-    <Dialog title="New issue" onClose={onClose}>
-      <form onSubmit={submit} className="form">
-        <label className="field">
-          <span>Project</span>
-          <select value={project} onChange={(e) => setProject(e.target.value)}>
-            {projects.map((p) => (
-              <option key={p.shortName} value={p.shortName}>
-                {p.name} ({p.shortName})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Summary</span>
-          <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
-        </label>
-        <label className="field">
-          <span>Description</span>
-          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={5} />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Create
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
-
-function SaveSearchDialog({ query, onClose }: { query: string; onClose(): void }) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState('');
-  const client = useQueryClient();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await trackline.folders.saveSearch.mutate({ name, query });
-      await client.invalidateQueries({ queryKey: keys.folders });
-      onClose();
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
-  return (
-    <Dialog title="Save search" onClose={onClose}>
-      <form onSubmit={submit} className="form">
-        <p>
-          Query: <code>{query}</code>
-        </p>
-        <label className="field">
-          <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Save
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
   );
 }
