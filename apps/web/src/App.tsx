@@ -71,10 +71,12 @@ function Shell({ me }: { me: Me }) {
   const list = path === '/' || path === '';
   return (
     <>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is an in-page link; its click moves the focus without a fragment in the URL */}
       <a href="#main" className="skip-link" onClick={skipTo('main')}>
         Skip to content
       </a>
       {issue && (
+        // biome-ignore lint/a11y/useValidAnchor: a skip link, as above
         <a href="#fields" className="skip-link" onClick={skipTo('fields')}>
           Skip to fields
         </a>
