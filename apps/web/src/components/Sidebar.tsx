@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { memo } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { trackline } from '../api';
 import { keys } from '../lib/queries';
 
@@ -24,10 +24,26 @@ const SECTIONS: { type: Folder['type']; title: string }[] = [
 export const Sidebar = memo(function Sidebar({
   current,
   onPick,
+  open,
+  onClose,
 }: {
   current: string;
   onPick(query: string): void;
+  /** On a narrow screen the folders are a drawer: shown while `open`. */
+  open: boolean;
+  onClose(): void;
 }) {
+  const ref = useRef<HTMLElement>(null);
+  // The drawer takes the focus when it opens, and Escape closes it.
+  useEffect(() => {
+    if (!open) return;
+    ref.current?.querySelector<HTMLElement>('.folder')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, onClose]);
   const folders = useQuery({
     queryKey: keys.folders,
     queryFn: () => trackline.folders.list.query({ max: 500 }),
@@ -41,7 +57,10 @@ export const Sidebar = memo(function Sidebar({
     enabled: list.length > 0,
   });
   return (
-    <nav className="sidebar" aria-label="Folders">
+    <nav className={open ? 'sidebar open' : 'sidebar'} aria-label="Folders" id="folders" ref={ref}>
+      <button type="button" className="drawer-close" onClick={onClose}>
+        Close folders
+      </button>
       {SECTIONS.map((section) => {
         const items = list
           .map((folder, index) => ({ folder, index }))

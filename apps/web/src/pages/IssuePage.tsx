@@ -83,8 +83,8 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
     setCommand({ target: { kind: 'issues', ids: [view.id] }, ...(initial ? { initial } : {}) });
 
   return (
-    <div className="issue-page">
-      <article className="issue-main" aria-labelledby="issue-title">
+    <article className="issue-page" aria-labelledby="issue-title">
+      <div className="issue-head">
         <p className="breadcrumbs">
           <Link href={`/?q=${encodeURIComponent(`project: ${view.project.shortName}`)}`}>
             {view.project.name}
@@ -120,16 +120,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
             </ul>
           )}
         </div>
-        <Comments issue={view} me={me} onChanged={changed} />
-        <Links issue={view} me={me} onAdd={() => openCommand('relates to ')} onChanged={changed} />
-        <Attachments
-          issue={view}
-          me={me}
-          onChanged={() => void client.invalidateQueries({ queryKey: keys.issue(view.id) })}
-        />
-        <WorkItems issue={view} me={me} />
-        <History issue={view} />
-      </article>
+      </div>
       <FieldsPanel
         issue={view}
         onChanged={changed}
@@ -139,6 +130,17 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
             : `Read only: changing fields needs the permission Update issue in ${view.project.shortName}.`
         }
       />
+      <div className="issue-body">
+        <Comments issue={view} me={me} onChanged={changed} />
+        <Links issue={view} me={me} onAdd={() => openCommand('relates to ')} onChanged={changed} />
+        <Attachments
+          issue={view}
+          me={me}
+          onChanged={() => void client.invalidateQueries({ queryKey: keys.issue(view.id) })}
+        />
+        <WorkItems issue={view} me={me} />
+        <History issue={view} />
+      </div>
       {dialog}
       {command && (
         <CommandBox
@@ -149,7 +151,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           onApplied={changed}
         />
       )}
-    </div>
+    </article>
   );
 }
 

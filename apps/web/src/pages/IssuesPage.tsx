@@ -137,6 +137,15 @@ export function IssuesPage({ me }: { me: Me }) {
 
   const search = useCallback((text: string) => navigate(listUrl(text.trim(), 0)), []);
   const searchDraft = useCallback(() => search(draft), [search, draft]);
+  const [drawer, setDrawer] = useState(false);
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+  const pickFolder = useCallback(
+    (text: string) => {
+      setDrawer(false);
+      search(text);
+    },
+    [search],
+  );
   const goToPage = (n: number) => {
     if (n >= 0 && n < pages) navigate(listUrl(query, n));
   };
@@ -241,11 +250,25 @@ export function IssuesPage({ me }: { me: Me }) {
 
   return (
     <div className="issues-page">
-      <Sidebar current={query} onPick={search} />
+      <Sidebar current={query} onPick={pickFolder} open={drawer} onClose={closeDrawer} />
+      {drawer && (
+        // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the drawer closes it; the keyboard has Escape and the Close button
+        // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+        <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />
+      )}
       <section className="issues-main" aria-labelledby="issues-title">
         <h1 id="issues-title" className="visually-hidden">
           Issues
         </h1>
+        <button
+          type="button"
+          className="drawer-toggle"
+          aria-expanded={drawer}
+          aria-controls="folders"
+          onClick={() => setDrawer(!drawer)}
+        >
+          Folders
+        </button>
         <search>
           <form
             className="search-bar"
