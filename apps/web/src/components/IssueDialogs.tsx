@@ -5,6 +5,7 @@ import { messageOf, trackline } from '../api';
 import { keys } from '../lib/queries';
 import { navigate } from '../lib/router';
 import { Dialog } from './Dialog';
+import { MarkdownEditor } from './Markdown';
 
 /** A new issue: in the project in view when there is one (the list's `project:`), else the first. */
 export function NewIssueDialog({
@@ -53,10 +54,7 @@ export function NewIssueDialog({
           <span>Summary</span>
           <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
         </label>
-        <label className="field">
-          <span>Description</span>
-          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={5} />
-        </label>
+        <MarkdownEditor label="Description" value={description} onChange={setDescription} rows={5} />
         {error && (
           <p className="error" role="alert">
             {error}

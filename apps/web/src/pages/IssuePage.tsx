@@ -6,6 +6,7 @@ import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { useConfirm } from '../components/Confirm';
 import { FieldsPanel } from '../components/FieldsPanel';
 import { formatTime } from '../components/IssueRow';
+import { MarkdownEditor, MarkdownText } from '../components/Markdown';
 import { isPageKey } from '../lib/keys';
 import { showNotice } from '../lib/notice';
 import { mayIn } from '../lib/permissions';
@@ -201,7 +202,7 @@ function Summary({ issue, mayEdit }: { issue: IssueView; mayEdit: boolean }) {
           </button>
         )}
         {issue.description ? (
-          <div className="description">{issue.description}</div>
+          <MarkdownText text={issue.description} className="description" />
         ) : (
           <p className="muted">No description.</p>
         )}
@@ -218,10 +219,7 @@ function Summary({ issue, mayEdit }: { issue: IssueView; mayEdit: boolean }) {
         {/* biome-ignore lint/a11y/noAutofocus: editing starts here */}
         <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
       </label>
-      <label className="field">
-        <span>Description</span>
-        <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={8} />
-      </label>
+      <MarkdownEditor label="Description" value={description} onChange={setDescription} rows={8} />
       {error && (
         <p className="error" role="alert">
           {error}

@@ -5,6 +5,7 @@ import { messageOf, trackline, uploadAttachments } from '../api';
 import { useConfirm } from '../components/Confirm';
 import { GroupSelect } from '../components/GroupSelect';
 import { formatTime } from '../components/IssueRow';
+import { MarkdownEditor, MarkdownText } from '../components/Markdown';
 import { formatPeriod, parsePeriod } from '../lib/period';
 import { mayIn } from '../lib/permissions';
 import { keys } from '../lib/queries';
@@ -123,14 +124,14 @@ export function Comments({
                   });
                 }}
               >
-                <label className="field">
-                  <span className="visually-hidden">Edit the comment</span>
-                  <textarea
-                    value={editing.text}
-                    onChange={(e) => setEditing({ id: c.id, text: e.target.value })}
-                    rows={3}
-                  />
-                </label>
+                <MarkdownEditor
+                  label="Edit the comment"
+                  hideLabel
+                  value={editing.text}
+                  onChange={(text) => setEditing({ id: c.id, text })}
+                  rows={3}
+                  autoFocus
+                />
                 <div className="actions">
                   <button type="submit" className="primary">
                     Save
@@ -142,7 +143,7 @@ export function Comments({
               </form>
             ) : (
               <>
-                <div className="comment-text">{c.text}</div>
+                <MarkdownText text={c.text} className="comment-text" />
                 <div className="comment-actions">
                   {mayEdit(c.author) && (
                     <button
@@ -188,10 +189,7 @@ export function Comments({
       </ol>
       {mayComment ? (
         <form className="form add-comment" onSubmit={add}>
-          <label className="field">
-            <span>Add a comment</span>
-            <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
-          </label>
+          <MarkdownEditor label="Add a comment" value={text} onChange={setText} rows={3} />
           <div className="actions">
             <GroupSelect label="Visible to" value={group} onChange={setGroup} />
             <button type="submit" className="primary" disabled={!text.trim()}>

@@ -6,6 +6,7 @@ import { AssistInput } from '../components/AssistInput';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { NewIssueDialog, SaveSearchDialog } from '../components/IssueDialogs';
 import { IssueRow } from '../components/IssueRow';
+import { loadMarkdown } from '../components/Markdown';
 import { Sidebar } from '../components/Sidebar';
 import { isNetworkError } from '../lib/connection';
 import { isPageKey, isTyping, rememberOpened, takeOpened } from '../lib/keys';
@@ -130,6 +131,14 @@ export function IssuesPage({ me }: { me: Me }) {
     }
   }, [list.data, list.isPlaceholderData, query, page]);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // Once the list is on the screen and the page is idle, the Markdown renderer of the issue page.
+  useEffect(() => {
+    if (!ready) return;
+    const idle = window.requestIdleCallback?.(() => void loadMarkdown(), { timeout: 3_000 });
+    return () => {
+      if (idle !== undefined) window.cancelIdleCallback?.(idle);
+    };
+  }, [ready]);
   // A page past the end (`?page=999`, or the last page emptied by a command): the last page.
   useEffect(() => {
     if (ready && total > 0 && page >= pages) navigate(listUrl(query, pages - 1), { replace: true });
