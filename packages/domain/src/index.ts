@@ -39,6 +39,7 @@ export * from './issues/fields/project-custom-fields.js';
 export * from './issues/fields/project-fields.js';
 export * from './issues/find-issues.js';
 export * from './issues/get-issue.js';
+export * from './issues/history/activity.js';
 export * from './issues/history/history.js';
 export * from './issues/issue-id.js';
 export * from './issues/issue-lifecycle.js';

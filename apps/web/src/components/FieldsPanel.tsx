@@ -8,6 +8,15 @@ import { Chip } from './Chip';
 
 type Options = FieldOptions[number];
 
+/** The id of a field's name in the panel (ids may not hold spaces: `Due date`). */
+const labelId = (field: { name: string }) => `field-${field.name.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
+
+/** `YYYY-MM-DD` of a date field's value (milliseconds, UTC as the server stores dates). */
+const isoDay = (ms: string) => {
+  const n = Number(ms);
+  return ms !== '' && Number.isFinite(n) ? new Date(n).toISOString().slice(0, 10) : '';
+};
+
 /** The command that sets (or for multi-value fields adds/removes) one value. */
 const setCommand = (field: IssueFieldView, value: string) => `${field.name} ${quoteValue(value)}`;
 
@@ -54,7 +63,7 @@ export function FieldsPanel({
           const opts = options.data?.find((o) => o.name === field.name);
           return (
             <div key={field.name} className="field-row">
-              <dt id={`field-${field.name}`}>{field.name}</dt>
+              <dt id={labelId(field)}>{field.name}</dt>
               <dd>
                 <FieldEditor field={field} options={opts} run={run} disabled={readOnly !== null} />
               </dd>
@@ -137,7 +146,7 @@ function FieldEditor({
     <div className="single-field">
       <Chip value={current} empty={field.emptyText} />
       <select
-        aria-labelledby={`field-${field.name}`}
+        aria-labelledby={labelId(field)}
         {...lock}
         value={current?.name ?? ''}
         onChange={(e) => void run(setCommand(field, e.target.value || empty))}
@@ -162,7 +171,8 @@ function SimpleFieldEditor({
   run(command: string): Promise<void>;
   lock: typeof READ_ONLY | Record<string, never>;
 }) {
-  const current = field.values[0]?.name ?? '';
+  const date = field.kind === 'date';
+  const current = date ? isoDay(field.values[0]?.name ?? '') : (field.values[0]?.name ?? '');
   const [text, setText] = useState(current);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -171,15 +181,16 @@ function SimpleFieldEditor({
   return (
     <form className="simple-field" onSubmit={submit}>
       <input
-        aria-labelledby={`field-${field.name}`}
+        aria-labelledby={labelId(field)}
         {...lock}
+        type={date ? 'date' : 'text'}
         value={text}
         onChange={(e) => setText(e.target.value)}
         placeholder={field.emptyText ?? ''}
         size={10}
       />
       {text !== current && (
-        <button type="submit" className="small-button">
+        <button type="submit" className="small-button" aria-label={`Set ${field.name}`}>
           Set
         </button>
       )}

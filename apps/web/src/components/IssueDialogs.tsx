@@ -1,13 +1,19 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Me } from '@trackline/client';
 import { type FormEvent, useState } from 'react';
 import { messageOf, trackline } from '../api';
 import { keys } from '../lib/queries';
 import { navigate } from '../lib/router';
+import { quoteValue } from '../lib/segments';
 import { Dialog } from './Dialog';
 import { MarkdownEditor } from './Markdown';
 
-/** A new issue: in the project in view when there is one (the list's `project:`), else the first. */
+const SIMPLE_KINDS: string[] = ['string', 'text', 'integer', 'float', 'date', 'period'];
+
+/**
+ * A new issue: in the project in view when there is one (the list's `project:`), else the first,
+ * with the project's fields to choose (set by one command after the issue is created).
+ */
 export function NewIssueDialog({
   me,
   project: inView,
@@ -23,12 +29,27 @@ export function NewIssueDialog({
   );
   const [summary, setSummary] = useState('');
   const [description, setDescription] = useState('');
+  const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const client = useQueryClient();
+  const options = useQuery({
+    queryKey: keys.fieldOptions(project),
+    queryFn: () => trackline.projects.fieldOptions.query({ project }),
+    enabled: project !== '',
+    staleTime: 60_000,
+  });
+  // The project's fields with values to choose (bundle and user fields); simple ones are set on the issue page.
+  const pickable = (options.data ?? []).filter((f) => f.values.length > 0 && !SIMPLE_KINDS.includes(f.kind));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
       const created = await trackline.issues.create.mutate({ project, summary, description });
+      // The chosen fields, as one command (the project's defaults stay for the others).
+      const command = pickable
+        .filter((f) => values[f.name])
+        .map((f) => `${f.name} ${quoteValue(values[f.name] as string)}`)
+        .join(' ');
+      if (command) await trackline.commands.execute.mutate({ issues: [created.id], command });
       void client.invalidateQueries({ queryKey: ['issues.list'] });
       void client.invalidateQueries({ queryKey: keys.counts });
       onClose();
@@ -42,7 +63,13 @@ export function NewIssueDialog({
       <form onSubmit={submit} className="form">
         <label className="field">
           <span>Project</span>
-          <select value={project} onChange={(e) => setProject(e.target.value)}>
+          <select
+            value={project}
+            onChange={(e) => {
+              setProject(e.target.value);
+              setValues({});
+            }}
+          >
             {projects.map((p) => (
               <option key={p.shortName} value={p.shortName}>
                 {p.name} ({p.shortName})
@@ -52,9 +79,32 @@ export function NewIssueDialog({
         </label>
         <label className="field">
           <span>Summary</span>
-          <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
+          <input value={summary} onChange={(e) => setSummary(e.target.value)} required data-autofocus />
         </label>
         <MarkdownEditor label="Description" value={description} onChange={setDescription} rows={5} />
+        {pickable.length > 0 && (
+          <fieldset className="new-issue-fields">
+            <legend>Fields</legend>
+            {pickable.map((f) => (
+              <label key={f.name} className="field">
+                <span>{f.name}</span>
+                <select
+                  value={values[f.name] ?? ''}
+                  onChange={(e) => setValues({ ...values, [f.name]: e.target.value })}
+                >
+                  <option value="">{f.emptyText ? `${f.emptyText} (default)` : 'Default value'}</option>
+                  {f.values
+                    .filter((v) => !v.archived)
+                    .map((v) => (
+                      <option key={v.name} value={v.name}>
+                        {v.fullName ? `${v.fullName} (${v.name})` : v.name}
+                      </option>
+                    ))}
+                </select>
+              </label>
+            ))}
+          </fieldset>
+        )}
         {error && (
           <p className="error" role="alert">
             {error}

@@ -5,6 +5,7 @@ import { isUnauthenticated, messageOf, trackline } from '../api';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { useConfirm } from '../components/Confirm';
 import { FieldsPanel } from '../components/FieldsPanel';
+import { StarAndVote, Tags } from '../components/IssueActions';
 import { formatTime } from '../components/IssueRow';
 import { MarkdownEditor, MarkdownText } from '../components/Markdown';
 import { isPageKey } from '../lib/keys';
@@ -103,24 +104,14 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           <button type="button" className="primary" onClick={() => openCommand()} title="Ctrl+K">
             Command…
           </button>
-          <button type="button" onClick={() => openCommand(view.starredByMe ? 'unstar' : 'star')}>
-            {view.starredByMe ? 'Unstar' : 'Star'}
-          </button>
+          <StarAndVote issue={view} changed={changed} />
           {mayIn(me, view.project.shortName, 'DELETE_ISSUE') && (
             <button type="button" className="danger" onClick={() => void deleteIssue()}>
               Delete issue
             </button>
           )}
-          {view.tags.length > 0 && (
-            <ul className="tags" aria-label="Tags">
-              {view.tags.map((t) => (
-                <li key={`${t.owner}/${t.name}`} className="tag">
-                  {t.name}
-                </li>
-              ))}
-            </ul>
-          )}
         </div>
+        <Tags issue={view} me={me} changed={changed} />
       </div>
       <FieldsPanel
         issue={view}
@@ -133,7 +124,7 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
       />
       <div className="issue-body">
         <Comments issue={view} me={me} onChanged={changed} />
-        <Links issue={view} me={me} onAdd={() => openCommand('relates to ')} onChanged={changed} />
+        <Links issue={view} me={me} onChanged={changed} />
         <Attachments
           issue={view}
           me={me}

@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IssueView, Me } from '@trackline/client';
+import type { IssueView, Me, RouterOutputs } from '@trackline/client';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { messageOf, trackline, uploadAttachments } from '../api';
 import { useConfirm } from '../components/Confirm';
 import { GroupSelect } from '../components/GroupSelect';
+import { AddLinkForm } from '../components/IssueActions';
 import { formatTime } from '../components/IssueRow';
 import { MarkdownEditor, MarkdownText } from '../components/Markdown';
 import { formatPeriod, parsePeriod } from '../lib/period';
@@ -209,15 +210,14 @@ export function Comments({
 export function Links({
   issue,
   me,
-  onAdd,
   onChanged,
 }: {
   issue: IssueView;
   me: Me;
-  onAdd(): void;
-  onChanged(issues: IssueView[]): void;
+  onChanged(issues: IssueView[], deleted?: string[]): void;
 }) {
   const mayLink = mayIn(me, issue.project.shortName, 'LINK_ISSUE');
+  const [adding, setAdding] = useState(false);
   const [error, setError] = useState('');
   const remove = async (role: string, other: string) => {
     setError('');
@@ -236,13 +236,15 @@ export function Links({
       title="Links"
       count={issue.links.length}
       actions={
-        mayLink && (
-          <button type="button" onClick={onAdd}>
-            Add link…
+        mayLink &&
+        !adding && (
+          <button type="button" onClick={() => setAdding(true)}>
+            Add link
           </button>
         )
       }
     >
+      {adding && <AddLinkForm issue={issue} changed={onChanged} onDone={() => setAdding(false)} />}
       {issue.links.length === 0 ? (
         <p className="muted">No links.</p>
       ) : (
@@ -453,37 +455,68 @@ export function WorkItems({ issue, me }: { issue: IssueView; me: Me }) {
   );
 }
 
-/** The issue's recorded changes, newest last, as “Field: old → new”. */
+/** What an activity entry says after who and when. */
+function ActivityText({ entry }: { entry: Activity }) {
+  switch (entry.kind) {
+    case 'change':
+      return (
+        <>
+          {entry.fields.map((f) => (
+            <span key={f.name} className="change">
+              {f.name}: <del>{f.oldValues.join(', ') || '—'}</del> →{' '}
+              <ins>{f.newValues.join(', ') || '—'}</ins>
+            </span>
+          ))}
+        </>
+      );
+    case 'comment':
+      return <>commented: “{excerpt(entry.text)}”</>;
+    case 'attachment':
+      return <>attached {entry.name}</>;
+    case 'link-added':
+    case 'link-removed':
+      return (
+        <>
+          {entry.kind === 'link-added' ? 'linked' : 'removed the link'}: {entry.phrase}{' '}
+          <Link href={`/issue/${entry.issue.id}`}>{entry.issue.id}</Link> {entry.issue.summary}
+        </>
+      );
+    case 'tag-added':
+    case 'tag-removed':
+      return (
+        <>
+          {entry.kind === 'tag-added' ? 'tagged' : 'untagged'} <span className="tag">{entry.tag}</span>
+        </>
+      );
+  }
+}
+
+type Activity = RouterOutputs['issues']['activity'][number];
+
+/**
+ * The issue's history, oldest first: field changes, comments, attachments, links and tags, each
+ * with who did it (full name) and when (`issues.activity`).
+ */
 export function History({ issue }: { issue: IssueView }) {
-  const changes = useQuery({
-    queryKey: [...keys.issueExtras(issue.id), 'changes'],
-    queryFn: () => trackline.issues.changes.query({ issue: issue.id }),
+  const activity = useQuery({
+    queryKey: [...keys.issueExtras(issue.id), 'activity'],
+    queryFn: () => trackline.issues.activity.query({ issue: issue.id }),
   });
-  const list = changes.data ?? [];
+  const list = activity.data ?? [];
   return (
     <Section title="History" count={list.length}>
       {list.length === 0 ? (
         <p className="muted">No recorded changes.</p>
       ) : (
         <ol className="history">
-          {list.map((change, i) => {
-            const meta = (name: string) => change.field.find((f) => f.name === name)?.value;
-            const updated = Number(meta('updated'));
-            const fields = change.field.filter((f) => f.name !== 'updated' && f.name !== 'updaterName');
-            return (
-              <li key={i}>
-                <span className="muted">
-                  {meta('updaterName')}, {Number.isFinite(updated) ? formatTime(updated) : ''}:
-                </span>{' '}
-                {fields.map((f) => (
-                  <span key={f.name} className="change">
-                    {f.name}: <del>{(f.oldValue ?? []).join(', ') || '—'}</del> →{' '}
-                    <ins>{(f.newValue ?? []).join(', ') || '—'}</ins>
-                  </span>
-                ))}
-              </li>
-            );
-          })}
+          {list.map((entry, i) => (
+            <li key={i}>
+              <span className="muted">
+                {entry.by.fullName}, {formatTime(entry.at)}:
+              </span>{' '}
+              <ActivityText entry={entry} />
+            </li>
+          ))}
         </ol>
       )}
     </Section>

@@ -14,6 +14,7 @@ import {
 } from './command-state.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
+import { recordLinkEvents, recordTagEvents } from './history/issue-events.js';
 import { changeIssueVisibility } from './issue-visibility.js';
 import { insertWorkItem } from './work-items/work-items.js';
 
@@ -125,8 +126,12 @@ async function withoutConcurrentDuplicates(em: Em, added: LinkKey[]): Promise<Li
   return added.filter((key) => !present.has(key));
 }
 
-/** Writes the links added and removed; the ids of the issues on either end of a change. */
-async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set<number>> {
+/** Writes the links added and removed; the ids of the issues on either end of a change, and the links. */
+async function persistLinks(
+  em: Em,
+  state: CommandState,
+  now: Date,
+): Promise<{ touched: Set<number>; added: LinkKey[]; removed: LinkKey[] }> {
   const touched = new Set<number>();
   const removed = [...state.links.initial].filter(([key]) => !state.links.current.has(key));
   if (removed.length) await em.nativeDelete(IssueLink, { id: { $in: removed.map(([, id]) => id) } });
@@ -145,7 +150,7 @@ async function persistLinks(em: Em, state: CommandState, now: Date): Promise<Set
   }
   for (const key of [...removed.map(([key]) => key), ...added])
     for (const id of issuesOf(key)) touched.add(id);
-  return touched;
+  return { touched, added, removed: removed.map(([key]) => key) };
 }
 
 /**
@@ -167,8 +172,10 @@ export async function persistCommandState(
   const deleted = new Set(state.issues.filter((i) => i.deleted).map((i) => i.ref.id));
   for (const key of state.links.current)
     if (issuesOf(key).some((id) => deleted.has(id))) state.links.current.delete(key);
-  const linked = await persistLinks(em, state, now);
+  const links = await persistLinks(em, state, now);
+  const linked = links.touched;
   const at = await storedTime(em, now);
+  await recordLinkEvents(em, { actorId, at, added: links.added, removed: links.removed, deleted });
   if (deleted.size > 0) await deleteIssueRows(em, [...deleted]);
   for (const issue of state.issues) {
     const id = issue.ref.id;
@@ -183,7 +190,9 @@ export async function persistCommandState(
     await recordIssueChange(em, { issueId: id, updaterId: actorId, at: now, fields });
     // Tags, stars and votes are the users' marks on an issue, not changes of it: `updated` stays
     // (so a migration that tags imported issues, as youtrack2youtrack does, keeps their times).
-    await persistSet(em, 'issue_tags', 'tag_id', id, diff(issue.tags));
+    const tags = diff(issue.tags);
+    await persistSet(em, 'issue_tags', 'tag_id', id, tags);
+    await recordTagEvents(em, { actorId, at, issueId: id, ...tags });
     await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars));
     await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes));
     for (const item of issue.workItems) {

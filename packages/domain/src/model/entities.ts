@@ -13,6 +13,7 @@ import {
 import { Group, GroupMember, GroupRoleGrant } from './group.entity.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueChange } from './issue-change.entity.js';
+import { IssueEvent } from './issue-event.entity.js';
 import { IssueLinkType } from './link-type.entity.js';
 import { Project } from './project.entity.js';
 import { Permission, Role, RoleGrant } from './role.entity.js';
@@ -51,6 +52,7 @@ export const ENTITIES: EntitySchema[] = [
   IssueFieldValue,
   IssueComment,
   IssueChange,
+  IssueEvent,
   Tag,
   IssueTag,
   IssueStar,

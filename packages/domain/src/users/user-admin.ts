@@ -9,6 +9,7 @@ import { findGroupByName } from '../groups/group-names.js';
 import { IssueComment } from '../model/comment.entity.js';
 import { Issue } from '../model/issue.entity.js';
 import { IssueChange } from '../model/issue-change.entity.js';
+import { IssueEvent } from '../model/issue-event.entity.js';
 import { Project } from '../model/project.entity.js';
 import { Role } from '../model/role.entity.js';
 import { DELETED_USER } from '../model/seed-data.js';
@@ -164,6 +165,7 @@ async function reassignAuthorship(em: Em, from: IUser, to: IUser) {
   await em.nativeUpdate(Issue, { updater: from.id }, { updater: to.id });
   await em.nativeUpdate(IssueComment, { author: from.id }, { author: to.id });
   await em.nativeUpdate(IssueChange, { updater: from.id }, { updater: to.id });
+  await em.nativeUpdate(IssueEvent, { actor: from.id }, { actor: to.id });
   await em.nativeUpdate(Project, { lead: from.id }, { lead: to.id });
   await moveUserRows(em, 'issue_field_values', 'user_id', from.id, to.id, ['issue_id', 'field_id', 'slot']);
 }

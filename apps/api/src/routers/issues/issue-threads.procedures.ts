@@ -45,6 +45,12 @@ export const issueThreadProcedures = {
     .output(c.ZListIssueLinksOutput)
     .query(({ ctx, input }) => d.listIssueLinks(ctx.em, ctx.actor, input.issue)),
 
+  /** tRPC only: the console's history (fields, comments, attachments, links and tags, by full name). */
+  activity: authedProcedure
+    .input(c.ZIssueActivityInput)
+    .output(c.ZIssueActivityOutput)
+    .query(({ ctx, input }) => d.listIssueActivity(ctx.em, ctx.actor, input.issue)),
+
   changes: authedProcedure
     .meta(c.listIssueChangesMeta)
     .input(c.ZListIssueChangesInput)
