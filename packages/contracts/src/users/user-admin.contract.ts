@@ -4,7 +4,7 @@ import { name, optionalText } from '../common/text-fields.js';
 import { ZLogin, ZProjectShortName } from '../projects/project.contract.js';
 import { ZRoleName } from '../roles/role.contract.js';
 import { ZGroupName } from './group.contract.js';
-import { ZEmail, ZPassword, ZUser } from './user.contract.js';
+import { ZEmail, ZPassword, ZUser, ZUserType } from './user.contract.js';
 
 const TAGS = ['Users'];
 
@@ -77,3 +77,15 @@ export const mergeUsersMeta = {
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
 export const ZMergeUsersInput = z.object({ login: ZLogin, loginToMerge: ZLogin });
+
+/** tRPC only (the console's user page): an account, with whether it is banned. */
+export const ZUserAccountInput = z.object({ login: ZLogin });
+export const ZUserAccount = z.object({
+  login: z.string(),
+  fullName: z.string(),
+  email: z.string().nullable(),
+  type: ZUserType,
+  banned: z.boolean(),
+});
+/** tRPC only: bans an ordinary account (it cannot authenticate; its sessions end) or lifts the ban. */
+export const ZSetUserBannedInput = z.object({ login: ZLogin, banned: z.boolean() });
