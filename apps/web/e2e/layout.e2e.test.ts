@@ -80,7 +80,7 @@ const SCREENS: { name: string; path: string; ready: (p: Page) => Promise<unknown
   {
     name: 'admin-users',
     path: '/admin/users',
-    ready: (p) => p.getByRole('link', { name: 'root' }).waitFor(),
+    ready: (p) => p.getByRole('link', { name: 'root', exact: true }).waitFor(),
   },
   {
     name: 'admin-user',
@@ -108,6 +108,11 @@ const SCREENS: { name: string; path: string; ready: (p: Page) => Promise<unknown
     ready: (p) => p.getByRole('heading', { name: 'VCS integrations', level: 1 }).waitFor(),
   },
   {
+    name: 'profile',
+    path: '/profile',
+    ready: (p) => p.getByRole('heading', { name: 'Your profile', level: 1 }).waitFor(),
+  },
+  {
     name: 'not-found',
     path: '/no/such/page',
     ready: (p) => p.getByRole('heading', { name: 'Page not found' }).waitFor(),
@@ -130,6 +135,10 @@ describe.each(SIZES)('at $width x $height', (size) => {
     await page.locator('summary', { hasText: 'Priority' }).click();
     await page.getByRole('combobox', { name: 'Colour of Major' }).waitFor();
     await fits(`s4-${size.name}-admin-project-bundle`);
+    await s.open('/admin/groups');
+    await page.getByRole('button', { name: 'Developers', exact: true }).click();
+    await page.getByRole('list', { name: 'Members of Developers' }).waitFor();
+    await fits(`s4-${size.name}-admin-group-open`);
     await s.open('/admin/roles');
     await page.getByRole('button', { name: 'Developer', exact: true }).click();
     await page.getByRole('group', { name: 'Permissions of Developer' }).waitFor();

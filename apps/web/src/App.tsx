@@ -15,6 +15,7 @@ import { isAdmin } from './pages/admin/sections';
 import { IssuePage } from './pages/IssuePage';
 import { IssuesPage } from './pages/IssuesPage';
 import { LoginPage } from './pages/LoginPage';
+import { ProfilePage } from './pages/ProfilePage';
 
 export { isAdmin };
 
@@ -69,6 +70,7 @@ function Shell({ me }: { me: Me }) {
   const issue = match('/issue/:issue', path);
   const admin = path === '/admin' || path.startsWith('/admin/');
   const list = path === '/' || path === '';
+  const profile = path === '/profile';
   return (
     <>
       {/* biome-ignore lint/a11y/useValidAnchor: a skip link is an in-page link; its click moves the focus without a fragment in the URL */}
@@ -97,7 +99,10 @@ function Shell({ me }: { me: Me }) {
           <a href="/rest/docs">API docs</a>
         </nav>
         <div className="user">
-          <span title={me.login}>{me.fullName}</span>
+          <Link href="/profile" className="profile-link" aria-current={profile ? 'page' : undefined}>
+            {me.fullName}
+            <span className="visually-hidden">, your profile</span>
+          </Link>
           <button type="button" onClick={() => void logOut()}>
             Log out
           </button>
@@ -112,6 +117,8 @@ function Shell({ me }: { me: Me }) {
           <AdminPage me={me} path={path} />
         ) : list ? (
           <IssuesPage me={me} />
+        ) : profile ? (
+          <ProfilePage me={me} />
         ) : (
           <NotFound />
         )}

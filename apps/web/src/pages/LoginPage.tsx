@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { logIn } from '../api';
 import { sessionRestored } from '../lib/connection';
+import { dismissNotice, useNotice } from '../lib/notice';
 import { useTitle } from '../lib/title';
 
 /**
@@ -10,6 +11,7 @@ import { useTitle } from '../lib/title';
  */
 export function LoginPage({ ended = false }: { ended?: boolean }) {
   useTitle('Log in');
+  const notice = useNotice();
   const client = useQueryClient();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
@@ -27,6 +29,7 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
       // Everything is read again as the new session sees it (another account may have logged in).
       await client.resetQueries();
       sessionRestored();
+      dismissNotice();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -37,6 +40,11 @@ export function LoginPage({ ended = false }: { ended?: boolean }) {
     <main className="login" id="main">
       <form className="card" onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Log in to Trackline</h1>
+        {notice && (
+          <p className="banner" role="status">
+            {notice.text}
+          </p>
+        )}
         {ended && (
           <p className="banner" role="status">
             Your session has ended. Log in again to go on where you were.

@@ -6,9 +6,11 @@ import { useTitle } from '../../lib/title';
 import { FieldsAdmin } from './FieldsAdmin';
 import { GroupsAdmin, RolesAdmin } from './GroupsRolesAdmin';
 import { LinkTypesAdmin } from './LinkTypesAdmin';
-import { ProjectAdmin, ProjectsAdmin } from './ProjectsAdmin';
+import { ProjectAdmin } from './ProjectAdmin';
+import { ProjectsAdmin } from './ProjectsAdmin';
 import { ADMIN_SECTIONS, type AdminSection, mayUse } from './sections';
-import { UserAdmin, UsersAdmin } from './UsersAdmin';
+import { UserAdmin } from './UserAdmin';
+import { UsersAdmin } from './UsersAdmin';
 import { VcsAdmin } from './VcsAdmin';
 
 const byPath = (path: string) => ADMIN_SECTIONS.find((s) => s.path === path) as AdminSection;

@@ -14,6 +14,11 @@ export function GroupsAdmin() {
     queryFn: () => trackline.groups.roles.query({ group: open as string }),
     enabled: open !== null,
   });
+  const members = useQuery({
+    queryKey: [...key, 'members', open],
+    queryFn: () => trackline.users.list.query({ group: open as string }),
+    enabled: open !== null,
+  });
   return (
     <>
       <h1>Groups</h1>
@@ -46,6 +51,38 @@ export function GroupsAdmin() {
               </RowAction>
               {open === g.name && (
                 <div className="nested">
+                  <h3 className="nested-title">Members</h3>
+                  <ul className="plain" aria-label={`Members of ${g.name}`}>
+                    {(members.data ?? []).map((u) => (
+                      <li key={u.login}>
+                        {u.fullName} ({u.login}){' '}
+                        <RowAction
+                          label={`Remove ${u.login} from ${g.name}`}
+                          onClick={() =>
+                            void run(
+                              () => trackline.groups.removeUser.mutate({ login: u.login, group: g.name }),
+                              `${u.login} left ${g.name}.`,
+                            )
+                          }
+                        >
+                          Remove
+                        </RowAction>
+                      </li>
+                    ))}
+                    {members.data?.length === 0 && <li className="muted">No members.</li>}
+                  </ul>
+                  {members.data?.length === 10 && <p className="muted small">The first ten members.</p>}
+                  <OneFieldForm
+                    label="Add member (login)"
+                    button="Add member"
+                    submit={(login) =>
+                      run(
+                        () => trackline.groups.addUser.mutate({ login, group: g.name }),
+                        `${login} joined ${g.name}.`,
+                      )
+                    }
+                  />
+                  <h3 className="nested-title">Roles</h3>
                   <RoleGrants
                     holder={g.name}
                     held={groupRoles.data ?? []}

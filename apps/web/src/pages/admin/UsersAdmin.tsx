@@ -17,10 +17,10 @@ import {
 const USERS = ['admin-users'] as const;
 
 /** Accounts the server keeps for itself: never offered for deletion. */
-const BUILT_IN = new Set(['root', 'guest', 'system_user', 'deleted_user']);
+export const BUILT_IN = new Set(['root', 'guest', 'system_user', 'deleted_user']);
 
 /** What deleting a user does, for the confirmation. */
-const deleteUserRequest = (login: string, fullName: string) => ({
+export const deleteUserRequest = (login: string, fullName: string) => ({
   title: `Delete the user ${login}?`,
   body: (
     <p>
@@ -136,88 +136,6 @@ export function UsersAdmin() {
         </Field>
       </CreateForm>
       {feedback}
-    </>
-  );
-}
-
-/** One user: name and e-mail, groups, roles (global or per project). */
-export function UserAdmin({ login }: { login: string }) {
-  const key = ['admin-user', login] as const;
-  const user = useQuery({ queryKey: [...key, 'user'], queryFn: () => trackline.users.get.query({ login }) });
-  const groups = useQuery({
-    queryKey: [...key, 'groups'],
-    queryFn: () => trackline.groups.ofUser.query({ login }),
-  });
-  const roles = useQuery({
-    queryKey: [...key, 'roles'],
-    queryFn: () => trackline.users.roles.query({ login }),
-  });
-  const { run, ask, feedback } = useAction(key);
-  if (user.error) {
-    return (
-      <p className="error" role="alert">
-        No user {login}. <Link href="/admin/users">All users</Link>
-      </p>
-    );
-  }
-  return (
-    <>
-      <p className="breadcrumbs">
-        <Link href="/admin/users">Users</Link> › {login}
-      </p>
-      <h1>{user.data?.fullName ?? login}</h1>
-      <p className="muted">
-        {login} · {user.data?.email || 'no e-mail'} · {user.data?.type}
-      </p>
-      <Panel title="Groups">
-        <ul className="plain">
-          {(groups.data ?? []).map((g) => (
-            <li key={g.name}>
-              {g.name}{' '}
-              <RowAction
-                label={`Remove ${login} from ${g.name}`}
-                onClick={() => void run(() => trackline.groups.removeUser.mutate({ login, group: g.name }))}
-              >
-                Remove
-              </RowAction>
-            </li>
-          ))}
-        </ul>
-        <OneFieldForm
-          label="Add to group"
-          button="Add"
-          submit={(group) =>
-            run(() => trackline.groups.addUser.mutate({ login, group }), `${login} joined ${group}.`)
-          }
-        />
-      </Panel>
-      <Panel title="Roles">
-        <RoleGrants
-          holder={login}
-          held={roles.data ?? []}
-          revoke={(role) => void run(() => trackline.users.revokeRole.mutate({ login, role }))}
-          grant={(role, project) =>
-            void run(
-              () => trackline.users.grantRole.mutate({ login, role, ...(project ? { project } : {}) }),
-              `Granted ${role}.`,
-            )
-          }
-        />
-      </Panel>
-      {feedback}
-      {user.data && user.data.type === 'user' && !BUILT_IN.has(login) && (
-        <button
-          type="button"
-          className="danger"
-          onClick={() =>
-            void ask(deleteUserRequest(login, user.data.fullName), () =>
-              trackline.users.delete.mutate({ login }),
-            ).then((ok) => ok && navigate('/admin/users'))
-          }
-        >
-          Delete {login}
-        </button>
-      )}
     </>
   );
 }
