@@ -1,7 +1,7 @@
 import type { Actor, Orm } from '@trackline/domain';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { type Browser, launchBrowser, screenshot, seriousAxeViolations } from './browser.js';
+import { axeViolations, type Browser, launchBrowser, screenshot } from './browser.js';
 import { startConsoleServer } from './console-server.js';
 import { seedTracker } from './seed.js';
 
@@ -17,7 +17,7 @@ export type Session = {
   open(path: string): Promise<void>;
   /** Logs in with the form on the current page. */
   logIn(login?: string, password?: string): Promise<void>;
-  /** Axe on the screen as it is (no serious or critical violation) and a picture of it. */
+  /** Axe on the screen as it is (no violation of any impact) and a picture of it. */
   check(name: string): Promise<void>;
   /** A tRPC call from outside the browser, as `login` (HTTP Basic). */
   call<T>(
@@ -58,7 +58,7 @@ export async function startSession(
       await page.getByRole('button', { name: 'Log out' }).waitFor();
     },
     async check(name) {
-      const violations = await seriousAxeViolations(page);
+      const violations = await axeViolations(page);
       expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
       await screenshot(page, name);
     },
