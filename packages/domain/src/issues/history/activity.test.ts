@@ -1,12 +1,13 @@
 import { actorFor, createTestOrm, fork, userWithRole } from '@trackline/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth/actor.js';
-import { createTag } from '../../folders/tags.js';
+import { createTag, deleteTag } from '../../folders/tags.js';
 import type { Orm } from '../../orm/open-orm.js';
 import { createProject } from '../../projects/projects.js';
 import { updateUser } from '../../users/user-admin.js';
 import { createIssue } from '../create-issue.js';
 import { executeCommand } from '../execute-command.js';
+import { deleteIssue } from '../issue-lifecycle.js';
 import { listIssueActivity } from './activity.js';
 
 describe('listIssueActivity', () => {
@@ -69,5 +70,20 @@ describe('listIssueActivity', () => {
     expect(told).not.toContain('tag mine');
     expect(told).not.toContain('link SEC-1');
     expect(told).toContain('link ACT-2');
+  });
+
+  it('forgets the events of an issue deleted, on both ends, and of a tag deleted', async () => {
+    await deleteIssue(fork(orm), root, 'ACT-2');
+    await deleteTag(fork(orm), root, 'everyone');
+    const told = (await listIssueActivity(fork(orm), root, 'ACT-1')).map((e) =>
+      'tag' in e ? `tag ${e.tag}` : 'issue' in e ? `link ${e.issue.id}` : e.kind,
+    );
+    expect(told).not.toContain('link ACT-2');
+    expect(told).not.toContain('tag everyone');
+    expect(told).toContain('link SEC-1');
+    const left = await fork(orm).execute<{ n: number }[]>(
+      "select count(*) as n from issue_events e join issues i on i.id = e.issue_id where i.summary = 'second'",
+    );
+    expect(Number(left[0]?.n)).toBe(0);
   });
 });
