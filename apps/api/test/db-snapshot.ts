@@ -143,6 +143,8 @@ async function columnsOf(orm: Orm, table: string): Promise<string[]> {
         'select column_name as name from information_schema.columns where table_name = ? and table_schema = current_schema()',
         [table],
       )
-    ).map((c) => c.name);
-  return (await connection.execute<{ name: string }[]>(`pragma table_info(${table})`)).map((c) => c.name);
+    ).map((c: { name: string }) => c.name);
+  return (await connection.execute<{ name: string }[]>(`pragma table_info(${table})`)).map(
+    (c: { name: string }) => c.name,
+  );
 }

@@ -227,6 +227,7 @@ const ROWS: Record<string, Row> = {
   'bundles.delete':               { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a) }), expect: HOLDERS },
   'bundles.addValue':             { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v2' }), expect: HOLDERS },
   'bundles.updateValue':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1', colorIndex: 2 }), expect: HOLDERS },
+  'bundles.moveValue':            { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1', position: 0 }), expect: HOLDERS },
   'bundles.deleteValue':          { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundleType: 'bundle', bundle: await freshBundle(a), value: 'v1' }), expect: HOLDERS },
   'bundles.addUser':              { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), login: 'reader' }), expect: HOLDERS },
   'bundles.removeUser':           { holder: { global: ['UPDATE_PROJECT'] }, input: async (a) => ({ bundle: await freshBundle(a, 'userBundle'), login: 'root' }), expect: HOLDERS },
@@ -269,6 +270,7 @@ const ROWS: Record<string, Row> = {
     }, expect: HOLDERS },
 
   'projects.list':                { holder: {}, input: () => ({}), expect: ANY },
+  'projects.grants':              { holder: { project: ['READ_PROJECT', 'UPDATE_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'projects.fieldOptions':        { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'projects.get':                 { holder: { project: ['READ_PROJECT'] }, input: () => ({ project: P }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'projects.create':              { holder: { global: ['CREATE_PROJECT'] }, input: (a) => ({ project: `Q_${a.key}`.toUpperCase(), projectName: `Q ${a.key}` }), expect: HOLDERS },
@@ -290,6 +292,8 @@ const ROWS: Record<string, Row> = {
   'users.changePassword':         { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: async (a) => ({ login: await freshUser(a, 'pw'), newPassword: 'password-2' }), expect: HOLDERS },
   'users.systemUsers':            { holder: { global: ['LOW_LEVEL_ADMIN'] }, input: () => ({}), expect: HOLDERS },
   'users.get':                    { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'users.account':                { holder: { global: ['READ_USER'] }, input: () => ({ login: 'root' }), expect: HOLDERS },
+  'users.setBanned':              { holder: { global: ['UPDATE_USER'] }, input: async (a) => ({ login: await freshUser(a, 'ban'), banned: true }), expect: HOLDERS },
   'users.create':                 { holder: { global: ['CREATE_USER'] }, input: (a) => ({ login: `created_${a.key}`, password: 'password-1' }), expect: HOLDERS },
   // Granting or revoking also needs every permission the role carries: these roles carry none.
   // A grant in a project (UPDATE_PROJECT there, the project hidden from those who cannot read it) ...
@@ -363,6 +367,7 @@ const ROWS: Record<string, Row> = {
   'issues.deleteComment':         { holder: { project: ['READ_ISSUE', 'READ_COMMENT', 'DELETE_NOT_OWN_COMMENT'] }, input: async (a) => ({ issue: ISSUE, comment: await rootComment(a) }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.links':                 { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.changes':               { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
+  'issues.activity':              { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.createByPost':          { holder: { project: ['READ_PROJECT', 'CREATE_ISSUE'] }, input: () => ({ project: P, summary: 'posted by the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },

@@ -84,16 +84,16 @@ export type AxeViolation = {
 
 /**
  * Runs axe-core on the page as it is now (WCAG 2.x A and AA rules and best practices) and
- * answers the serious and critical violations. axe is evaluated through the DevTools protocol,
+ * answers every violation, whatever its impact (minor and moderate ones included). axe is evaluated through the DevTools protocol,
  * which the page's CSP (own scripts only) does not govern: the page itself stays unchanged.
  */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const loaded = await page.evaluate('typeof window.axe');
   if (loaded === 'undefined') await page.evaluate(axeSource);
   const violations = (await page.evaluate(
     `window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`,
   )) as AxeViolation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -11,7 +11,7 @@ import {
 import { actorFor, fork, USER_PASSWORD, userWithRole } from '@trackline/domain/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, launchBrowser, screenshot, seriousAxeViolations } from './browser.js';
+import { axeViolations, type Browser, launchBrowser, screenshot } from './browser.js';
 import { startConsoleServer } from './console-server.js';
 
 /**
@@ -30,7 +30,7 @@ let other: string;
 const deliver = () => createNotificationWorker(orm, { mergeWindowMs: 0 }).runUntilIdle();
 
 async function checkScreen(name: string) {
-  const violations = await seriousAxeViolations(page);
+  const violations = await axeViolations(page);
   expect(violations, `${name}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
   await screenshot(page, name);
 }

@@ -1,10 +1,12 @@
 import { createTracklineClient, errorCodeOf, fieldIssuesOf } from '@trackline/client';
+import { isNetworkError, watchedFetch } from './lib/connection';
 
 /**
  * The console's one client: same-origin tRPC calls, authenticated by the session cookie the
- * login form sets (no token in the page).
+ * login form sets (no token in the page). Its fetch watches the answers: a 401 shows the login
+ * form, a network failure the "cannot reach the server" state (lib/connection.ts).
  */
-export const trackline = createTracklineClient({ url: window.location.origin });
+export const trackline = createTracklineClient({ url: window.location.origin, fetch: watchedFetch });
 
 /** `POST /rest/user/login` as a form: the server answers with the `JSESSIONID` cookie. */
 export async function logIn(login: string, password: string): Promise<void> {
@@ -27,11 +29,21 @@ export async function logIn(login: string, password: string): Promise<void> {
 
 export const isUnauthenticated = (error: unknown) => errorCodeOf(error) === 'UNAUTHENTICATED';
 
-/** A person-readable message for a failed call: the server's, with the fields it names. */
+/**
+ * Input names of the console's calls that the person never sees as such (the text they typed is
+ * the command, the search or the comment): their messages read without the name in front.
+ */
+const UNSEEN_FIELDS = new Set(['command', 'filter', 'query', 'issues', 'comment', 'issue', 'caret']);
+
+/** A person-readable message for a failed call: the server's, with the form fields it names. */
 export function messageOf(error: unknown): string {
+  if (isNetworkError(error)) return 'The server cannot be reached.';
   const issues = fieldIssuesOf(error);
-  if (issues.length > 0) return issues.map((i) => `${i.field}: ${i.message}`).join('; ');
-  if (error instanceof Error) return error.message;
+  if (issues.length > 0)
+    return issues
+      .map((i) => (UNSEEN_FIELDS.has(i.field) ? i.message : `${i.field}: ${i.message}`))
+      .join('; ');
+  if (error instanceof Error) return error.message.replace(/^(command|filter|query): /, '');
   return String(error);
 }
 

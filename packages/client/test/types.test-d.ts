@@ -33,7 +33,10 @@ describe('inference from the router type', () => {
   });
 
   it('types the issue view, the command answer and the assist parts without optional parts', () => {
-    expectTypeOf<RouterOutputs['commands']['execute']>().toEqualTypeOf<{ issues: IssueView[] }>();
+    expectTypeOf<RouterOutputs['commands']['execute']>().toEqualTypeOf<{
+      issues: IssueView[];
+      deleted: string[];
+    }>();
     expectTypeOf<IssueView['resolved']>().toEqualTypeOf<number | null>();
     expectTypeOf<IssueFieldValue['color']>().toEqualTypeOf<{ bg: string; fg: string } | null>();
     expectTypeOf<IssueView['fields'][number]['kind']>().toEqualTypeOf<

@@ -58,6 +58,9 @@ export const AssistInput = memo(function AssistInput(props: Props) {
   const inFlight = useRef<AbortController | null>(null);
   const lastAsked = useRef<string | null>(null);
   const pendingCaret = useRef<number | null>(null);
+  // After the list was closed on purpose (Enter sent the text, Escape), answers still on their way
+  // do not open it again: only a change of the text, the focus or Ctrl+Space does.
+  const quiet = useRef(false);
   const [answer, setAnswer] = useState<AssistAnswer & { text: string }>(NO_ANSWER);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -74,8 +77,8 @@ export const AssistInput = memo(function AssistInput(props: Props) {
           if (mine !== sequence.current) return;
           inFlight.current = null;
           setAnswer({ ...result, text });
-          setActive(-1);
-          setOpen(openList && result.items.length > 0);
+          setActive(defaultActive(text, result.items));
+          setOpen(openList && !quiet.current && result.items.length > 0);
         },
         () => {
           if (mine !== sequence.current) return;
@@ -123,6 +126,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
   }, [value, ask]);
 
   const change = (text: string, caret: number) => {
+    quiet.current = false;
     lastAsked.current = text;
     onChange(text);
     ask(text, caret);
@@ -142,9 +146,12 @@ export const AssistInput = memo(function AssistInput(props: Props) {
     const count = answer.text === value ? answer.items.length : 0;
     if (event.key === ' ' && event.ctrlKey) {
       event.preventDefault();
+      quiet.current = false;
       ask(value, event.currentTarget.selectionStart ?? value.length);
       return;
     }
+    // Ctrl+Enter belongs to the form around (the command box applies), whatever is highlighted.
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) return;
     if (event.key === 'ArrowDown' && count > 0) {
       event.preventDefault();
       setOpen(true);
@@ -159,6 +166,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
         complete(active);
       } else if (props.onEnter && !event.shiftKey) {
         event.preventDefault();
+        quiet.current = true;
         setOpen(false);
         props.onEnter();
       }
@@ -168,6 +176,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
     } else if (event.key === 'Escape' && open) {
       event.preventDefault();
       event.stopPropagation();
+      quiet.current = true;
       setOpen(false);
     }
   };
@@ -206,6 +215,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
           spellCheck={false}
           // biome-ignore lint/a11y/noAutofocus: the dialog's and page's main field, focused on purpose
           autoFocus={props.autoFocus}
+          data-autofocus={props.autoFocus ? '' : undefined}
           placeholder={props.placeholder}
           value={value}
           onChange={(e) => change(e.target.value, e.target.selectionStart ?? e.target.value.length)}
@@ -218,6 +228,7 @@ export const AssistInput = memo(function AssistInput(props: Props) {
             if (mirror.current) mirror.current.scrollLeft = e.currentTarget.scrollLeft;
           }}
           onFocus={(e) => {
+            quiet.current = false;
             setFocused(true);
             ask(value, e.currentTarget.selectionStart ?? value.length);
           }}
@@ -243,6 +254,18 @@ export const AssistInput = memo(function AssistInput(props: Props) {
     </div>
   );
 });
+
+/**
+ * The completion highlighted when an answer comes: the first, while the word at the caret is
+ * typed half (`State: In` → In Progress), so that Enter takes it; none after a finished word or a
+ * space, so that Enter sends the text as typed.
+ */
+function defaultActive(text: string, items: readonly Suggestion[]): number {
+  const first = items[0];
+  if (!first || first.ce <= first.cs) return -1;
+  const typed = text.slice(first.cs, first.ce).replace(/^[#{]+|[}]+$/g, '');
+  return typed.toLowerCase() === first.o.toLowerCase() ? -1 : 0;
+}
 
 const NO_RANGES: AssistRange[] = [];
 const NO_ANSWER = { ranges: NO_RANGES, items: [], text: '' };

@@ -12,6 +12,9 @@ export type CommandTarget =
 
 type Preview = { desc: string; error: boolean };
 
+/** The most issues one command may change (the server's limit: commands.execute refuses more). */
+export const COMMAND_LIMIT = 500;
+
 export function describeTarget(target: CommandTarget): string {
   if (target.kind === 'query')
     return `${target.total} issue${target.total === 1 ? '' : 's'} matching “${target.query || 'everything'}”`;
@@ -30,7 +33,8 @@ export function CommandBox(props: {
   target: CommandTarget;
   me: Me;
   onClose(): void;
-  onApplied(issues: IssueView[]): void;
+  /** The changed issues as they are now, and the ids of those the command deleted. */
+  onApplied(issues: IssueView[], deleted: string[]): void;
   initialCommand?: string;
 }) {
   const { target } = props;
@@ -62,9 +66,14 @@ export function CommandBox(props: {
     [contextKey],
   );
 
+  // Checked before Apply, in the preview: a query matching more issues than one command may change.
+  const overLimit =
+    target.kind === 'query' && target.total > COMMAND_LIMIT
+      ? `This query matches ${target.total} issues; one command changes at most ${COMMAND_LIMIT}. Narrow the query or select issues.`
+      : '';
   const apply = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (busy) return;
+    if (busy || overLimit) return;
     if (!command.trim() && !comment.trim()) {
       setError('Type a command or a comment.');
       return;
@@ -72,7 +81,7 @@ export function CommandBox(props: {
     setBusy(true);
     setError('');
     try {
-      const { issues } = await trackline.commands.execute.mutate({
+      const { issues, deleted } = await trackline.commands.execute.mutate({
         ...(target.kind === 'issues' ? { issues: target.ids } : { query: target.query }),
         ...(command.trim() ? { command } : {}),
         ...(comment.trim() ? { comment } : {}),
@@ -80,8 +89,8 @@ export function CommandBox(props: {
         ...(runAs.trim() ? { runAs: runAs.trim() } : {}),
         ...(silent ? { disableNotifications: true } : {}),
       });
-      props.onApplied(issues);
       props.onClose();
+      props.onApplied(issues, deleted);
     } catch (e) {
       setError(messageOf(e));
     } finally {
@@ -111,7 +120,12 @@ export function CommandBox(props: {
         />
         <section className="previews" aria-label="What the command will do">
           <ul id={previewId}>
-            {shownPreviews.length === 0 && command.trim() === '' && (
+            {overLimit && (
+              <li className="preview preview-error">
+                <span aria-hidden="true">⚠</span> {overLimit}
+              </li>
+            )}
+            {shownPreviews.length === 0 && command.trim() === '' && !overLimit && (
               <li className="muted">Type a command: a field and a value, a tag, a link, “for me”…</li>
             )}
             {shownPreviews.map((p, i) => (
@@ -137,7 +151,7 @@ export function CommandBox(props: {
           </p>
         )}
         <div className="actions">
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" disabled={busy || overLimit !== ''}>
             {busy ? 'Applying…' : 'Apply'} <kbd>Ctrl+Enter</kbd>
           </button>
           <button type="button" onClick={props.onClose}>

@@ -8,6 +8,15 @@ import { Chip } from './Chip';
 
 type Options = FieldOptions[number];
 
+/** The id of a field's name in the panel (ids may not hold spaces: `Due date`). */
+const labelId = (field: { name: string }) => `field-${field.name.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
+
+/** `YYYY-MM-DD` of a date field's value (milliseconds, UTC as the server stores dates). */
+const isoDay = (ms: string) => {
+  const n = Number(ms);
+  return ms !== '' && Number.isFinite(n) ? new Date(n).toISOString().slice(0, 10) : '';
+};
+
 /** The command that sets (or for multi-value fields adds/removes) one value. */
 const setCommand = (field: IssueFieldView, value: string) => `${field.name} ${quoteValue(value)}`;
 
@@ -19,9 +28,12 @@ const setCommand = (field: IssueFieldView, value: string) => `${field.name} ${qu
 export function FieldsPanel({
   issue,
   onChanged,
+  readOnly,
 }: {
   issue: IssueView;
   onChanged(issues: IssueView[]): void;
+  /** Why the caller may not change fields (the pickers are disabled and point at it); null: they may. */
+  readOnly: string | null;
 }) {
   const options = useQuery({
     queryKey: keys.fieldOptions(issue.project.shortName),
@@ -39,16 +51,21 @@ export function FieldsPanel({
     }
   };
   return (
-    <aside className="fields-panel" aria-label="Fields">
+    <aside className="fields-panel" aria-label="Fields" id="fields" tabIndex={-1}>
       <h2 className="visually-hidden">Fields</h2>
+      {readOnly && (
+        <p className="muted small" id="fields-read-only">
+          {readOnly}
+        </p>
+      )}
       <dl>
         {issue.fields.map((field) => {
           const opts = options.data?.find((o) => o.name === field.name);
           return (
             <div key={field.name} className="field-row">
-              <dt id={`field-${field.name}`}>{field.name}</dt>
+              <dt id={labelId(field)}>{field.name}</dt>
               <dd>
-                <FieldEditor field={field} options={opts} run={run} />
+                <FieldEditor field={field} options={opts} run={run} disabled={readOnly !== null} />
               </dd>
             </div>
           );
@@ -63,17 +80,23 @@ export function FieldsPanel({
   );
 }
 
+/** What a disabled picker points at: the panel's read-only reason. */
+const READ_ONLY = { disabled: true, 'aria-describedby': 'fields-read-only' } as const;
+
 function FieldEditor({
   field,
   options,
   run,
+  disabled,
 }: {
   field: IssueFieldView;
   options: Options | undefined;
   run(command: string): Promise<void>;
+  disabled: boolean;
 }) {
+  const lock = disabled ? READ_ONLY : {};
   const simple = ['string', 'text', 'integer', 'float', 'date', 'period'].includes(field.kind);
-  if (simple) return <SimpleFieldEditor field={field} run={run} />;
+  if (simple) return <SimpleFieldEditor field={field} run={run} lock={lock} />;
   const values = (options?.values ?? []).filter(
     (v) => !v.archived || field.values.some((fv) => fv.name === v.name),
   );
@@ -90,6 +113,7 @@ function FieldEditor({
               type="button"
               className="icon-button"
               aria-label={`Remove ${v.name} from ${field.name}`}
+              {...lock}
               onClick={() => void run(`remove ${setCommand(field, v.name)}`)}
             >
               ×
@@ -98,6 +122,7 @@ function FieldEditor({
         ))}
         <select
           aria-label={`Add to ${field.name}`}
+          {...lock}
           value=""
           onChange={(e) => {
             if (e.target.value) void run(`add ${setCommand(field, e.target.value)}`);
@@ -121,7 +146,8 @@ function FieldEditor({
     <div className="single-field">
       <Chip value={current} empty={field.emptyText} />
       <select
-        aria-labelledby={`field-${field.name}`}
+        aria-labelledby={labelId(field)}
+        {...lock}
         value={current?.name ?? ''}
         onChange={(e) => void run(setCommand(field, e.target.value || empty))}
       >
@@ -136,8 +162,17 @@ function FieldEditor({
   );
 }
 
-function SimpleFieldEditor({ field, run }: { field: IssueFieldView; run(command: string): Promise<void> }) {
-  const current = field.values[0]?.name ?? '';
+function SimpleFieldEditor({
+  field,
+  run,
+  lock,
+}: {
+  field: IssueFieldView;
+  run(command: string): Promise<void>;
+  lock: typeof READ_ONLY | Record<string, never>;
+}) {
+  const date = field.kind === 'date';
+  const current = date ? isoDay(field.values[0]?.name ?? '') : (field.values[0]?.name ?? '');
   const [text, setText] = useState(current);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -146,14 +181,16 @@ function SimpleFieldEditor({ field, run }: { field: IssueFieldView; run(command:
   return (
     <form className="simple-field" onSubmit={submit}>
       <input
-        aria-labelledby={`field-${field.name}`}
+        aria-labelledby={labelId(field)}
+        {...lock}
+        type={date ? 'date' : 'text'}
         value={text}
         onChange={(e) => setText(e.target.value)}
         placeholder={field.emptyText ?? ''}
         size={10}
       />
       {text !== current && (
-        <button type="submit" className="small-button">
+        <button type="submit" className="small-button" aria-label={`Set ${field.name}`}>
           Set
         </button>
       )}

@@ -1,5 +1,6 @@
 import type { IssueView } from '@trackline/client';
 import { memo } from 'react';
+import { rememberOpened } from '../lib/keys';
 import { Link } from '../lib/router';
 import { Chip } from './Chip';
 
@@ -37,7 +38,12 @@ export const IssueRow = memo(function IssueRow(props: {
         aria-label={`Select ${issue.id}`}
         tabIndex={-1}
       />
-      <Link href={`/issue/${issue.id}`} className="issue-link" tabIndex={props.focused ? 0 : -1}>
+      <Link
+        href={`/issue/${issue.id}`}
+        className="issue-link"
+        tabIndex={props.focused ? 0 : -1}
+        onClick={() => rememberOpened(issue.id)}
+      >
         <span className="issue-id">{issue.id}</span> <span className="issue-summary">{issue.summary}</span>
       </Link>
       <span className="chips">

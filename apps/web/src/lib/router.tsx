@@ -62,3 +62,10 @@ export function match(pattern: string, path: string): Record<string, string> | n
   }
   return params;
 }
+
+/** The issue list last shown (its query and page): where an issue's page goes back to. */
+let lastList = '/';
+export const rememberListUrl = (url: string) => {
+  lastList = url;
+};
+export const lastListUrl = () => lastList;

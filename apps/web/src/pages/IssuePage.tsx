@@ -3,10 +3,17 @@ import type { IssueView, Me } from '@trackline/client';
 import { type FormEvent, useEffect, useState } from 'react';
 import { isUnauthenticated, messageOf, trackline } from '../api';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
+import { useConfirm } from '../components/Confirm';
 import { FieldsPanel } from '../components/FieldsPanel';
+import { StarAndVote, Tags } from '../components/IssueActions';
 import { formatTime } from '../components/IssueRow';
+import { MarkdownEditor, MarkdownText } from '../components/Markdown';
+import { isPageKey } from '../lib/keys';
+import { showNotice } from '../lib/notice';
+import { mayIn } from '../lib/permissions';
 import { keys, showChangedIssues } from '../lib/queries';
-import { Link } from '../lib/router';
+import { Link, lastListUrl, navigate } from '../lib/router';
+import { useTitle } from '../lib/title';
 import { Attachments, Comments, History, Links, WorkItems } from './IssueSections';
 
 /**
@@ -21,9 +28,12 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
     queryFn: () => trackline.issues.view.query({ issue: id }),
   });
   const [command, setCommand] = useState<{ target: CommandTarget; initial?: string } | null>(null);
+  const { confirm, dialog } = useConfirm();
+  useTitle(issue.data ? `${issue.data.id} ${issue.data.summary}` : id);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || !isPageKey(event)) return;
       const k = event.key.toLowerCase();
       if ((k === 'k' && (event.ctrlKey || event.metaKey)) || (k === 'j' && event.ctrlKey && event.altKey)) {
         event.preventDefault();
@@ -48,20 +58,42 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
     );
   }
   const view = issue.data;
-  const changed = (issues: IssueView[]) => showChangedIssues(client, issues);
+  const changed = (issues: IssueView[], deleted: string[] = []) => {
+    showChangedIssues(client, issues, deleted);
+    if (deleted.includes(view.id)) wentAway(view.id);
+  };
+  const deleteIssue = async () => {
+    const yes = await confirm({
+      title: `Delete ${view.id}?`,
+      body: (
+        <p>
+          {view.id} “{view.summary}” goes with its comments, links, attachments and work items. This cannot be
+          undone.
+        </p>
+      ),
+      action: `Delete ${view.id}`,
+    });
+    if (!yes) return;
+    try {
+      await trackline.issues.delete.mutate({ issue: view.id });
+      changed([], [view.id]);
+    } catch (e) {
+      showNotice(`${view.id} was not deleted: ${messageOf(e)}`);
+    }
+  };
   const openCommand = (initial?: string) =>
     setCommand({ target: { kind: 'issues', ids: [view.id] }, ...(initial ? { initial } : {}) });
 
   return (
-    <div className="issue-page">
-      <article className="issue-main" aria-labelledby="issue-title">
+    <article className="issue-page" aria-labelledby="issue-title">
+      <div className="issue-head">
         <p className="breadcrumbs">
           <Link href={`/?q=${encodeURIComponent(`project: ${view.project.shortName}`)}`}>
             {view.project.name}
           </Link>{' '}
           › {view.id}
         </p>
-        <Summary issue={view} />
+        <Summary issue={view} mayEdit={mayIn(me, view.project.shortName, 'UPDATE_ISSUE')} />
         <p className="muted small">
           Reported by {view.reporter.fullName} on {formatTime(view.created)} · updated by{' '}
           {view.updater.fullName} on {formatTime(view.updated)}
@@ -72,29 +104,36 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           <button type="button" className="primary" onClick={() => openCommand()} title="Ctrl+K">
             Command…
           </button>
-          <button type="button" onClick={() => openCommand(view.starredByMe ? 'unstar' : 'star')}>
-            {view.starredByMe ? 'Unstar' : 'Star'}
-          </button>
-          {view.tags.length > 0 && (
-            <ul className="tags" aria-label="Tags">
-              {view.tags.map((t) => (
-                <li key={`${t.owner}/${t.name}`} className="tag">
-                  {t.name}
-                </li>
-              ))}
-            </ul>
+          <StarAndVote issue={view} changed={changed} />
+          {mayIn(me, view.project.shortName, 'DELETE_ISSUE') && (
+            <button type="button" className="danger" onClick={() => void deleteIssue()}>
+              Delete issue
+            </button>
           )}
         </div>
-        <Comments issue={view} onChanged={changed} />
-        <Links issue={view} onAdd={() => openCommand('relates to ')} onChanged={changed} />
+        <Tags issue={view} me={me} changed={changed} />
+      </div>
+      <FieldsPanel
+        issue={view}
+        onChanged={changed}
+        readOnly={
+          mayIn(me, view.project.shortName, 'UPDATE_ISSUE')
+            ? null
+            : `Read only: changing fields needs the permission Update issue in ${view.project.shortName}.`
+        }
+      />
+      <div className="issue-body">
+        <Comments issue={view} me={me} onChanged={changed} />
+        <Links issue={view} me={me} onChanged={changed} />
         <Attachments
           issue={view}
+          me={me}
           onChanged={() => void client.invalidateQueries({ queryKey: keys.issue(view.id) })}
         />
-        <WorkItems issue={view} />
+        <WorkItems issue={view} me={me} />
         <History issue={view} />
-      </article>
-      <FieldsPanel issue={view} onChanged={changed} />
+      </div>
+      {dialog}
       {command && (
         <CommandBox
           target={command.target}
@@ -104,12 +143,18 @@ export function IssuePage({ id, me }: { id: string; me: Me }) {
           onApplied={changed}
         />
       )}
-    </div>
+    </article>
   );
 }
 
+/** After the issue was deleted: back to the list it came from, with a notice that says so. */
+function wentAway(id: string) {
+  showNotice(`Deleted ${id}.`);
+  navigate(lastListUrl());
+}
+
 /** The summary (the page's heading) and description, edited in place. */
-function Summary({ issue }: { issue: IssueView }) {
+function Summary({ issue, mayEdit }: { issue: IssueView; mayEdit: boolean }) {
   const client = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [summary, setSummary] = useState(issue.summary);
@@ -142,11 +187,13 @@ function Summary({ issue }: { issue: IssueView }) {
         <h1 id="issue-title">
           <span className="issue-id">{issue.id}</span> {issue.summary}
         </h1>
-        <button type="button" onClick={start} aria-label="Edit summary and description">
-          Edit
-        </button>
+        {mayEdit && (
+          <button type="button" onClick={start} aria-label="Edit summary and description">
+            Edit
+          </button>
+        )}
         {issue.description ? (
-          <div className="description">{issue.description}</div>
+          <MarkdownText text={issue.description} className="description" />
         ) : (
           <p className="muted">No description.</p>
         )}
@@ -163,10 +210,7 @@ function Summary({ issue }: { issue: IssueView }) {
         {/* biome-ignore lint/a11y/noAutofocus: editing starts here */}
         <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
       </label>
-      <label className="field">
-        <span>Description</span>
-        <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={8} />
-      </label>
+      <MarkdownEditor label="Description" value={description} onChange={setDescription} rows={8} />
       {error && (
         <p className="error" role="alert">
           {error}

@@ -1,10 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IssueView } from '@trackline/client';
+import type { IssueView, Me, RouterOutputs } from '@trackline/client';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { messageOf, trackline, uploadAttachments } from '../api';
+import { useConfirm } from '../components/Confirm';
 import { GroupSelect } from '../components/GroupSelect';
+import { AddLinkForm } from '../components/IssueActions';
 import { formatTime } from '../components/IssueRow';
+import { MarkdownEditor, MarkdownText } from '../components/Markdown';
 import { formatPeriod, parsePeriod } from '../lib/period';
+import { mayIn } from '../lib/permissions';
 import { keys } from '../lib/queries';
 import { Link } from '../lib/router';
 
@@ -34,6 +38,9 @@ function Section({
   );
 }
 
+/** The start of a long text, for a confirmation that names it. */
+const excerpt = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text);
+
 function ErrorText({ error }: { error: string }) {
   return error ? (
     <p className="error" role="alert">
@@ -43,7 +50,21 @@ function ErrorText({ error }: { error: string }) {
 }
 
 /** Comments with their visibility group: add (optionally for one group), edit and delete. */
-export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(issues: IssueView[]): void }) {
+export function Comments({
+  issue,
+  me,
+  onChanged,
+}: {
+  issue: IssueView;
+  me: Me;
+  onChanged(issues: IssueView[]): void;
+}) {
+  const project = issue.project.shortName;
+  const mayComment = mayIn(me, project, 'CREATE_COMMENT');
+  const mayEdit = (author: string) =>
+    mayIn(me, project, author === me.login ? 'UPDATE_COMMENT' : 'UPDATE_NOT_OWN_COMMENT');
+  const mayDelete = (author: string) =>
+    mayIn(me, project, author === me.login ? 'DELETE_COMMENT' : 'DELETE_NOT_OWN_COMMENT');
   const client = useQueryClient();
   const comments = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'comments'],
@@ -53,6 +74,7 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
   const [group, setGroup] = useState('');
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
   const [error, setError] = useState('');
+  const { confirm, dialog } = useConfirm();
   const reload = () => client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
   const act = async (work: () => Promise<unknown>) => {
     setError('');
@@ -79,6 +101,7 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
   const list = (comments.data ?? []).filter((c) => !c.deleted);
   return (
     <Section title="Comments" count={list.length}>
+      {dialog}
       <ol className="comments">
         {list.map((c) => (
           <li key={c.id} className="comment">
@@ -102,14 +125,14 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
                   });
                 }}
               >
-                <label className="field">
-                  <span className="visually-hidden">Edit the comment</span>
-                  <textarea
-                    value={editing.text}
-                    onChange={(e) => setEditing({ id: c.id, text: e.target.value })}
-                    rows={3}
-                  />
-                </label>
+                <MarkdownEditor
+                  label="Edit the comment"
+                  hideLabel
+                  value={editing.text}
+                  onChange={(text) => setEditing({ id: c.id, text })}
+                  rows={3}
+                  autoFocus
+                />
                 <div className="actions">
                   <button type="submit" className="primary">
                     Save
@@ -121,46 +144,63 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
               </form>
             ) : (
               <>
-                <div className="comment-text">{c.text}</div>
+                <MarkdownText text={c.text} className="comment-text" />
                 <div className="comment-actions">
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={() => setEditing({ id: c.id, text: c.text })}
-                    aria-label={`Edit comment by ${c.authorFullName}`}
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="link-button danger"
-                    onClick={() =>
-                      void act(() =>
-                        trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
-                      )
-                    }
-                    aria-label={`Delete comment by ${c.authorFullName}`}
-                  >
-                    Delete
-                  </button>
+                  {mayEdit(c.author) && (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => setEditing({ id: c.id, text: c.text })}
+                      aria-label={`Edit comment by ${c.authorFullName}`}
+                    >
+                      Edit
+                    </button>
+                  )}
+                  {mayDelete(c.author) && (
+                    <button
+                      type="button"
+                      className="link-button danger"
+                      onClick={() =>
+                        void confirm({
+                          title: `Delete the comment by ${c.authorFullName}?`,
+                          body: (
+                            <>
+                              <blockquote className="quoted">{excerpt(c.text)}</blockquote>
+                              <p>The comment leaves {issue.id}; the console cannot bring it back.</p>
+                            </>
+                          ),
+                          action: 'Delete comment',
+                        }).then((yes) => {
+                          if (yes)
+                            void act(() =>
+                              trackline.issues.deleteComment.mutate({ issue: issue.id, comment: c.id }),
+                            );
+                        })
+                      }
+                      aria-label={`Delete comment by ${c.authorFullName}`}
+                    >
+                      Delete
+                    </button>
+                  )}
                 </div>
               </>
             )}
           </li>
         ))}
       </ol>
-      <form className="form add-comment" onSubmit={add}>
-        <label className="field">
-          <span>Add a comment</span>
-          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} />
-        </label>
-        <div className="actions">
-          <GroupSelect label="Visible to" value={group} onChange={setGroup} />
-          <button type="submit" className="primary" disabled={!text.trim()}>
-            Comment
-          </button>
-        </div>
-      </form>
+      {mayComment ? (
+        <form className="form add-comment" onSubmit={add}>
+          <MarkdownEditor label="Add a comment" value={text} onChange={setText} rows={3} />
+          <div className="actions">
+            <GroupSelect label="Visible to" value={group} onChange={setGroup} />
+            <button type="submit" className="primary" disabled={!text.trim()}>
+              Comment
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="muted small">Commenting needs the permission Create comment in {project}.</p>
+      )}
       <ErrorText error={error} />
     </Section>
   );
@@ -169,13 +209,15 @@ export function Comments({ issue, onChanged }: { issue: IssueView; onChanged(iss
 /** Links in both directions; removing one is the command `remove <phrase> <issue>`. */
 export function Links({
   issue,
-  onAdd,
+  me,
   onChanged,
 }: {
   issue: IssueView;
-  onAdd(): void;
-  onChanged(issues: IssueView[]): void;
+  me: Me;
+  onChanged(issues: IssueView[], deleted?: string[]): void;
 }) {
+  const mayLink = mayIn(me, issue.project.shortName, 'LINK_ISSUE');
+  const [adding, setAdding] = useState(false);
   const [error, setError] = useState('');
   const remove = async (role: string, other: string) => {
     setError('');
@@ -194,11 +236,15 @@ export function Links({
       title="Links"
       count={issue.links.length}
       actions={
-        <button type="button" onClick={onAdd}>
-          Add link…
-        </button>
+        mayLink &&
+        !adding && (
+          <button type="button" onClick={() => setAdding(true)}>
+            Add link
+          </button>
+        )
       }
     >
+      {adding && <AddLinkForm issue={issue} changed={onChanged} onDone={() => setAdding(false)} />}
       {issue.links.length === 0 ? (
         <p className="muted">No links.</p>
       ) : (
@@ -210,14 +256,16 @@ export function Links({
                 {l.issue.id}
               </Link>{' '}
               {l.issue.summary}{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                onClick={() => void remove(l.role, l.issue.id)}
-                aria-label={`Remove link ${l.role} ${l.issue.id}`}
-              >
-                Remove
-              </button>
+              {mayLink && (
+                <button
+                  type="button"
+                  className="link-button danger"
+                  onClick={() => void remove(l.role, l.issue.id)}
+                  aria-label={`Remove link ${l.role} ${l.issue.id}`}
+                >
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -228,7 +276,11 @@ export function Links({
 }
 
 /** Attachments: download links, upload (multipart, several files), delete. */
-export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(): void }) {
+export function Attachments({ issue, me, onChanged }: { issue: IssueView; me: Me; onChanged(): void }) {
+  const project = issue.project.shortName;
+  const mayAttach = mayIn(me, project, 'CREATE_ATTACHMENT_ISSUE');
+  const mayDelete = (author: string) =>
+    (author === me.login && mayAttach) || mayIn(me, project, 'DELETE_ATTACHMENT_ISSUE');
   const client = useQueryClient();
   const files = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'attachments'],
@@ -237,6 +289,7 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
   const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const { confirm, dialog } = useConfirm();
   const reload = async () => {
     await client.invalidateQueries({ queryKey: keys.issueExtras(issue.id) });
     onChanged();
@@ -260,6 +313,7 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
   const list = files.data ?? [];
   return (
     <Section title="Attachments" count={list.length}>
+      {dialog}
       {list.length > 0 && (
         <ul className="attachments">
           {list.map((a) => (
@@ -270,39 +324,53 @@ export function Attachments({ issue, onChanged }: { issue: IssueView; onChanged(
               <span className="muted">
                 {a.authorLogin}, {formatTime(a.created)}
               </span>{' '}
-              <button
-                type="button"
-                className="link-button danger"
-                aria-label={`Delete attachment ${a.name}`}
-                onClick={() =>
-                  void trackline.attachments.delete
-                    .mutate({ issue: issue.id, attachment: a.id })
-                    .then(reload)
-                    .catch((e: unknown) => setError(messageOf(e)))
-                }
-              >
-                Delete
-              </button>
+              {mayDelete(a.authorLogin) && (
+                <button
+                  type="button"
+                  className="link-button danger"
+                  aria-label={`Delete attachment ${a.name}`}
+                  onClick={() =>
+                    void confirm({
+                      title: `Delete ${a.name}?`,
+                      body: <p>The file leaves {issue.id} for good. This cannot be undone.</p>,
+                      action: 'Delete attachment',
+                    }).then((yes) => {
+                      if (yes)
+                        void trackline.attachments.delete
+                          .mutate({ issue: issue.id, attachment: a.id })
+                          .then(reload)
+                          .catch((e: unknown) => setError(messageOf(e)));
+                    })
+                  }
+                >
+                  Delete
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form className="upload" onSubmit={upload}>
-        <label className="field inline">
-          <span>Attach files</span>
-          <input type="file" multiple ref={input} />
-        </label>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Uploading…' : 'Upload'}
-        </button>
-      </form>
+      {mayAttach ? (
+        <form className="upload" onSubmit={upload}>
+          <label className="field inline">
+            <span>Attach files</span>
+            <input type="file" multiple ref={input} />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Uploading…' : 'Upload'}
+          </button>
+        </form>
+      ) : (
+        <p className="muted small">Attaching files needs the permission Create attachment in {project}.</p>
+      )}
       <ErrorText error={error} />
     </Section>
   );
 }
 
 /** Work items: time spent (period syntax), with a form to add one. */
-export function WorkItems({ issue }: { issue: IssueView }) {
+export function WorkItems({ issue, me }: { issue: IssueView; me: Me }) {
+  const mayAdd = mayIn(me, issue.project.shortName, 'CREATE_WORK_ITEM');
   const client = useQueryClient();
   const items = useQuery({
     queryKey: [...keys.issueExtras(issue.id), 'work'],
@@ -364,58 +432,91 @@ export function WorkItems({ issue }: { issue: IssueView }) {
           </tbody>
         </table>
       )}
-      <form className="row" onSubmit={add}>
-        <label className="field inline">
-          <span>Spent</span>
-          <input
-            value={duration}
-            onChange={(e) => setDuration(e.target.value)}
-            placeholder="1h 30m"
-            size={8}
-          />
-        </label>
-        <label className="field inline grow">
-          <span>Description</span>
-          <input value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
-        <button type="submit">Add work</button>
-      </form>
+      {mayAdd && (
+        <form className="row" onSubmit={add}>
+          <label className="field inline">
+            <span>Spent</span>
+            <input
+              value={duration}
+              onChange={(e) => setDuration(e.target.value)}
+              placeholder="1h 30m"
+              size={8}
+            />
+          </label>
+          <label className="field inline grow">
+            <span>Description</span>
+            <input value={description} onChange={(e) => setDescription(e.target.value)} />
+          </label>
+          <button type="submit">Add work</button>
+        </form>
+      )}
       <ErrorText error={error} />
     </Section>
   );
 }
 
-/** The issue's recorded changes, newest last, as “Field: old → new”. */
+/** What an activity entry says after who and when. */
+function ActivityText({ entry }: { entry: Activity }) {
+  switch (entry.kind) {
+    case 'change':
+      return (
+        <>
+          {entry.fields.map((f) => (
+            <span key={f.name} className="change">
+              {f.name}: <del>{f.oldValues.join(', ') || '—'}</del> →{' '}
+              <ins>{f.newValues.join(', ') || '—'}</ins>
+            </span>
+          ))}
+        </>
+      );
+    case 'comment':
+      return <>commented: “{excerpt(entry.text)}”</>;
+    case 'attachment':
+      return <>attached {entry.name}</>;
+    case 'link-added':
+    case 'link-removed':
+      return (
+        <>
+          {entry.kind === 'link-added' ? 'linked' : 'removed the link'}: {entry.phrase}{' '}
+          <Link href={`/issue/${entry.issue.id}`}>{entry.issue.id}</Link> {entry.issue.summary}
+        </>
+      );
+    case 'tag-added':
+    case 'tag-removed':
+      return (
+        <>
+          {entry.kind === 'tag-added' ? 'tagged' : 'untagged'} <span className="tag">{entry.tag}</span>
+        </>
+      );
+  }
+}
+
+type Activity = RouterOutputs['issues']['activity'][number];
+
+/**
+ * The issue's history, oldest first: field changes, comments, attachments, links and tags, each
+ * with who did it (full name) and when (`issues.activity`).
+ */
 export function History({ issue }: { issue: IssueView }) {
-  const changes = useQuery({
-    queryKey: [...keys.issueExtras(issue.id), 'changes'],
-    queryFn: () => trackline.issues.changes.query({ issue: issue.id }),
+  const activity = useQuery({
+    queryKey: [...keys.issueExtras(issue.id), 'activity'],
+    queryFn: () => trackline.issues.activity.query({ issue: issue.id }),
   });
-  const list = changes.data ?? [];
+  const list = activity.data ?? [];
   return (
     <Section title="History" count={list.length}>
       {list.length === 0 ? (
         <p className="muted">No recorded changes.</p>
       ) : (
         <ol className="history">
-          {list.map((change, i) => {
-            const meta = (name: string) => change.field.find((f) => f.name === name)?.value;
-            const updated = Number(meta('updated'));
-            const fields = change.field.filter((f) => f.name !== 'updated' && f.name !== 'updaterName');
-            return (
-              <li key={i}>
-                <span className="muted">
-                  {meta('updaterName')}, {Number.isFinite(updated) ? formatTime(updated) : ''}:
-                </span>{' '}
-                {fields.map((f) => (
-                  <span key={f.name} className="change">
-                    {f.name}: <del>{(f.oldValue ?? []).join(', ') || '—'}</del> →{' '}
-                    <ins>{(f.newValue ?? []).join(', ') || '—'}</ins>
-                  </span>
-                ))}
-              </li>
-            );
-          })}
+          {list.map((entry, i) => (
+            <li key={i}>
+              <span className="muted">
+                {entry.by.fullName}, {formatTime(entry.at)}:
+              </span>{' '}
+              <ActivityText entry={entry} />
+            </li>
+          ))}
         </ol>
       )}
     </Section>

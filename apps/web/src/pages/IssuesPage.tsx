@@ -1,18 +1,45 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { IssueView, Me } from '@trackline/client';
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf, trackline } from '../api';
 import { AssistInput } from '../components/AssistInput';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
-import { Dialog } from '../components/Dialog';
+import { NewIssueDialog, SaveSearchDialog } from '../components/IssueDialogs';
 import { IssueRow } from '../components/IssueRow';
+import { loadMarkdown } from '../components/Markdown';
 import { Sidebar } from '../components/Sidebar';
+import { isNetworkError } from '../lib/connection';
+import { isPageKey, isTyping, rememberOpened, takeOpened } from '../lib/keys';
+import { showNotice } from '../lib/notice';
+import { mayIn } from '../lib/permissions';
 import { keys, showChangedIssues } from '../lib/queries';
-import { Link, navigate, useLocation } from '../lib/router';
+import { Link, navigate, rememberListUrl, useLocation } from '../lib/router';
+import { useTitle } from '../lib/title';
 
 export const PAGE_SIZE = 50;
 
 const NO_IDS: ReadonlySet<string> = new Set();
+const NO_ISSUES: IssueView[] = [];
+
+/**
+ * The project a query is about (`project: DEMO …`), if the caller reads it: where a new issue
+ * goes by default. `onlyProject`: the query is that and nothing else (an empty project's list).
+ */
+function projectInView(query: string, me: Me): { shortName: string; onlyProject: boolean } | null {
+  const found = /(?:^|\s)project:\s*\{?([A-Za-z][\w]*)\}?/i.exec(query);
+  const name = found?.[1]?.toUpperCase();
+  const project = me.projects.find((p) => p.shortName.toUpperCase() === name);
+  if (!project || !found) return null;
+  return { shortName: project.shortName, onlyProject: query.trim() === found[0].trim() };
+}
+
+/** The selected ids that are on the screen (the same set when all are: no new render). */
+function onScreen(ids: ReadonlySet<string>, issues: readonly IssueView[]): ReadonlySet<string> {
+  if (ids.size === 0) return ids;
+  const shown = new Set(issues.map((i) => i.id));
+  for (const id of ids) if (!shown.has(id)) return new Set([...ids].filter((i) => shown.has(i)));
+  return ids;
+}
 
 const listUrl = (query: string, page: number) => {
   const params = new URLSearchParams();
@@ -21,11 +48,6 @@ const listUrl = (query: string, page: number) => {
   const search = params.toString();
   return search ? `/?${search}` : '/';
 };
-
-/** Whether a key press comes from a place where typing goes (the page's shortcuts stay out). */
-const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement &&
-  (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
 /**
  * The issue list: the search box (highlighted and completed as typed), folders with counts, a
@@ -46,7 +68,7 @@ export function IssuesPage({ me }: { me: Me }) {
     key: listKey,
     ids: NO_IDS,
   });
-  const selected = selection.key === listKey ? selection.ids : NO_IDS;
+  const heldIds = selection.key === listKey ? selection.ids : NO_IDS;
   const select = useCallback(
     (update: (ids: ReadonlySet<string>) => ReadonlySet<string>) =>
       setSelection((s) => ({ key: listKey, ids: update(s.key === listKey ? s.ids : NO_IDS) })),
@@ -61,17 +83,25 @@ export function IssuesPage({ me }: { me: Me }) {
   const listRef = useRef<HTMLOListElement>(null);
 
   useEffect(() => setDraft(query), [query]);
+  useEffect(() => rememberListUrl(listUrl(query, page)), [query, page]);
+  useTitle(query ? `${query} — Issues` : 'Issues');
+  const inView = projectInView(query, me);
 
   const pageQuery = (n: number) => ({
     queryKey: keys.issueList(query, n * PAGE_SIZE, PAGE_SIZE),
     queryFn: () => trackline.issues.list.query({ filter: query, after: n * PAGE_SIZE, max: PAGE_SIZE }),
   });
   const list = useQuery({ ...pageQuery(page), placeholderData: keepPreviousData });
-  const issues = list.data?.issues ?? [];
+  // Not loaded: no page for this query (another query's page kept on screen would mislead).
+  const failed = list.error !== null && (list.data === undefined || list.isPlaceholderData);
+  const issues = (!failed && list.data?.issues) || NO_ISSUES;
+  // The selection holds only issues on the screen: one that leaves the list (a command moved it
+  // out of the query, someone deleted it) leaves the selection, so no later command reaches it.
+  const selected = onScreen(heldIds, issues);
   // The next page is fetched while this one is read, and once the person pages, the one after it
   // too: `]`, even pressed in quick succession, then shows pages from memory. Fresh pages (already
   // fetched) are not asked for again, so paging on costs one call a page, one page ahead.
-  const total = list.data?.total ?? 0;
+  const total = failed ? 0 : (list.data?.total ?? 0);
   const ready = list.data !== undefined && !list.isPlaceholderData;
   useEffect(() => {
     if (!ready) return;
@@ -88,15 +118,43 @@ export function IssuesPage({ me }: { me: Me }) {
         focusFirstRow.current = false;
         listRef.current?.querySelector<HTMLAnchorElement>('.issue-link')?.focus();
       }
+      // Back from an issue: its row has the focus again.
+      const opened = takeOpened();
+      const index = opened === null ? -1 : list.data.issues.findIndex((i) => i.id === opened);
+      if (index >= 0) {
+        setFocusAt({ key: listKey, index });
+        listRef.current?.querySelectorAll<HTMLAnchorElement>('.issue-link')[index]?.focus();
+      }
       performance.mark('trackline:issues-rendered', {
         detail: { query, after: page * PAGE_SIZE, count: list.data.issues.length },
       });
     }
   }, [list.data, list.isPlaceholderData, query, page]);
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  // Once the list is on the screen and the page is idle, the Markdown renderer of the issue page.
+  useEffect(() => {
+    if (!ready) return;
+    const idle = window.requestIdleCallback?.(() => void loadMarkdown(), { timeout: 3_000 });
+    return () => {
+      if (idle !== undefined) window.cancelIdleCallback?.(idle);
+    };
+  }, [ready]);
+  // A page past the end (`?page=999`, or the last page emptied by a command): the last page.
+  useEffect(() => {
+    if (ready && total > 0 && page >= pages) navigate(listUrl(query, pages - 1), { replace: true });
+  }, [ready, total, page, pages, query]);
 
   const search = useCallback((text: string) => navigate(listUrl(text.trim(), 0)), []);
   const searchDraft = useCallback(() => search(draft), [search, draft]);
+  const [drawer, setDrawer] = useState(false);
+  const closeDrawer = useCallback(() => setDrawer(false), []);
+  const pickFolder = useCallback(
+    (text: string) => {
+      setDrawer(false);
+      search(text);
+    },
+    [search],
+  );
   const goToPage = (n: number) => {
     if (n >= 0 && n < pages) navigate(listUrl(query, n));
   };
@@ -121,13 +179,20 @@ export function IssuesPage({ me }: { me: Me }) {
   const openCommand = () =>
     setCommand(selected.size > 0 ? { kind: 'issues', ids: [...selected] } : { kind: 'query', query, total });
 
+  const openIssue = (id: string) => {
+    rememberOpened(id);
+    navigate(`/issue/${id}`);
+  };
+
   const focusRow = (index: number) => {
     const bounded = Math.max(0, Math.min(index, issues.length - 1));
     setFocusAt({ key: listKey, index: bounded });
     listRef.current?.querySelectorAll<HTMLAnchorElement>('.issue-link')[bounded]?.focus();
   };
 
-  const keyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  // The page's shortcuts, wherever the focus is outside a text field and no dialog is open.
+  const keyDown = (event: globalThis.KeyboardEvent) => {
+    if (event.defaultPrevented || !isPageKey(event)) return;
     const commandKey =
       (event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) ||
       (event.key.toLowerCase() === 'j' && event.ctrlKey && event.altKey);
@@ -138,6 +203,8 @@ export function IssuesPage({ me }: { me: Me }) {
     }
     if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
     const current = issues[focus];
+    // Enter and space keep their meaning on a button or a link outside the list.
+    const onPage = event.target === document.body || listRef.current?.contains(event.target as Node) === true;
     switch (event.key) {
       case '/':
         event.preventDefault();
@@ -145,19 +212,27 @@ export function IssuesPage({ me }: { me: Me }) {
         break;
       case 'j':
       case 'ArrowDown':
+        if (event.key === 'ArrowDown' && !onPage) return;
         event.preventDefault();
         focusRow(focus + 1);
         break;
       case 'k':
       case 'ArrowUp':
+        if (event.key === 'ArrowUp' && !onPage) return;
         event.preventDefault();
         focusRow(focus - 1);
         break;
       case 'x':
       case ' ':
-        if (current) {
+        if (current && (event.key === 'x' || onPage)) {
           event.preventDefault();
           toggle(current.id);
+        }
+        break;
+      case 'Enter':
+        if (current && event.target === document.body) {
+          event.preventDefault();
+          openIssue(current.id);
         }
         break;
       case ']':
@@ -170,19 +245,39 @@ export function IssuesPage({ me }: { me: Me }) {
         break;
     }
   };
+  const keyHandler = useRef(keyDown);
+  keyHandler.current = keyDown;
+  useEffect(() => {
+    const listener = (event: globalThis.KeyboardEvent) => keyHandler.current(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
 
   const first = total === 0 ? 0 : page * PAGE_SIZE + 1;
   const last = Math.min(total, (page + 1) * PAGE_SIZE);
   const mayCreate = me.projects.some((p) => p.permissions.includes('CREATE_ISSUE'));
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: the page's keyboard shortcuts, each also a button
-    <div className="issues-page" onKeyDown={keyDown}>
-      <Sidebar current={query} onPick={search} />
+    <div className="issues-page">
+      <Sidebar current={query} onPick={pickFolder} open={drawer} onClose={closeDrawer} />
+      {drawer && (
+        // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the drawer closes it; the keyboard has Escape and the Close button
+        // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+        <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />
+      )}
       <section className="issues-main" aria-labelledby="issues-title">
         <h1 id="issues-title" className="visually-hidden">
           Issues
         </h1>
+        <button
+          type="button"
+          className="drawer-toggle"
+          aria-expanded={drawer}
+          aria-controls="folders"
+          onClick={() => setDrawer(!drawer)}
+        >
+          Folders
+        </button>
         <search>
           <form
             className="search-bar"
@@ -209,11 +304,13 @@ export function IssuesPage({ me }: { me: Me }) {
         </search>
         <div className="toolbar">
           <p className="count" role="status" aria-live="polite">
-            {list.isPending
-              ? 'Loading…'
-              : total === 0
-                ? 'No issues'
-                : `${first}–${last} of ${total} issue${total === 1 ? '' : 's'}`}
+            {failed
+              ? 'Issues not loaded'
+              : list.isPending
+                ? 'Loading…'
+                : total === 0
+                  ? 'No issues'
+                  : `${first}–${last} of ${total} issue${total === 1 ? '' : 's'}`}
             {selected.size > 0 && ` · ${selected.size} selected`}
           </p>
           <button
@@ -230,7 +327,7 @@ export function IssuesPage({ me }: { me: Me }) {
             type="button"
             className="primary"
             onClick={openCommand}
-            disabled={total === 0}
+            disabled={total === 0 || failed}
             title="Ctrl+K"
           >
             {selected.size > 0 ? `Command for ${selected.size} selected…` : `Command for all ${total}…`}
@@ -256,12 +353,37 @@ export function IssuesPage({ me }: { me: Me }) {
             </button>
           </div>
         )}
-        {list.error && (
+        {list.error && draft.trim() === query && !isNetworkError(list.error) && (
           <p className="error" role="alert">
             {messageOf(list.error)}
           </p>
         )}
-        <ol className="issue-list" ref={listRef} aria-label="Issues" aria-busy={list.isFetching}>
+        {ready && total === 0 && !list.error && (
+          <div className="empty-state">
+            {inView && inView.onlyProject ? (
+              <p>No issues in {inView.shortName} yet.</p>
+            ) : (
+              <p>No issues match {query ? 'this query' : 'yet'}.</p>
+            )}
+            {inView && mayIn(me, inView.shortName, 'CREATE_ISSUE') && (
+              <button type="button" className="primary" onClick={() => setCreating(true)}>
+                {inView.onlyProject ? 'Create the first issue' : `New issue in ${inView.shortName}`}
+              </button>
+            )}
+          </div>
+        )}
+        <ol
+          className="issue-list"
+          ref={listRef}
+          aria-label="Issues"
+          aria-busy={list.isFetching}
+          onFocus={(e) => {
+            // A row focused with the mouse or Tab is where j and k go on from.
+            const row = (e.target as Element).closest('.issue-row');
+            const index = row ? [...(listRef.current?.children ?? [])].indexOf(row) : -1;
+            if (index >= 0 && index !== focus) setFocusAt({ key: listKey, index });
+          }}
+        >
           {issues.map((issue, index) => (
             // Keyed by place: a new page updates the 50 rows in place instead of replacing them.
             <IssueRow
@@ -284,9 +406,9 @@ export function IssuesPage({ me }: { me: Me }) {
             Next →
           </button>
         </nav>
-        <p className="muted small">
+        <p className="muted small keys-hint">
           Keys: <kbd>/</kbd> search · <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>x</kbd> select · <kbd>Enter</kbd>{' '}
-          open · <kbd>[</kbd>/<kbd>]</kbd> page · <kbd>Ctrl+K</kbd> command
+          open · <kbd>[</kbd>/<kbd>]</kbd> page · <kbd>Ctrl+K</kbd> command · <kbd>?</kbd> all shortcuts
         </p>
       </section>
       {command && (
@@ -294,114 +416,15 @@ export function IssuesPage({ me }: { me: Me }) {
           target={command}
           me={me}
           onClose={() => setCommand(null)}
-          onApplied={(changed) => {
-            showChangedIssues(client, changed);
-            setApplied(changed);
+          onApplied={(changed, deleted) => {
+            showChangedIssues(client, changed, deleted);
+            setApplied(changed.length > 0 ? changed : null);
+            if (deleted.length > 0) showNotice(`Deleted ${deleted.join(', ')}.`);
           }}
         />
       )}
-      {creating && <NewIssueDialog me={me} onClose={() => setCreating(false)} />}
+      {creating && <NewIssueDialog me={me} project={inView?.shortName} onClose={() => setCreating(false)} />}
       {saving && <SaveSearchDialog query={query} onClose={() => setSaving(false)} />}
     </div>
-  );
-}
-
-function NewIssueDialog({ me, onClose }: { me: Me; onClose(): void }) {
-  const projects = me.projects.filter((p) => p.permissions.includes('CREATE_ISSUE'));
-  const [project, setProject] = useState(projects[0]?.shortName ?? '');
-  const [summary, setSummary] = useState('');
-  const [description, setDescription] = useState('');
-  const [error, setError] = useState('');
-  const client = useQueryClient();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      const created = await trackline.issues.create.mutate({ project, summary, description });
-      void client.invalidateQueries({ queryKey: ['issues.list'] });
-      void client.invalidateQueries({ queryKey: keys.counts });
-      onClose();
-      navigate(`/issue/${created.id}`);
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
-  return (
-    <Dialog title="New issue" onClose={onClose}>
-      <form onSubmit={submit} className="form">
-        <label className="field">
-          <span>Project</span>
-          <select value={project} onChange={(e) => setProject(e.target.value)}>
-            {projects.map((p) => (
-              <option key={p.shortName} value={p.shortName}>
-                {p.name} ({p.shortName})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>Summary</span>
-          <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
-        </label>
-        <label className="field">
-          <span>Description</span>
-          <textarea value={description} onChange={(e) => setDescription(e.target.value)} rows={5} />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Create
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  );
-}
-
-function SaveSearchDialog({ query, onClose }: { query: string; onClose(): void }) {
-  const [name, setName] = useState('');
-  const [error, setError] = useState('');
-  const client = useQueryClient();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    try {
-      await trackline.folders.saveSearch.mutate({ name, query });
-      await client.invalidateQueries({ queryKey: keys.folders });
-      onClose();
-    } catch (e) {
-      setError(messageOf(e));
-    }
-  };
-  return (
-    <Dialog title="Save search" onClose={onClose}>
-      <form onSubmit={submit} className="form">
-        <p>
-          Query: <code>{query}</code>
-        </p>
-        <label className="field">
-          <span>Name</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
-        </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Save
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
   );
 }

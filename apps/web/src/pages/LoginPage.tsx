@@ -1,9 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { logIn } from '../api';
+import { sessionRestored } from '../lib/connection';
+import { dismissNotice, useNotice } from '../lib/notice';
+import { useTitle } from '../lib/title';
 
-/** The login form: the session cookie it gets authenticates every later call of the page. */
-export function LoginPage() {
+/**
+ * The login form: the session cookie it gets authenticates every later call of the page. `ended`:
+ * a session ended while the page was open; after logging in, the page shows the same URL again.
+ */
+export function LoginPage({ ended = false }: { ended?: boolean }) {
+  useTitle('Log in');
+  const notice = useNotice();
   const client = useQueryClient();
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
@@ -18,7 +26,10 @@ export function LoginPage() {
     setError('');
     try {
       await logIn(login, password);
-      await client.invalidateQueries();
+      // Everything is read again as the new session sees it (another account may have logged in).
+      await client.resetQueries();
+      sessionRestored();
+      dismissNotice();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -29,6 +40,16 @@ export function LoginPage() {
     <main className="login" id="main">
       <form className="card" onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Log in to Trackline</h1>
+        {notice && (
+          <p className="banner" role="status">
+            {notice.text}
+          </p>
+        )}
+        {ended && (
+          <p className="banner" role="status">
+            Your session has ended. Log in again to go on where you were.
+          </p>
+        )}
         <label className="field">
           <span>Login</span>
           <input

@@ -247,3 +247,13 @@ export const removeBundleUserMeta = {
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
+
+/** tRPC only (the console): moves a value of a bundle to `position` (0 first), the others keeping their order. */
+export const ZMoveBundleValueInput = z.object({
+  bundleType: ZBundleType,
+  bundle: ZBundleName,
+  value: name(100),
+  position: z.number().int().min(0, 'must not be negative').max(100_000),
+});
+/** The bundle's values in their new order. */
+export const ZMoveBundleValueOutput = z.object({ values: z.array(z.string()) });

@@ -117,8 +117,8 @@ export const ZApplyCommandInput = z.object({
   /** Apply without notifications (accepted; Trackline sends none). */
   disableNotifications: z.boolean().optional(),
 });
-/** The changed issues as they are now. */
-export const ZApplyCommandOutput = z.object({ issues: z.array(ZIssueView) });
+/** The changed issues as they are now, and the ids of those the command deleted. */
+export const ZApplyCommandOutput = z.object({ issues: z.array(ZIssueView), deleted: z.array(z.string()) });
 
 /** Every value each field of a project may take: what the console's value pickers offer. */
 export const ZFieldOptionsInput = z.object({ project: ZProjectShortName });

@@ -69,3 +69,31 @@ export const ZExportLinksInput = z.object({
 export const ZExportLinksOutput = z.array(
   ZIssueLinkEntry.pick({ typeName: true, source: true, target: true }),
 );
+
+/**
+ * tRPC only (the console's history): an issue's activity, oldest first: recorded field changes,
+ * comments, attachments, links and tags added or removed, each with who (and their full name) and
+ * when (milliseconds since the epoch).
+ */
+export const ZIssueActivityInput = z.object({ issue: ZIssueId });
+const ZActivityBase = z.object({
+  at: z.number(),
+  by: z.object({ login: z.string(), fullName: z.string() }),
+});
+export const ZIssueActivityEntry = z.discriminatedUnion('kind', [
+  ZActivityBase.extend({
+    kind: z.literal('change'),
+    fields: z.array(
+      z.object({ name: z.string(), oldValues: z.array(z.string()), newValues: z.array(z.string()) }),
+    ),
+  }),
+  ZActivityBase.extend({ kind: z.literal('comment'), text: z.string() }),
+  ZActivityBase.extend({ kind: z.literal('attachment'), name: z.string() }),
+  ZActivityBase.extend({
+    kind: z.enum(['link-added', 'link-removed']),
+    phrase: z.string(),
+    issue: z.object({ id: z.string(), summary: z.string() }),
+  }),
+  ZActivityBase.extend({ kind: z.enum(['tag-added', 'tag-removed']), tag: z.string() }),
+]);
+export const ZIssueActivityOutput = z.array(ZIssueActivityEntry);

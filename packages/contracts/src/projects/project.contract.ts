@@ -161,3 +161,13 @@ export const purgeProjectMeta = {
   },
   xml: { kind: 'empty' },
 } satisfies RouteMeta;
+
+/** tRPC only (the console's project screen): who holds which role in a project, there or everywhere. */
+export const ZProjectGrantsInput = z.object({ project: ZProjectShortName });
+export const ZProjectGrantsOutput = z.array(
+  z.object({
+    holder: z.object({ kind: z.enum(['user', 'group']), name: z.string(), fullName: z.string() }),
+    role: z.string(),
+    scope: z.enum(['project', 'everywhere']),
+  }),
+);

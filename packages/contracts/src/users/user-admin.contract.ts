@@ -5,7 +5,7 @@ import { name, optionalText } from '../common/text-fields.js';
 import { ZLogin, ZProjectShortName } from '../projects/project.contract.js';
 import { ZRoleName } from '../roles/role.contract.js';
 import { ZGroupName } from './group.contract.js';
-import { ZEmail, ZPassword, ZUser } from './user.contract.js';
+import { ZEmail, ZPassword, ZUser, ZUserType } from './user.contract.js';
 
 const TAGS = ['Users'];
 
@@ -107,3 +107,15 @@ export const ZMergeUsersOutput = z.object({
   mergedTags: z.array(z.string()),
   renamedSearches: z.array(z.object({ name: z.string(), newName: z.string() })),
 });
+
+/** tRPC only (the console's user page): an account, with whether it is banned. */
+export const ZUserAccountInput = z.object({ login: ZLogin });
+export const ZUserAccount = z.object({
+  login: z.string(),
+  fullName: z.string(),
+  email: z.string().nullable(),
+  type: ZUserType,
+  banned: z.boolean(),
+});
+/** tRPC only: bans an ordinary account (it cannot authenticate; its sessions end) or lifts the ban. */
+export const ZSetUserBannedInput = z.object({ login: ZLogin, banned: z.boolean() });

@@ -1,4 +1,5 @@
 import type { PermissionKey, UserType } from '@trackline/contracts';
+import { sql } from 'kysely';
 import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import { toMs, toMsOrNull } from '../orm/row-values.js';
@@ -25,7 +26,8 @@ const tokenQuery = prepareRead((param: Param<{ loginKey: string; name: string }>
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select(['t.id as token_id', 't.secret_hash', 't.last_used_at', 'u.id', 'u.login', 'u.type'])
     .where('u.login_key', '=', param('loginKey'))
-    .where('t.name', '=', param('name')),
+    .where('t.name', '=', param('name'))
+    .where('u.banned', '=', sql.lit(false)),
 );
 
 /** A permanent token by its owner's login key and its name, with the owner. */
@@ -55,7 +57,8 @@ const sessionQuery = prepareRead((param: Param<{ idHash: string }>) =>
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['s.expires_at', 'u.id', 'u.login', 'u.type'])
-    .where('s.id_hash', '=', param('idHash')),
+    .where('s.id_hash', '=', param('idHash'))
+    .where('u.banned', '=', sql.lit(false)),
 );
 
 /** A session by the hash of its cookie value, with its user. */
@@ -115,11 +118,19 @@ export async function liveProjectIds(em: Em): Promise<number[]> {
 }
 
 const userWithPasswordQuery = prepareRead((param: Param<{ id: number }>) =>
-  tables.selectFrom('users').select(['id', 'login', 'type', 'password_hash']).where('id', '=', param('id')),
+  tables
+    .selectFrom('users')
+    .select(['id', 'login', 'type', 'password_hash'])
+    .where('id', '=', param('id'))
+    .where('banned', '=', sql.lit(false)),
 );
 
 const userQuery = prepareRead((param: Param<{ id: number }>) =>
-  tables.selectFrom('users').select(['id', 'login', 'type']).where('id', '=', param('id')),
+  tables
+    .selectFrom('users')
+    .select(['id', 'login', 'type'])
+    .where('id', '=', param('id'))
+    .where('banned', '=', sql.lit(false)),
 );
 
 /** The columns of a user that authentication needs, by id (null: no such user). */

@@ -18,7 +18,7 @@ export async function authenticatePassword(em: Em, login: string, password: stri
   if (hasControlCharacters(login) || login.length > 100 || password.length > 1000) return null;
   const user = await em.findOne(User, { loginKey: login.toLowerCase() });
   const ok = await verifyPassword(password, user?.passwordHash);
-  if (!user || !ok || NO_PASSWORD_LOGIN.has(user.type)) return null;
+  if (!user || !ok || NO_PASSWORD_LOGIN.has(user.type) || user.banned) return null;
   return user;
 }
 

@@ -16,6 +16,8 @@ export type SecurityEventName =
   | 'user.deleted'
   | 'user.merged'
   | 'user.email.changed'
+  | 'user.banned'
+  | 'user.unbanned'
   | 'role.created'
   | 'role.updated'
   | 'role.permission.added'

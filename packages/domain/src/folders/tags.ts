@@ -1,6 +1,7 @@
 import type { Actor } from '../auth/actor.js';
 import { readableIssuesSql } from '../auth/issue-access.js';
 import { DomainError } from '../errors.js';
+import { IssueEvent } from '../model/issue-event.entity.js';
 import { IssueTag, type ITag, Tag } from '../model/tag.entity.js';
 import type { Em } from '../orm/em.js';
 import { inTransaction } from '../orm/transaction.js';
@@ -118,6 +119,7 @@ export async function deleteTag(em: Em, actor: Actor, ref: TagRef): Promise<void
     if (await taggedOutOfSight(tx, actor, tag.id))
       throw DomainError.forbidden(`delete tag [ ${tag.name} ]: it is on issues you cannot read`);
     await tx.nativeDelete(IssueTag, { tag: tag.id });
+    await tx.nativeDelete(IssueEvent, { tag: tag.id });
     await tx.nativeDelete(Tag, { id: tag.id });
   });
 }

@@ -28,7 +28,7 @@ describe('applyCommandToSelection', () => {
   afterAll(() => orm.close(true));
 
   it('applies a command to the named issues and answers them as they are now, in the order named', async () => {
-    const changed = await applyCommandToSelection(fork(orm), dev, {
+    const { issues: changed } = await applyCommandToSelection(fork(orm), dev, {
       issues: ['SEL-3', 'sel-1'],
       command: 'Priority Critical',
     });
@@ -40,7 +40,7 @@ describe('applyCommandToSelection', () => {
   });
 
   it('applies a command to every issue a query matches, with its comment', async () => {
-    const changed = await applyCommandToSelection(fork(orm), dev, {
+    const { issues: changed } = await applyCommandToSelection(fork(orm), dev, {
       query: 'project: SEL selected',
       command: 'Priority Minor',
       comment: 'all of them',
@@ -75,7 +75,9 @@ describe('applyCommandToSelection', () => {
     await expect(
       applyCommandToSelection(fork(orm), dev, { issues: ['SEL-2'], command: 'Major', runAs: 'root' }),
     ).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
-    const [issue] = await applyCommandToSelection(fork(orm), root, {
+    const {
+      issues: [issue],
+    } = await applyCommandToSelection(fork(orm), root, {
       issues: ['SEL-2'],
       command: 'Major',
       comment: 'as dev',
@@ -83,5 +85,16 @@ describe('applyCommandToSelection', () => {
     });
     expect(priorityOf(issue as IssueView)).toBe('Major');
     expect(issue?.comments.at(-1)?.author.login).toBe('dev');
+  });
+
+  it('answers the issues a `delete` command removed instead of failing to read them', async () => {
+    await createIssue(fork(orm), root, { project: 'SEL', summary: 'to be deleted' });
+    const { issues, deleted } = await applyCommandToSelection(fork(orm), root, {
+      issues: ['SEL-5'],
+      command: 'delete',
+    });
+    expect(issues).toEqual([]);
+    expect(deleted).toEqual(['SEL-5']);
+    await expect(getIssue(fork(orm), root, 'SEL-5')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

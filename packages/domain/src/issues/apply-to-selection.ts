@@ -4,7 +4,7 @@ import { DomainError } from '../errors.js';
 import type { ResourceLimits } from '../folders/resource-limits.js';
 import type { Em } from '../orm/em.js';
 import { executeCommand } from './execute-command.js';
-import { findReadableIssues } from './find-issues.js';
+import { findReadableIssues, findRemainingReadableIssues } from './find-issues.js';
 import { type IssueView, loadIssueViews } from './issue-view.js';
 import { countIssues, SEARCH_MAX_RESULTS, searchIssueIds } from './search/search-issues.js';
 
@@ -29,27 +29,33 @@ export type SelectionCommand = {
  * The command dialog's apply: one command (and comment) on a selection of issues, or on every
  * issue a query matches, atomically (all parts on all issues, or nothing), as the caller or as
  * `runAs`. Answers the changed issues as the caller now sees them, in the order named (a query's:
- * newest first). A query matching more than the limit is refused rather than cut: the person
- * would not know which issues were left out.
+ * newest first), and the ids of those the command deleted (`delete`): the page showing one of them
+ * goes back to its list instead of reading a missing issue. A query matching more than the limit
+ * is refused rather than cut: the person would not know which issues were left out.
  */
 export async function applyCommandToSelection(
   em: Em,
   caller: Actor,
   input: SelectionCommand,
   limits?: ResourceLimits,
-): Promise<IssueView[]> {
+): Promise<{ issues: IssueView[]; deleted: string[] }> {
   const actor = await resolveRunAs(em, caller, input.runAs);
   const ids = await selectedIssueIds(em, actor, input);
+  const before = await findReadableIssues(em, actor, ids);
   await executeCommand(em, actor, ids, input.command, input.comment, limits, {
     commentGroup: input.group,
     quiet: input.disableNotifications,
   });
-  const refs = await findReadableIssues(em, caller, ids);
-  return loadIssueViews(
-    em,
-    caller,
-    refs.map((r) => r.id),
-  );
+  const after = await findRemainingReadableIssues(em, caller, ids);
+  const remaining = new Set(after.map((r) => r.id));
+  return {
+    issues: await loadIssueViews(
+      em,
+      caller,
+      after.map((r) => r.id),
+    ),
+    deleted: before.filter((r) => !remaining.has(r.id)).map((r) => r.readableId),
+  };
 }
 
 async function selectedIssueIds(em: Em, actor: Actor, input: SelectionCommand): Promise<string[]> {

@@ -12,6 +12,7 @@ import {
   linkKey,
   type SlotValue,
 } from './command-state.js';
+import { recordLinkEvents, recordTagEvents } from './history/activity-events.js';
 import { commandFieldChanges, loginsOf } from './history/field-changes.js';
 import { recordIssueChange } from './history/history.js';
 import { type IssueEventPart, recordIssueEvent } from './history/issue-events.js';
@@ -212,6 +213,8 @@ export async function persistCommandState(
     if (issuesOf(key).some((id) => deleted.has(id))) state.links.current.delete(key);
   const { touched: linked, added: linksAdded, removed: linksRemoved } = await persistLinks(em, state, now);
   const at = await storedTime(em, now);
+  // The console's activity (links and tags), beside the history of fields and the outbox.
+  await recordLinkEvents(em, { actorId, at, added: linksAdded, removed: linksRemoved, deleted });
   if (deleted.size > 0) await deleteIssueRows(em, [...deleted]);
   for (const issue of state.issues) {
     const id = issue.ref.id;
@@ -233,6 +236,7 @@ export async function persistCommandState(
     // Tags, stars and votes are the users' marks on an issue, not changes of it: `updated` stays
     // (so a migration that tags imported issues, as youtrack2youtrack does, keeps their times).
     await persistSet(em, 'issue_tags', 'tag_id', id, tags);
+    await recordTagEvents(em, { actorId, at, issueId: id, ...tags });
     await persistSet(em, 'issue_stars', 'user_id', id, diff(issue.stars));
     await persistSet(em, 'issue_votes', 'user_id', id, diff(issue.votes));
     for (const item of issue.workItems) {

@@ -61,6 +61,30 @@ export async function findReadableIssues(
   readableIds: readonly string[],
   permission: PermissionKey = 'READ_ISSUE',
 ): Promise<IssueRef[]> {
+  return lookUpReadableIssues(em, actor, readableIds, permission, (id) => {
+    throw issueNotFound(id);
+  });
+}
+
+/**
+ * The issues of `readableIds` that still exist and the actor may read, in the given order:
+ * after a command that may have deleted some (the others are left out, not refused).
+ */
+export function findRemainingReadableIssues(
+  em: Em,
+  actor: Actor,
+  readableIds: readonly string[],
+): Promise<IssueRef[]> {
+  return lookUpReadableIssues(em, actor, readableIds, 'READ_ISSUE', () => undefined);
+}
+
+async function lookUpReadableIssues(
+  em: Em,
+  actor: Actor,
+  readableIds: readonly string[],
+  permission: PermissionKey,
+  missing: (readableId: string) => undefined,
+): Promise<IssueRef[]> {
   const parsed = readableIds.map((id) => ({ id, key: parseIssueId(id) }));
   const bad = parsed.find((p) => p.key === null);
   if (bad) throw issueNotFound(bad.id);
@@ -75,8 +99,8 @@ export async function findReadableIssues(
   const result = new Map<number, IssueRef>();
   for (const { id, key } of parsed) {
     const ref = byKey.get(`${key?.shortNameKey}-${key?.number}`);
-    if (!ref || !canReadIssue(actor, ref, permission)) throw issueNotFound(id);
-    result.set(ref.id, ref);
+    if (!ref || !canReadIssue(actor, ref, permission)) missing(id);
+    else result.set(ref.id, ref);
   }
   return [...result.values()];
 }

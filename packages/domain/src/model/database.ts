@@ -15,6 +15,7 @@ import type {
 import type { Group, GroupMember, GroupRoleGrant } from './group.entity.js';
 import type { Issue, IssueLink } from './issue.entity.js';
 import type { IssueChange } from './issue-change.entity.js';
+import type { IssueEvent } from './issue-event.entity.js';
 import type { IssueLinkType } from './link-type.entity.js';
 import type {
   InstallationKey,
@@ -73,6 +74,7 @@ type EntityTables = InferKyselyDB<
   | typeof IssueAttachment
   | typeof IssueChange
   | typeof IssueComment
+  | typeof IssueEvent
   | typeof IssueFieldValue
   | typeof IssueLink
   | typeof IssueLinkType

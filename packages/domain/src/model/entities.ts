@@ -13,6 +13,7 @@ import {
 import { Group, GroupMember, GroupRoleGrant } from './group.entity.js';
 import { Issue, IssueLink } from './issue.entity.js';
 import { IssueChange } from './issue-change.entity.js';
+import { IssueEvent } from './issue-event.entity.js';
 import { IssueLinkType } from './link-type.entity.js';
 import {
   InstallationKey,
@@ -63,6 +64,7 @@ export const ENTITIES: EntitySchema[] = [
   IssueFieldValue,
   IssueComment,
   IssueChange,
+  IssueEvent,
   Tag,
   IssueTag,
   IssueStar,

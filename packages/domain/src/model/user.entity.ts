@@ -32,10 +32,14 @@ export const User = defineEntity({
     jabber: p.string().length(200).nullable(),
     passwordHash: p.string().length(200).nullable(),
     type: p.enum(USER_TYPES).default('user'),
+    /**
+     * A banned account keeps its issues, comments and grants but cannot authenticate: no password
+     * login, no session, no token (auth/actor-read-model.ts reads banned accounts as absent); and
+     * it is told nothing (no e-mail, no inbox entry). Migration 0056.
+     */
+    banned: p.boolean().default(false),
     /** The user's saved context folder id (`/rest/issuesFolder/setContextFolder`); null means Everything. */
     contextFolder: p.string().length(100).nullable(),
-    /** A banned account is told nothing (no e-mail, no inbox entry). */
-    banned: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });

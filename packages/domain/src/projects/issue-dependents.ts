@@ -3,6 +3,7 @@ import { IssueComment } from '../model/comment.entity.js';
 import { IssueFieldValue } from '../model/field.entity.js';
 import { Issue, IssueLink } from '../model/issue.entity.js';
 import { IssueChange } from '../model/issue-change.entity.js';
+import { IssueEvent } from '../model/issue-event.entity.js';
 import { IssueStar, IssueVote } from '../model/stars-votes.entity.js';
 import { IssueTag } from '../model/tag.entity.js';
 import { VcsChange, VcsEffect } from '../model/vcs.entity.js';
@@ -17,8 +18,8 @@ export const issueIdsOfProject = (tx: Em, projectId: number) =>
 export type IssueIds = readonly number[] | ReturnType<typeof issueIdsOfProject>;
 
 /**
- * Deletes every row hanging off the given issues (field values, recorded commits, comments, history,
- * tags on them, stars, votes, links in both directions, attachments, work items), inside the caller's
+ * Deletes every row hanging off the given issues (field values, recorded commits, comments, history
+ * and link and tag events (theirs, and those of other issues naming them), tags on them, stars, votes, links in both directions, attachments, work items), inside the caller's
  * transaction, before the caller deletes the issues themselves. The one list of what belongs to an issue: deleting one
  * issue and purging a project both go through it. Explicit deletes: the schema cascades too,
  * but this does not depend on SQLite's foreign_keys pragma.
@@ -37,6 +38,7 @@ export async function deleteIssueDependents(tx: Em, ids: IssueIds): Promise<void
   await tx.nativeDelete(VcsEffect, onIssues);
   await tx.nativeDelete(IssueComment, onIssues);
   await tx.nativeDelete(IssueChange, onIssues);
+  await tx.nativeDelete(IssueEvent, { $or: [{ issue: issues }, { otherIssue: issues }] });
   await tx.nativeDelete(IssueTag, onIssues);
   await tx.nativeDelete(IssueStar, onIssues);
   await tx.nativeDelete(IssueVote, onIssues);

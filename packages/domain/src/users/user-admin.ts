@@ -14,6 +14,7 @@ import { onUniqueViolation, rejectWith } from '../orm/unique.js';
 import { EFFECTIVE_GRANTS_SQL } from '../roles/effective-grants.js';
 import { findReadableProject } from '../roles/grant-rules.js';
 import { emailKeyOf, emailTaken, requireEmailFree } from './email-keys.js';
+import { setUserBanned } from './user-ban.js';
 import { deletedUser, findUser, reassignAuthorship, requireRemovable } from './user-rows.js';
 import { createUser } from './users.js';
 
@@ -115,13 +116,15 @@ export async function updateUser(em: Em, actor: Actor, login: string, changes: U
     user.emailSetBy = email ? setter : null;
   }
   if (changes.jabber !== undefined) user.jabber = changes.jabber || null;
-  if (changes.banned !== undefined) user.banned = changes.banned;
   // A concurrent change took the address after the check: the unique index refuses it.
   await onUniqueViolation(
     () => em.flush(),
     rejectWith(() => emailTaken(email ?? '')),
   );
   if (setter !== undefined) emitSecurityEvent(em, actor, { event: 'user.email.changed', target: user.login });
+  // The legacy `banned` parameter bans as the console does: sessions end, the ban is logged.
+  if (changes.banned !== undefined)
+    user.banned = (await setUserBanned(em, actor, user.login, changes.banned)).banned;
   return user;
 }
 

@@ -4,6 +4,7 @@ import { DomainError } from '../errors.js';
 import { IssueComment } from '../model/comment.entity.js';
 import { Issue } from '../model/issue.entity.js';
 import { IssueChange } from '../model/issue-change.entity.js';
+import { IssueEvent } from '../model/issue-event.entity.js';
 import { Project } from '../model/project.entity.js';
 import { BUILT_IN_LOGINS, DELETED_USER } from '../model/seed-data.js';
 import { type IUser, User } from '../model/user.entity.js';
@@ -51,6 +52,7 @@ export async function reassignAuthorship(em: Em, from: IUser, to: IUser) {
   await em.nativeUpdate(Issue, { updater: from.id }, { updater: to.id });
   await em.nativeUpdate(IssueComment, { author: from.id }, { author: to.id });
   await em.nativeUpdate(IssueChange, { updater: from.id }, { updater: to.id });
+  await em.nativeUpdate(IssueEvent, { actor: from.id }, { actor: to.id });
   await em.nativeUpdate(Project, { lead: from.id }, { lead: to.id });
   await moveUserRows(em, 'issue_field_values', 'user_id', from.id, to.id, ['issue_id', 'field_id', 'slot']);
 }

@@ -54,7 +54,12 @@ export const commandsRouter = router({
     .input(c.ZApplyCommandInput)
     .output(c.ZApplyCommandOutput)
     .mutation(async ({ ctx, input }) => {
-      const issues = await d.applyCommandToSelection(ctx.em, ctx.actor, input, ctx.resourceLimits);
-      return { issues: issues.map(toIssueViewDto) };
+      const { issues, deleted } = await d.applyCommandToSelection(
+        ctx.em,
+        ctx.actor,
+        input,
+        ctx.resourceLimits,
+      );
+      return { issues: issues.map(toIssueViewDto), deleted };
     }),
 });

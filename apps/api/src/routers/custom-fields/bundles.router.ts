@@ -149,6 +149,21 @@ export const bundlesRouter = router({
       return {};
     }),
 
+  /** tRPC only (the console): a value moved to another place in its bundle. */
+  moveValue: authedProcedure
+    .input(c.ZMoveBundleValueInput)
+    .output(c.ZMoveBundleValueOutput)
+    .mutation(async ({ ctx, input }) => ({
+      values: await d.moveBundleValue(
+        ctx.em,
+        ctx.actor,
+        input.bundleType,
+        input.bundle,
+        input.value,
+        input.position,
+      ),
+    })),
+
   addUser: authedProcedure
     .meta(c.addBundleUserMeta)
     .input(c.ZBundleUserInput)

@@ -57,6 +57,12 @@ export const issueThreadProcedures = {
       })),
     ),
 
+  /** tRPC only: the console's history (fields, comments, attachments, links and tags, by full name). */
+  activity: authedProcedure
+    .input(c.ZIssueActivityInput)
+    .output(c.ZIssueActivityOutput)
+    .query(({ ctx, input }) => d.listIssueActivity(ctx.em, ctx.actor, input.issue)),
+
   changes: authedProcedure
     .meta(c.listIssueChangesMeta)
     .input(c.ZListIssueChangesInput)

@@ -29,6 +29,12 @@ async function createAndRespond(ctx: Context & { actor: d.Actor }, input: d.NewP
 
 export const projectsRouter = router({
   /** tRPC only: every value each field of the project may take, with colours (value pickers). */
+  /** tRPC only (the console's project screen): who holds which role in the project. */
+  grants: authedProcedure
+    .input(c.ZProjectGrantsInput)
+    .output(c.ZProjectGrantsOutput)
+    .query(({ ctx, input }) => d.listProjectGrants(ctx.em, ctx.actor, input.project)),
+
   fieldOptions: authedProcedure
     .input(c.ZFieldOptionsInput)
     .output(c.ZFieldOptionsOutput)

@@ -129,6 +129,18 @@ export const usersRouter = router({
       return saved.created ? created(ctx, `/admin/user/${saved.user.login}`, details) : details;
     }),
 
+  /** tRPC only (the console's user page): the account and whether it is banned. */
+  account: authedProcedure
+    .input(c.ZUserAccountInput)
+    .output(c.ZUserAccount)
+    .query(({ ctx, input }) => d.getUserAccount(ctx.em, ctx.actor, input.login)),
+
+  /** tRPC only: bans an account or lifts the ban. */
+  setBanned: authedProcedure
+    .input(c.ZSetUserBannedInput)
+    .output(c.ZUserAccount)
+    .mutation(({ ctx, input }) => d.setUserBanned(ctx.em, ctx.actor, input.login, input.banned)),
+
   delete: authedProcedure
     .meta(c.deleteUserMeta)
     .input(c.ZGetUserInput)

@@ -1,51 +1,73 @@
 import type { Me } from '@trackline/client';
+import { NoAccess, NotFound } from '../../components/NotFound';
+import { mayIn } from '../../lib/permissions';
 import { Link, match } from '../../lib/router';
+import { useTitle } from '../../lib/title';
 import { FieldsAdmin } from './FieldsAdmin';
 import { GroupsAdmin, RolesAdmin } from './GroupsRolesAdmin';
 import { LinkTypesAdmin } from './LinkTypesAdmin';
-import { ProjectAdmin, ProjectsAdmin } from './ProjectsAdmin';
-import { UserAdmin, UsersAdmin } from './UsersAdmin';
+import { ProjectAdmin } from './ProjectAdmin';
+import { ProjectsAdmin } from './ProjectsAdmin';
+import { ADMIN_SECTIONS, type AdminSection, mayUse } from './sections';
+import { UserAdmin } from './UserAdmin';
+import { UsersAdmin } from './UsersAdmin';
 import { VcsAdmin } from './VcsAdmin';
 
-const SECTIONS = [
-  { path: '/admin', title: 'Projects' },
-  { path: '/admin/fields', title: 'Fields' },
-  { path: '/admin/users', title: 'Users' },
-  { path: '/admin/groups', title: 'Groups' },
-  { path: '/admin/roles', title: 'Roles' },
-  { path: '/admin/link-types', title: 'Link types' },
-  { path: '/admin/vcs', title: 'VCS integrations' },
-];
+const byPath = (path: string) => ADMIN_SECTIONS.find((s) => s.path === path) as AdminSection;
 
-/** The administration screens; each asks the server, which refuses what the caller may not do. */
+/**
+ * The administration screens; each asks the server, which refuses what the caller may not do.
+ * The navigation lists the screens the caller may use; another says "No access", an unknown
+ * address "Page not found".
+ */
 export function AdminPage({ me, path }: { me: Me; path: string }) {
-  const project = match('/admin/projects/:project', path);
-  const user = match('/admin/users/:login', path);
-  const section =
-    SECTIONS.find((s) => s.path === path.replace(/\/$/, '')) ??
-    (project ? SECTIONS[0] : user ? SECTIONS[2] : SECTIONS[0]);
+  const clean = path.replace(/\/$/, '') || '/admin';
+  const project = match('/admin/projects/:project', clean);
+  const user = match('/admin/users/:login', clean);
+  const section = project
+    ? byPath('/admin')
+    : user
+      ? byPath('/admin/users')
+      : ADMIN_SECTIONS.find((s) => s.path === clean);
+  useTitle(
+    section
+      ? `${project ? `Project ${project.project}` : user ? user.login : section.title} — Administration`
+      : '',
+  );
+  if (!section) return <NotFound />;
+  const allowed = ADMIN_SECTIONS.filter((s) => mayUse(me, s));
+  const mayProject = project ? mayIn(me, project.project as string, 'UPDATE_PROJECT') : true;
   let body = <ProjectsAdmin me={me} />;
-  if (project) body = <ProjectAdmin project={project.project as string} />;
+  if (!mayUse(me, section) || !mayProject)
+    body = (
+      <NoAccess
+        what={project ? `Administering project ${project.project}` : `Administration › ${section.title}`}
+        needs={project ? 'Update project in that project' : section.needsText}
+      />
+    );
+  else if (project) body = <ProjectAdmin project={project.project as string} />;
   else if (user) body = <UserAdmin login={user.login as string} />;
-  else if (section?.path === '/admin/fields') body = <FieldsAdmin />;
-  else if (section?.path === '/admin/users') body = <UsersAdmin />;
-  else if (section?.path === '/admin/groups') body = <GroupsAdmin />;
-  else if (section?.path === '/admin/roles') body = <RolesAdmin />;
-  else if (section?.path === '/admin/link-types') body = <LinkTypesAdmin />;
-  else if (section?.path === '/admin/vcs') body = <VcsAdmin />;
+  else if (section.path === '/admin/fields') body = <FieldsAdmin />;
+  else if (section.path === '/admin/users') body = <UsersAdmin />;
+  else if (section.path === '/admin/groups') body = <GroupsAdmin />;
+  else if (section.path === '/admin/roles') body = <RolesAdmin />;
+  else if (section.path === '/admin/link-types') body = <LinkTypesAdmin />;
+  else if (section.path === '/admin/vcs') body = <VcsAdmin />;
   return (
     <div className="admin-page">
-      <nav className="admin-nav" aria-label="Administration">
-        <ul>
-          {SECTIONS.map((s) => (
-            <li key={s.path}>
-              <Link href={s.path} aria-current={s === section ? 'page' : undefined}>
-                {s.title}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      {allowed.length > 0 && (
+        <nav className="admin-nav" aria-label="Administration">
+          <ul>
+            {allowed.map((s) => (
+              <li key={s.path}>
+                <Link href={s.path} aria-current={s === section ? 'page' : undefined}>
+                  {s.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       <div className="admin-body">{body}</div>
     </div>
   );

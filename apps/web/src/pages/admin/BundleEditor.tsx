@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { trackline } from '../../api';
 import { Chip } from '../../components/Chip';
-import { OneFieldForm, PALETTE, RowAction, TableHead, useAction } from './common';
+import { Dialog } from '../../components/Dialog';
+import { Field, OneFieldForm, PALETTE, RowAction, TableHead, useAction } from './common';
 
 export type BundleType =
   | 'bundle'
@@ -32,7 +34,10 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
     queryKey: key,
     queryFn: () => trackline.bundles.get.query({ bundleType, bundle }),
   });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const move = (value: string, position: number) =>
+    void run(() => trackline.bundles.moveValue.mutate({ bundleType, bundle, value, position }));
   const colours = bundleType === 'bundle' || bundleType === 'stateBundle';
   const update = (value: string, change: { colorIndex?: number; isResolved?: boolean }) =>
     void run(() => trackline.bundles.updateValue.mutate({ bundleType, bundle, value, ...change }));
@@ -50,7 +55,7 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
         <caption className="visually-hidden">Values of {bundle}</caption>
         <TableHead columns={['Value', colours && 'Colour', bundleType === 'stateBundle' && 'Resolved']} />
         <tbody>
-          {(data.data?.values ?? []).map((v) => {
+          {(data.data?.values ?? []).map((v, index, all) => {
             const colour = PALETTE[(v.colorIndex ?? 0) % PALETTE.length] ?? PALETTE[0];
             return (
               <tr key={v.name}>
@@ -87,12 +92,43 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
                     />
                   </td>
                 )}
-                <td>
+                <td className="row-actions">
+                  <button
+                    type="button"
+                    className="icon-button small-icon"
+                    aria-label={`Move ${v.name} up`}
+                    disabled={index === 0}
+                    onClick={() => move(v.name, index - 1)}
+                  >
+                    <span aria-hidden="true">↑</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-button small-icon"
+                    aria-label={`Move ${v.name} down`}
+                    disabled={index === all.length - 1}
+                    onClick={() => move(v.name, index + 1)}
+                  >
+                    <span aria-hidden="true">↓</span>
+                  </button>
+                  <RowAction label={`Rename ${v.name}`} danger={false} onClick={() => setRenaming(v.name)}>
+                    Rename
+                  </RowAction>
                   <RowAction
                     label={`Remove ${v.name}`}
                     onClick={() =>
-                      void run(() =>
-                        trackline.bundles.deleteValue.mutate({ bundleType, bundle, value: v.name }),
+                      void ask(
+                        {
+                          title: `Remove ${v.name} from ${bundle}?`,
+                          body: (
+                            <p>
+                              Every field using {bundle} stops offering {v.name} (refused while issues hold
+                              it). It can be added again as a new value.
+                            </p>
+                          ),
+                          action: 'Remove value',
+                        },
+                        () => trackline.bundles.deleteValue.mutate({ bundleType, bundle, value: v.name }),
                       )
                     }
                   >
@@ -112,6 +148,54 @@ export function BundleEditor({ bundleType, bundle }: { bundleType: BundleType; b
         }
       />
       {feedback}
+      {renaming !== null && (
+        <RenameValueDialog
+          value={renaming}
+          onClose={() => setRenaming(null)}
+          onRename={async (newName) => {
+            const ok = await run(
+              () => trackline.bundles.updateValue.mutate({ bundleType, bundle, value: renaming, newName }),
+              `Renamed ${renaming} to ${newName}.`,
+            );
+            if (ok) setRenaming(null);
+          }}
+        />
+      )}
     </div>
+  );
+}
+
+/** A new name for a bundle value: issues holding it show the new name. */
+function RenameValueDialog(props: { value: string; onClose(): void; onRename(name: string): Promise<void> }) {
+  const [name, setName] = useState(props.value);
+  return (
+    <Dialog title={`Rename ${props.value}`} onClose={props.onClose}>
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim() && name.trim() !== props.value) void props.onRename(name.trim());
+        }}
+      >
+        <Field label="New name">
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={100}
+            data-autofocus
+          />
+        </Field>
+        <p className="muted small">Issues that hold {props.value} show the new name.</p>
+        <div className="actions">
+          <button type="submit" className="primary">
+            Rename
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

@@ -7,11 +7,16 @@ import { Disclosure, OneFieldForm, Panel, RoleGrants, RowAction, useAction } fro
 export function GroupsAdmin() {
   const key = ['admin-groups'] as const;
   const groups = useQuery({ queryKey: [...key, 'list'], queryFn: () => trackline.groups.list.query({}) });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
   const [open, setOpen] = useState<string | null>(null);
   const groupRoles = useQuery({
     queryKey: [...key, 'roles', open],
     queryFn: () => trackline.groups.roles.query({ group: open as string }),
+    enabled: open !== null,
+  });
+  const members = useQuery({
+    queryKey: [...key, 'members', open],
+    queryFn: () => trackline.users.list.query({ group: open as string }),
     enabled: open !== null,
   });
   return (
@@ -27,13 +32,57 @@ export function GroupsAdmin() {
               <RowAction
                 label={`Delete group ${g.name}`}
                 onClick={() =>
-                  void run(() => trackline.groups.delete.mutate({ group: g.name }), `Deleted ${g.name}.`)
+                  void ask(
+                    {
+                      title: `Delete the group ${g.name}?`,
+                      body: (
+                        <p>
+                          Its members stay, but lose the roles the group gave them. This cannot be undone.
+                        </p>
+                      ),
+                      action: 'Delete group',
+                    },
+                    () => trackline.groups.delete.mutate({ group: g.name }),
+                    `Deleted ${g.name}.`,
+                  )
                 }
               >
                 Delete
               </RowAction>
               {open === g.name && (
                 <div className="nested">
+                  <h3 className="nested-title">Members</h3>
+                  <ul className="plain" aria-label={`Members of ${g.name}`}>
+                    {(members.data ?? []).map((u) => (
+                      <li key={u.login}>
+                        {u.fullName} ({u.login}){' '}
+                        <RowAction
+                          label={`Remove ${u.login} from ${g.name}`}
+                          onClick={() =>
+                            void run(
+                              () => trackline.groups.removeUser.mutate({ login: u.login, group: g.name }),
+                              `${u.login} left ${g.name}.`,
+                            )
+                          }
+                        >
+                          Remove
+                        </RowAction>
+                      </li>
+                    ))}
+                    {members.data?.length === 0 && <li className="muted">No members.</li>}
+                  </ul>
+                  {members.data?.length === 10 && <p className="muted small">The first ten members.</p>}
+                  <OneFieldForm
+                    label="Add member (login)"
+                    button="Add member"
+                    submit={(login) =>
+                      run(
+                        () => trackline.groups.addUser.mutate({ login, group: g.name }),
+                        `${login} joined ${g.name}.`,
+                      )
+                    }
+                  />
+                  <h3 className="nested-title">Roles</h3>
                   <RoleGrants
                     holder={g.name}
                     held={groupRoles.data ?? []}

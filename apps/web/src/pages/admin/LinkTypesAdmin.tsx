@@ -7,7 +7,7 @@ import { CreateForm, Field, Panel, RowAction, TableHead, useAction, useForm } fr
 export function LinkTypesAdmin() {
   const key = ['admin-link-types'] as const;
   const types = useQuery({ queryKey: key, queryFn: () => trackline.linkTypes.list.query({}) });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
   const { form, setForm, bind, reset } = useForm({
     name: '',
     outwardName: '',
@@ -41,7 +41,17 @@ export function LinkTypesAdmin() {
                   <RowAction
                     label={`Delete link type ${t.name}`}
                     onClick={() =>
-                      void run(
+                      void ask(
+                        {
+                          title: `Delete the link type ${t.name}?`,
+                          body: (
+                            <p>
+                              Every link of this type (“{t.outwardName}” / “{t.inwardName}”) is removed from
+                              the issues. This cannot be undone.
+                            </p>
+                          ),
+                          action: 'Delete link type',
+                        },
                         () => trackline.linkTypes.delete.mutate({ name: t.name }),
                         `Deleted ${t.name}.`,
                       )

@@ -30,7 +30,7 @@ export function ProjectsAdmin({ me }: { me: Me }) {
     queryFn: () => trackline.projects.trash.query({}),
     retry: false,
   });
-  const { run, feedback } = useAction(PROJECTS);
+  const { run, ask, feedback } = useAction(PROJECTS);
   const { form, bind, reset } = useForm({ project: '', projectName: '', description: '', lead: me.login });
   const create = async (event: FormEvent) => {
     event.preventDefault();
@@ -64,7 +64,17 @@ export function ProjectsAdmin({ me }: { me: Me }) {
                   <RowAction
                     label={`Move to trash: ${p.shortName}`}
                     onClick={() =>
-                      void run(
+                      void ask(
+                        {
+                          title: `Move ${p.shortName} to the trash?`,
+                          body: (
+                            <p>
+                              {p.name} ({p.shortName}) and its issues leave every list and search. It can be
+                              restored from the trash below until it is purged.
+                            </p>
+                          ),
+                          action: 'Move to trash',
+                        },
                         () => trackline.projects.delete.mutate({ project: p.shortName }),
                         `${p.shortName} is in the trash.`,
                       )
@@ -131,7 +141,17 @@ export function ProjectsAdmin({ me }: { me: Me }) {
                         type="button"
                         className="danger"
                         onClick={() =>
-                          void run(
+                          void ask(
+                            {
+                              title: `Purge ${p.id} for good?`,
+                              body: (
+                                <p>
+                                  {p.name} ({p.id}) and its {p.issues} issues are deleted with their comments,
+                                  attachments and history. This cannot be undone.
+                                </p>
+                              ),
+                              action: 'Purge',
+                            },
                             () => trackline.projects.purge.mutate({ project: p.id }),
                             `Purged ${p.id}.`,
                           )
@@ -148,130 +168,6 @@ export function ProjectsAdmin({ me }: { me: Me }) {
           )}
         </Panel>
       )}
-    </>
-  );
-}
-
-/** One project: its fields with their bundles' values (and colours), assignees, roles granted in it. */
-export function ProjectAdmin({ project }: { project: string }) {
-  const key = ['admin-project', project] as const;
-  const fields = useQuery({
-    queryKey: [...key, 'fields'],
-    queryFn: async () => {
-      const names = await trackline.customFields.listProjectFields.query({ project });
-      return Promise.all(
-        names.map((f) => trackline.customFields.getProjectField.query({ project, name: f.name })),
-      );
-    },
-  });
-  const assignees = useQuery({
-    queryKey: [...key, 'assignees'],
-    queryFn: () => trackline.projectBundles.assignees.query({ project }),
-  });
-  const users = useQuery({
-    queryKey: [...key, 'users'],
-    queryFn: () => trackline.users.list.query({ project }),
-    retry: false,
-  });
-  const { run, feedback } = useAction(key);
-  const [grant, setGrant] = useState({ who: 'user' as 'user' | 'group', name: '', role: 'Developer' });
-  const grantRole = (event: FormEvent) => {
-    event.preventDefault();
-    void run(
-      () =>
-        grant.who === 'user'
-          ? trackline.users.grantRole.mutate({ login: grant.name, role: grant.role, project })
-          : trackline.groups.grantRole.mutate({ group: grant.name, role: grant.role, project }),
-      `Granted ${grant.role} in ${project} to ${grant.name}.`,
-    );
-  };
-  return (
-    <>
-      <p className="breadcrumbs">
-        <Link href="/admin">Projects</Link> › {project}
-      </p>
-      <h1>Project {project}</h1>
-      <Panel title="Fields">
-        {(fields.data ?? []).map((f) => {
-          const bundle = f.param.find((p) => p.name === 'bundle')?.value;
-          const type = bundleTypeOf(f.type);
-          return (
-            <details key={f.name} className="field-details">
-              <summary>
-                {f.name} <span className="muted">{f.type}</span>
-                {f.emptyText && <span className="muted"> · empty: {f.emptyText}</span>}
-              </summary>
-              {bundle && type ? (
-                <BundleEditor bundleType={type} bundle={bundle} />
-              ) : (
-                <p className="muted">A simple field: no values to manage.</p>
-              )}
-            </details>
-          );
-        })}
-      </Panel>
-      <Panel title="Assignees">
-        <ul className="plain">
-          {(assignees.data ?? []).map((a) => (
-            <li key={a.login}>
-              {a.fullName} ({a.login}){a.isFromGroup && <span className="muted"> from a group</span>}{' '}
-              {!a.isFromGroup && (
-                <RowAction
-                  label={`Remove ${a.login} from the assignees`}
-                  onClick={() =>
-                    void run(() =>
-                      trackline.projectBundles.removeAssignee.mutate({ project, login: a.login }),
-                    )
-                  }
-                >
-                  Remove
-                </RowAction>
-              )}
-            </li>
-          ))}
-        </ul>
-        <OneFieldForm
-          label="Add assignee (login)"
-          button="Add"
-          submit={(login) =>
-            run(
-              () => trackline.projectBundles.addAssignee.mutate({ project, login }),
-              `${login} is an assignee.`,
-            )
-          }
-        />
-      </Panel>
-      <Panel title="Roles in this project">
-        {users.data && (
-          <p>
-            Users with access: {users.data.map((u) => u.login).join(', ') || 'none'}
-            {users.data.length === 10 && ' (first page)'}
-          </p>
-        )}
-        <form className="row" onSubmit={grantRole}>
-          <Field label="Grant to" inline>
-            <select
-              value={grant.who}
-              onChange={(e) => setGrant({ ...grant, who: e.target.value as 'user' | 'group' })}
-            >
-              <option value="user">User</option>
-              <option value="group">Group</option>
-            </select>
-          </Field>
-          <Field label={grant.who === 'user' ? 'Login' : 'Group name'} inline>
-            <input
-              value={grant.name}
-              onChange={(e) => setGrant({ ...grant, name: e.target.value })}
-              required
-            />
-          </Field>
-          <Field label="Role" inline>
-            <RoleSelect value={grant.role} onChange={(role) => setGrant({ ...grant, role })} />
-          </Field>
-          <button type="submit">Grant</button>
-        </form>
-      </Panel>
-      {feedback}
     </>
   );
 }

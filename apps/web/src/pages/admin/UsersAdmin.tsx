@@ -16,6 +16,22 @@ import {
 
 const USERS = ['admin-users'] as const;
 
+/** Accounts the server keeps for itself: never offered for deletion. */
+export const BUILT_IN = new Set(['root', 'guest', 'system_user', 'deleted_user']);
+
+/** What deleting a user does, for the confirmation. */
+export const deleteUserRequest = (login: string, fullName: string) => ({
+  title: `Delete the user ${login}?`,
+  body: (
+    <p>
+      {fullName} ({login}) goes with their sessions, tokens, roles, group memberships, stars, votes, own tags
+      and saved searches; the issues, comments and changes they wrote stay, shown as by deleted_user. This
+      cannot be undone.
+    </p>
+  ),
+  action: 'Delete user',
+});
+
 /** Users: search (pages of 10), create with a password, delete. */
 export function UsersAdmin() {
   const [q, setQ] = useState('');
@@ -24,8 +40,14 @@ export function UsersAdmin() {
     queryKey: [...USERS, q, start],
     queryFn: () => trackline.users.list.query({ q, start }),
   });
-  const { run, feedback } = useAction(USERS);
+  const { run, ask, feedback } = useAction(USERS);
   const { form, bind, reset } = useForm({ login: '', fullName: '', email: '', password: '' });
+  const system = useQuery({
+    queryKey: [...USERS, 'system'],
+    queryFn: () => trackline.users.systemUsers.query({}),
+    retry: false,
+  });
+  const builtIn = new Set([...BUILT_IN, ...(system.data ?? []).map((u) => u.login)]);
   const create = async (event: FormEvent) => {
     event.preventDefault();
     const ok = await run(
@@ -65,14 +87,22 @@ export function UsersAdmin() {
                 </td>
                 <td>{u.fullName}</td>
                 <td>
-                  <RowAction
-                    label={`Delete user ${u.login}`}
-                    onClick={() =>
-                      void run(() => trackline.users.delete.mutate({ login: u.login }), `Deleted ${u.login}.`)
-                    }
-                  >
-                    Delete
-                  </RowAction>
+                  {builtIn.has(u.login) ? (
+                    <span className="muted small">built-in</span>
+                  ) : (
+                    <RowAction
+                      label={`Delete user ${u.login}`}
+                      onClick={() =>
+                        void ask(
+                          deleteUserRequest(u.login, u.fullName),
+                          () => trackline.users.delete.mutate({ login: u.login }),
+                          `Deleted ${u.login}.`,
+                        )
+                      }
+                    >
+                      Delete
+                    </RowAction>
+                  )}
                 </td>
               </tr>
             ))}
@@ -106,86 +136,6 @@ export function UsersAdmin() {
         </Field>
       </CreateForm>
       {feedback}
-    </>
-  );
-}
-
-/** One user: name and e-mail, groups, roles (global or per project). */
-export function UserAdmin({ login }: { login: string }) {
-  const key = ['admin-user', login] as const;
-  const user = useQuery({ queryKey: [...key, 'user'], queryFn: () => trackline.users.get.query({ login }) });
-  const groups = useQuery({
-    queryKey: [...key, 'groups'],
-    queryFn: () => trackline.groups.ofUser.query({ login }),
-  });
-  const roles = useQuery({
-    queryKey: [...key, 'roles'],
-    queryFn: () => trackline.users.roles.query({ login }),
-  });
-  const { run, feedback } = useAction(key);
-  if (user.error) {
-    return (
-      <p className="error" role="alert">
-        No user {login}. <Link href="/admin/users">All users</Link>
-      </p>
-    );
-  }
-  return (
-    <>
-      <p className="breadcrumbs">
-        <Link href="/admin/users">Users</Link> › {login}
-      </p>
-      <h1>{user.data?.fullName ?? login}</h1>
-      <p className="muted">
-        {login} · {user.data?.email || 'no e-mail'} · {user.data?.type}
-      </p>
-      <Panel title="Groups">
-        <ul className="plain">
-          {(groups.data ?? []).map((g) => (
-            <li key={g.name}>
-              {g.name}{' '}
-              <RowAction
-                label={`Remove ${login} from ${g.name}`}
-                onClick={() => void run(() => trackline.groups.removeUser.mutate({ login, group: g.name }))}
-              >
-                Remove
-              </RowAction>
-            </li>
-          ))}
-        </ul>
-        <OneFieldForm
-          label="Add to group"
-          button="Add"
-          submit={(group) =>
-            run(() => trackline.groups.addUser.mutate({ login, group }), `${login} joined ${group}.`)
-          }
-        />
-      </Panel>
-      <Panel title="Roles">
-        <RoleGrants
-          holder={login}
-          held={roles.data ?? []}
-          revoke={(role) => void run(() => trackline.users.revokeRole.mutate({ login, role }))}
-          grant={(role, project) =>
-            void run(
-              () => trackline.users.grantRole.mutate({ login, role, ...(project ? { project } : {}) }),
-              `Granted ${role}.`,
-            )
-          }
-        />
-      </Panel>
-      {feedback}
-      <button
-        type="button"
-        className="danger"
-        onClick={() =>
-          void run(() => trackline.users.delete.mutate({ login })).then(
-            (ok) => ok && navigate('/admin/users'),
-          )
-        }
-      >
-        Delete {login}
-      </button>
     </>
   );
 }

@@ -9,7 +9,7 @@ type Host = 'github' | 'gitlab' | 'bitbucket';
 export function VcsAdmin() {
   const key = ['admin-vcs'] as const;
   const list = useQuery({ queryKey: [...key, 'list'], queryFn: () => trackline.vcs.list.query({}) });
-  const { run, feedback } = useAction(key);
+  const { run, ask, feedback } = useAction(key);
   const { form, bind, reset } = useForm({
     name: '',
     host: 'github' as Host,
@@ -62,7 +62,20 @@ export function VcsAdmin() {
               <RowAction
                 label={`Delete integration ${v.name}`}
                 onClick={() =>
-                  void run(() => trackline.vcs.delete.mutate({ name: v.name }), `Deleted ${v.name}.`)
+                  void ask(
+                    {
+                      title: `Delete the integration ${v.name}?`,
+                      body: (
+                        <p>
+                          Pushes to {v.repository} stop reaching Trackline and its delivery log goes with it.
+                          This cannot be undone (a new integration gets a new hook URL).
+                        </p>
+                      ),
+                      action: 'Delete integration',
+                    },
+                    () => trackline.vcs.delete.mutate({ name: v.name }),
+                    `Deleted ${v.name}.`,
+                  )
                 }
               >
                 Delete

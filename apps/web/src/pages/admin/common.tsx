@@ -1,12 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, type ReactNode, useState } from 'react';
 import { messageOf, trackline } from '../../api';
+import { type ConfirmRequest, useConfirm } from '../../components/Confirm';
 
-/** Runs a change, shows its error, and refreshes the queries under `refresh` afterwards. */
+/**
+ * Runs a change, shows its error, and refreshes the queries under `refresh` afterwards. `ask`
+ * runs it only after a confirmation (every delete: it names what goes and whether it comes back).
+ */
 export function useAction(refresh: readonly unknown[]) {
   const client = useQueryClient();
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
+  const { confirm, dialog } = useConfirm();
   const run = async (work: () => Promise<unknown>, message = '') => {
     setError('');
     setDone('');
@@ -20,8 +25,11 @@ export function useAction(refresh: readonly unknown[]) {
       return false;
     }
   };
+  const ask = async (request: ConfirmRequest, work: () => Promise<unknown>, message = '') =>
+    (await confirm(request)) ? run(work, message) : false;
   const feedback = (
     <>
+      {dialog}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -32,7 +40,7 @@ export function useAction(refresh: readonly unknown[]) {
       </p>
     </>
   );
-  return { run, feedback };
+  return { run, ask, feedback };
 }
 
 export function Panel({ title, children, id }: { title: string; children: ReactNode; id?: string }) {

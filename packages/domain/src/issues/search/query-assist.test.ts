@@ -53,6 +53,16 @@ describe('assistSearchQuery', () => {
     );
   });
 
+  it('offers me for user attributes and fields only, and no built-in account', async () => {
+    expect(await options('State: ')).not.toContain('me');
+    expect(await options('Priority: ')).not.toContain('me');
+    for (const query of ['Assignee: ', 'for: ', 'reported by: ']) {
+      const offered = await options(query, root);
+      expect(offered).toEqual(expect.arrayContaining(['me', 'root', 'dev']));
+      for (const builtIn of ['guest', 'deleted_user', 'system_user']) expect(offered).not.toContain(builtIn);
+    }
+  });
+
   it('offers # keywords and values', async () => {
     expect(await options('#Unr')).toContain('Unresolved');
     expect(await options('#Subm')).toContain('Submitted');

@@ -59,6 +59,13 @@ const OFFERED_ATTRIBUTES = [
   HAS_ATTRIBUTE,
 ];
 const KEYWORDS = ['Resolved', 'Unresolved', 'me'];
+/** What a state field takes besides its values: `me` names a user, never a state. */
+const STATE_KEYWORDS = ['Resolved', 'Unresolved'];
+/**
+ * Accounts a person may name in a query: people (and root). The built-in ones (guest,
+ * deleted_user, system_user, workflow and service accounts) are never offered as completions.
+ */
+const PERSON_TYPES = `u.type in ('user', 'root')`;
 /** Candidates read per kind: completion needs the first few, not every name. */
 const LOOKUP_LIMIT = 200;
 
@@ -144,15 +151,17 @@ async function users(
   projectIds: number[],
 ): Promise<{ login: string; full_name: string }[]> {
   if (can(actor, 'READ_USER'))
-    return em.execute(`select login, full_name from users order by login_key limit ${LOOKUP_LIMIT}`);
+    return em.execute(
+      `select login, full_name from users u where ${PERSON_TYPES} order by login_key limit ${LOOKUP_LIMIT}`,
+    );
   const reported = readableIssuesSql(actor, 'i');
   const valued = readableIssuesSql(actor, 'vi');
   if (projectIds.length === 0 || reported === 'none' || valued === 'none') return [];
   const hidden = await hiddenProjectFieldIds(em, actor);
   return em.execute(
-    'select login, full_name from users u where u.id = ? or exists (select 1 from issues i where i.reporter_id = u.id ' +
+    `select login, full_name from users u where ${PERSON_TYPES} and (u.id = ? or exists (select 1 from issues i where i.reporter_id = u.id ` +
       `and ${reported.sql}) or exists (select 1 from issue_field_values v join issues vi on vi.id = v.issue_id ` +
-      `where v.user_id = u.id and ${valued.sql}${notHidden('v.field_id', hidden)}) order by login_key limit ${LOOKUP_LIMIT}`,
+      `where v.user_id = u.id and ${valued.sql}${notHidden('v.field_id', hidden)})) order by login_key limit ${LOOKUP_LIMIT}`,
     [actor.userId, ...reported.params, ...valued.params, ...hidden],
   );
 }
@@ -201,7 +210,8 @@ async function valuesOf(em: Em, actor: Actor, attribute: string): Promise<Candid
   if (fields.some((f) => f.kind === 'date'))
     candidates.push(...RELATIVE_DATES.map((d) => value(d, f0(fields))));
   for (const f of fields) if (f.empty_text) candidates.push(value(f.empty_text, f.name));
-  if (fields.some((f) => f.kind === 'state')) candidates.push(...KEYWORDS.map((k) => value(k, 'State')));
+  if (fields.some((f) => f.kind === 'state'))
+    candidates.push(...STATE_KEYWORDS.map((k) => value(k, 'State')));
   if (fields.some((f) => f.kind === 'user')) {
     candidates.push(
       value('me', 'Current user'),
