@@ -11,10 +11,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { startApi } from './bench-support.mjs';
+import { PG_BASE, pgAdmin } from './pg-admin.mjs';
 
-const BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const ROUNDS = Number(process.env.BENCH_ATTACHMENT_ROUNDS ?? 2);
 const PASSWORD = 'bench-password';
 const AUTH = `Basic ${Buffer.from(`root:${PASSWORD}`).toString('base64')}`;
@@ -25,16 +24,6 @@ const SIZES = [
 ];
 const CLIENTS = 8;
 const sha = (data) => createHash('sha256').update(data).digest('hex');
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: `${BASE}/postgres` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const multipart = (name, data) => {
   const boundary = `----bench${randomBytes(8).toString('hex')}`;
@@ -180,9 +169,9 @@ const folder = () => {
 const databases = [];
 async function database() {
   const name = `trackline_bench_att_${process.pid}_${databases.length}`;
-  await admin(`create database ${name}`);
+  await pgAdmin(`create database ${name}`);
   databases.push(name);
-  return `${BASE}/${name}`;
+  return `${PG_BASE}/${name}`;
 }
 /** A server (one process) with a data folder of its own; on `databaseUrl` when given, else SQLite there. */
 function server(databaseUrl) {
@@ -278,6 +267,6 @@ try {
   }
   console.log(JSON.stringify({ stores, ratios, twoHosts }, null, 2));
 } finally {
-  for (const name of databases) await admin(`drop database if exists ${name} with (force)`).catch(() => {});
+  for (const name of databases) await pgAdmin(`drop database if exists ${name} with (force)`).catch(() => {});
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 }

@@ -7,25 +7,14 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { MAIN, NODE_FLAGS, processCpuMs } from './bench-support.mjs';
 import { mixedWorkload } from './mixed-workload.mjs';
+import { PG_BASE, pgAdmin } from './pg-admin.mjs';
 import { buildDatabase } from './seed-data.mjs';
 
-const BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const NAME = `trackline_bench_procs_${process.pid}`;
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: `${BASE}/postgres` });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Pids of the processes whose parent is `pid` (the cluster's workers). */
 function childrenOf(pid) {
@@ -173,14 +162,14 @@ async function measure(url, processes, target) {
   }
 }
 
-await admin(`create database ${NAME}`);
+await pgAdmin(`create database ${NAME}`);
 try {
-  const url = `${BASE}/${NAME}`;
+  const url = `${PG_BASE}/${NAME}`;
   const seeded = await buildDatabase({ kind: 'postgresql', url });
   const { mixed } = mixedWorkload(seeded);
   const one = await measure(url, 1, mixed);
   const two = await measure(url, 2, mixed);
   console.log(JSON.stringify({ one, two, ratio: +(two.rps / one.rps).toFixed(3) }));
 } finally {
-  await admin(`drop database if exists ${NAME} with (force)`);
+  await pgAdmin(`drop database if exists ${NAME} with (force)`);
 }

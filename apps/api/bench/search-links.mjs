@@ -12,12 +12,13 @@
 // (and reuses: queries only) the SQLite file TRACKLINE_BENCH_LINKS_FILE or the PostgreSQL database.
 // Prints JSON.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDomain, startApi, waitForIndexer } from './bench-support.mjs';
 import { importRequestsAhead } from './search-bodies.mjs';
-import { PROJECTS, project, SUBSYSTEMS, USERS, VOCABULARY } from './search-data.mjs';
+import { PROJECTS, project, VOCABULARY } from './search-data.mjs';
+import { prepareSearchData, searchDatabase } from './search-setup.mjs';
 
 const domain = await loadDomain();
 const ISSUES = Number(process.env.TRACKLINE_BENCH_LINKS_ISSUES ?? 20_000);
@@ -31,26 +32,6 @@ const ROOT = basic('root', 'root-password');
 /** The two users of the fairness rows: Developers everywhere, nothing else. */
 const SLOW = basic('flooder', 'flooder-password');
 const STEADY = basic('steady', 'steady-password');
-
-async function prepare(config) {
-  const orm = await domain.createOrm(config);
-  await domain.migrate(orm);
-  await domain.seed(orm, { adminPassword: 'root-password' });
-  const fork = () => orm.em.fork();
-  const root = await domain.loadActor(fork(), await fork().findOneOrFail(domain.User, { loginKey: 'root' }));
-  for (let p = 0; p < PROJECTS; p++) {
-    await domain.createProject(fork(), root, { shortName: project(p), name: `Links bench ${p + 1}` });
-    for (const name of SUBSYSTEMS)
-      await domain.addFieldValue(fork(), root, project(p), 'Subsystem', { name });
-  }
-  for (let u = 1; u <= USERS; u++)
-    await domain.insertUser(fork(), { login: `u${u}`, fullName: `User ${u}`, email: `u${u}@example.com` });
-  for (const login of ['flooder', 'steady']) {
-    await domain.insertUser(fork(), { login, email: `${login}@example.com`, password: `${login}-password` });
-    await domain.grantRole(fork(), root, login, 'Developer');
-  }
-  await orm.close(true);
-}
 
 async function send(url, method, path, body, contentType = 'application/xml') {
   const res = await fetch(`${url}${path}`, {
@@ -144,22 +125,26 @@ const SLOW_QUERIES = [
 
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-links-'));
 const file = process.env.TRACKLINE_BENCH_LINKS_FILE ?? join(dir, 'links.sqlite');
-const pgUrl = PG ? `${PG.replace(/\/$/, '')}/${PG_DB}` : undefined;
-const pgHasIssues = () => {
-  try {
-    return Number(String(execFileSync('psql', [pgUrl, '-Atc', 'select count(*) from issues'])).trim()) > 0;
-  } catch {
-    return false;
-  }
-};
+const db = searchDatabase({ pg: PG, pgDb: PG_DB, file, keep: KEEP });
+const { pgUrl } = db;
 let server;
 try {
-  const reuse = KEEP && (PG ? pgHasIssues() : existsSync(file));
-  if (PG && !reuse) {
-    execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
-    execFileSync('psql', [PG, '-qc', `create database ${PG_DB}`]);
-  }
-  if (!reuse) await prepare(PG ? { kind: 'postgresql', url: pgUrl } : { kind: 'sqlite', file });
+  const reuse = db.open();
+  if (!reuse)
+    await prepareSearchData(domain, db.config, {
+      name: 'Links bench',
+      fullName: (u) => `User ${u}`,
+      more: async (fork, root) => {
+        for (const login of ['flooder', 'steady']) {
+          await domain.insertUser(fork(), {
+            login,
+            email: `${login}@example.com`,
+            password: `${login}-password`,
+          });
+          await domain.grantRole(fork(), root, login, 'Developer');
+        }
+      },
+    });
   const env = { NODE_ENV: 'production', ...(PG ? { DATABASE_URL: pgUrl } : {}) };
   server = await startApi(file, { env });
   if (!reuse) {
@@ -237,5 +222,5 @@ try {
 } finally {
   server?.child.kill('SIGTERM');
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
-  if (PG && !KEEP) execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
+  db.drop();
 }

@@ -14,12 +14,13 @@
 // keeps (and reuses, if present: queries only) the SQLite file `TRACKLINE_BENCH_SEARCH_FILE` or the
 // PostgreSQL database. Prints JSON.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDomain, processCpuMs, processTreeCpuMs, startApi, waitForIndexer } from './bench-support.mjs';
 import { importRequestsAhead } from './search-bodies.mjs';
-import { PROJECTS, project, SUBSYSTEMS, USERS, VOCABULARY } from './search-data.mjs';
+import { project, VOCABULARY } from './search-data.mjs';
+import { prepareSearchData, searchDatabase } from './search-setup.mjs';
 
 const domain = await loadDomain();
 const ISSUES = Number(process.env.TRACKLINE_BENCH_SEARCH_ISSUES ?? 1_000_000);
@@ -30,26 +31,6 @@ const PG_DB = process.env.TRACKLINE_BENCH_SEARCH_PG_DB ?? 'trackline_bench_searc
 // Extra node flags of the server (for example `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
 const NODE_ARGS = (process.env.TRACKLINE_BENCH_SEARCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ROOT = `Basic ${Buffer.from('root:root-password').toString('base64')}`;
-async function prepare(config) {
-  const orm = await domain.createOrm(config);
-  await domain.migrate(orm);
-  await domain.seed(orm, { adminPassword: 'root-password' });
-  const fork = () => orm.em.fork();
-  const root = await domain.loadActor(fork(), await fork().findOneOrFail(domain.User, { loginKey: 'root' }));
-  for (let p = 0; p < PROJECTS; p++) {
-    await domain.createProject(fork(), root, { shortName: project(p), name: `Search bench ${p + 1}` });
-    for (const name of SUBSYSTEMS)
-      await domain.addFieldValue(fork(), root, project(p), 'Subsystem', { name });
-  }
-  for (let u = 1; u <= USERS; u++)
-    await domain.insertUser(fork(), {
-      login: `u${u}`,
-      fullName: `User ${String(u).padStart(3, '0')}`,
-      email: `u${u}@example.com`,
-    });
-  await orm.close(true);
-}
-
 async function importAll(url) {
   const headers = { authorization: ROOT, 'content-type': 'application/xml' };
   const requests = importRequestsAhead(ISSUES);
@@ -159,33 +140,18 @@ async function measureMix(url) {
   return rows;
 }
 
-/** Whether the kept PostgreSQL database exists with issues (TRACKLINE_BENCH_SEARCH_KEEP=1 reuses it). */
-function pgHasIssues() {
-  try {
-    const out = execFileSync(
-      'psql',
-      [`${PG.replace(/\/$/, '')}/${PG_DB}`, '-Atc', 'select count(*) from issues'],
-      {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    return Number(String(out).trim()) > 0;
-  } catch {
-    return false;
-  }
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'trackline-bench-search-'));
 const file = process.env.TRACKLINE_BENCH_SEARCH_FILE ?? join(dir, 'search.sqlite');
-const pgUrl = PG ? `${PG.replace(/\/$/, '')}/${PG_DB}` : undefined;
+const db = searchDatabase({ pg: PG, pgDb: PG_DB, file, keep: KEEP });
+const { pgUrl } = db;
 let server;
 try {
-  const reuse = KEEP && (PG ? pgHasIssues() : existsSync(file));
-  if (PG && !reuse) {
-    execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
-    execFileSync('psql', [PG, '-qc', `create database ${PG_DB}`]);
-  }
-  if (!reuse) await prepare(PG ? { kind: 'postgresql', url: pgUrl } : { kind: 'sqlite', file });
+  const reuse = db.open();
+  if (!reuse)
+    await prepareSearchData(domain, db.config, {
+      name: 'Search bench',
+      fullName: (u) => `User ${String(u).padStart(3, '0')}`,
+    });
   server = await startApi(file, {
     nodeArgs: NODE_ARGS,
     env: { NODE_ENV: 'production', ...(PG ? { DATABASE_URL: pgUrl } : {}) },
@@ -254,5 +220,5 @@ try {
 } finally {
   server?.child.kill('SIGTERM');
   if (!KEEP) rmSync(dir, { recursive: true, force: true });
-  if (PG && !KEEP) execFileSync('psql', [PG, '-qc', `drop database if exists ${PG_DB}`], { stdio: 'ignore' });
+  db.drop();
 }

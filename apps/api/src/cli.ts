@@ -1,5 +1,5 @@
 import { migrateAttachments } from './attachments/migrate-command.js';
-import { type Env, readEnv } from './env.js';
+import { readEnvOrExit } from './env.js';
 
 /**
  * Commands beside the server, with the server's settings: `node apps/api/dist/cli.js attachments
@@ -7,13 +7,7 @@ import { type Env, readEnv } from './env.js';
  * and status 2, as for the server.
  */
 const log = (line: string) => console.log(`trackline: ${line}`);
-let env: Env;
-try {
-  env = readEnv();
-} catch (error) {
-  console.error(`trackline: ${(error as Error).message}`);
-  process.exit(2);
-}
+const env = readEnvOrExit();
 const [command, ...args] = process.argv.slice(2);
 if (command === 'attachments') process.exit(await migrateAttachments(env, args, log));
 log('usage: trackline attachments migrate [--from DIR]');

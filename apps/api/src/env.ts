@@ -214,6 +214,16 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return parsed.data;
 }
 
+/** An entry point's settings (the server's, the CLI's): a bad one is its message alone and exit status 2. */
+export function readEnvOrExit(): Env {
+  try {
+    return readEnv();
+  } catch (error) {
+    console.error(`trackline: ${(error as Error).message}`);
+    process.exit(2);
+  }
+}
+
 /** The database: PostgreSQL when DATABASE_URL is set, else the embedded SQLite file. */
 export function databaseFromEnv(env: Env): DatabaseConfig {
   return env.DATABASE_URL

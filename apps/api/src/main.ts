@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster.js';
-import { type Env, processCountFromEnv, readEnv } from './env.js';
+import { processCountFromEnv, readEnvOrExit } from './env.js';
 import { openAttachments, prepareDatabase, printWhereToGo, serve } from './serve.js';
 
 /**
@@ -8,13 +8,7 @@ import { openAttachments, prepareDatabase, printWhereToGo, serve } from './serve
  * database once (migrations, `root` and its generated password) and forks that many servers
  * sharing the port. A bad setting is one clear message and exit code 2, without a stack trace.
  */
-let env: Env;
-try {
-  env = readEnv();
-} catch (error) {
-  console.error(`trackline: ${(error as Error).message}`);
-  process.exit(2);
-}
+const env = readEnvOrExit();
 
 const processes = processCountFromEnv(env);
 if (processes > 1 && cluster.isPrimary) {

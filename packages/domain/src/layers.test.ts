@@ -9,8 +9,9 @@ import { describe, expect, it } from 'vitest';
  * files count as folders of their own name (`errors.ts` is `errors`).
  */
 const LAYERS: readonly (readonly string[])[] = [
-  // Kernel: errors, user text, collections, typed values from text. No database, no domain.
-  ['errors', 'text', 'collections', 'values'],
+  // Kernel: errors, user text, collections, typed values from text, the background workers'
+  // polling loop. No database, no domain.
+  ['errors', 'text', 'collections', 'values', 'polling'],
   // The languages: commands and search queries, pure functions of (text, vocabulary).
   ['commands', 'query'],
   // The database: connection, entity manager, statement runner, migrations. No entity.

@@ -6,6 +6,7 @@ import { keys } from '../lib/queries';
 import { navigate } from '../lib/router';
 import { quoteValue } from '../lib/segments';
 import { Dialog } from './Dialog';
+import { FormActions } from './FormActions';
 import { MarkdownEditor } from './Markdown';
 
 const SIMPLE_KINDS: string[] = ['string', 'text', 'integer', 'float', 'date', 'period'];
@@ -105,19 +106,7 @@ export function NewIssueDialog({
             ))}
           </fieldset>
         )}
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Create
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Create" onCancel={onClose} error={error} />
       </form>
     </Dialog>
   );
@@ -147,19 +136,7 @@ export function SaveSearchDialog({ query, onClose }: { query: string; onClose():
           <span>Name</span>
           <input value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Save
-          </button>
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Save" onCancel={onClose} error={error} />
       </form>
     </Dialog>
   );

@@ -4,6 +4,7 @@ import { messageOf, trackline } from '../api';
 import { keys } from '../lib/queries';
 import { useConfirm } from './Confirm';
 import { Dialog } from './Dialog';
+import { FormActions } from './FormActions';
 
 type Folder = {
   id: string;
@@ -257,19 +258,7 @@ function RenameDialog(props: { search: SavedSearch; onClose(): void; onDone(): v
             data-autofocus
           />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="submit" className="primary">
-            Rename
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Rename" onCancel={props.onClose} error={error} />
       </form>
     </Dialog>
   );

@@ -5,6 +5,7 @@ import { isUnauthenticated, messageOf, trackline } from '../api';
 import { CommandBox, type CommandTarget } from '../components/CommandBox';
 import { useConfirm } from '../components/Confirm';
 import { FieldsPanel } from '../components/FieldsPanel';
+import { FormActions } from '../components/FormActions';
 import { StarAndVote, Tags } from '../components/IssueActions';
 import { formatTime } from '../components/IssueRow';
 import { MarkdownEditor, MarkdownText } from '../components/Markdown';
@@ -211,19 +212,7 @@ function Summary({ issue, mayEdit }: { issue: IssueView; mayEdit: boolean }) {
         <input value={summary} onChange={(e) => setSummary(e.target.value)} required autoFocus />
       </label>
       <MarkdownEditor label="Description" value={description} onChange={setDescription} rows={8} />
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="actions">
-        <button type="submit" className="primary">
-          Save
-        </button>
-        <button type="button" onClick={() => setEditing(false)}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submit="Save" onCancel={() => setEditing(false)} error={error} />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import type { IssueView, Me, RouterOutputs } from '@trackline/client';
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { messageOf, trackline, uploadAttachments } from '../api';
 import { useConfirm } from '../components/Confirm';
+import { ErrorText, FormActions } from '../components/FormActions';
 import { GroupSelect } from '../components/GroupSelect';
 import { AddLinkForm } from '../components/IssueActions';
 import { formatTime } from '../components/IssueRow';
@@ -40,14 +41,6 @@ function Section({
 
 /** The start of a long text, for a confirmation that names it. */
 const excerpt = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text);
-
-function ErrorText({ error }: { error: string }) {
-  return error ? (
-    <p className="error" role="alert">
-      {error}
-    </p>
-  ) : null;
-}
 
 /** Comments with their visibility group: add (optionally for one group), edit and delete. */
 export function Comments({
@@ -133,14 +126,7 @@ export function Comments({
                   rows={3}
                   autoFocus
                 />
-                <div className="actions">
-                  <button type="submit" className="primary">
-                    Save
-                  </button>
-                  <button type="button" onClick={() => setEditing(null)}>
-                    Cancel
-                  </button>
-                </div>
+                <FormActions submit="Save" onCancel={() => setEditing(null)} />
               </form>
             ) : (
               <>

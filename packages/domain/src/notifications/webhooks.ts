@@ -52,38 +52,25 @@ export function checkWebhookUrl(url: string): string {
   return parsed.toString();
 }
 
+/** A hook's row and its owner's login, as `view` reads them. */
+const hooks = () =>
+  tables
+    .selectFrom('webhooks as w')
+    .innerJoin('users as o', 'o.id', 'w.owner_id')
+    .select([
+      'w.id',
+      'w.name',
+      'w.url',
+      'w.kinds',
+      'w.enabled',
+      'w.disabled_reason',
+      'w.created_at',
+      'o.login',
+    ]);
 const hookQuery = prepareRead((param: Param<{ key: string }>) =>
-  tables
-    .selectFrom('webhooks as w')
-    .innerJoin('users as o', 'o.id', 'w.owner_id')
-    .select([
-      'w.id',
-      'w.name',
-      'w.url',
-      'w.kinds',
-      'w.enabled',
-      'w.disabled_reason',
-      'w.created_at',
-      'o.login',
-    ])
-    .where('w.name_key', '=', param('key')),
+  hooks().where('w.name_key', '=', param('key')),
 );
-const allHooksQuery = prepareRead(() =>
-  tables
-    .selectFrom('webhooks as w')
-    .innerJoin('users as o', 'o.id', 'w.owner_id')
-    .select([
-      'w.id',
-      'w.name',
-      'w.url',
-      'w.kinds',
-      'w.enabled',
-      'w.disabled_reason',
-      'w.created_at',
-      'o.login',
-    ])
-    .orderBy('w.name_key'),
-);
+const allHooksQuery = prepareRead(() => hooks().orderBy('w.name_key'));
 const hookProjectsQuery = prepareRead((param: Param<{ id: number }>) =>
   tables
     .selectFrom('webhook_projects as wp')

@@ -3,7 +3,7 @@ import { tables } from '../model/database.js';
 import type { Em } from '../orm/em.js';
 import type { Orm } from '../orm/open-orm.js';
 import { type Param, prepareRead } from '../orm/typed-query.js';
-import { shareWaitMs } from '../vcs/worker.js';
+import { createPollingLoop } from '../polling/polling-loop.js';
 import { dueGroupKeys, makeMessage, waitingGroup } from './assemble.js';
 import { claimBatch } from './claims.js';
 import { fanOutEvent } from './fan-out.js';
@@ -25,7 +25,7 @@ export type NotificationWorkerOptions = {
   /** Sends of one message before it fails (default 8). */
   maxEmailAttempts?: number;
   logError?: (error: unknown) => void;
-  /** As the VCS worker's: while requests are in flight, keep to `share` of the time. */
+  /** As the VCS worker's (`polling/polling-loop.ts`): while requests are in flight, keep to `share` of the time. */
   busy?: () => boolean;
   share?: number;
   maxDeferMs?: number;
@@ -65,29 +65,21 @@ export function createNotificationWorker(
   const leaseMs = options.leaseMs ?? 30_000;
   const mergeWindowMs = options.mergeWindowMs ?? 60_000;
   const logError = options.logError ?? console.error;
-  const share = Math.min(1, Math.max(0.001, options.share ?? 0.1));
-  const maxDeferMs = options.maxDeferMs ?? 200;
   const now = options.now ?? Date.now;
   const retry: WebhookRetryOptions = {
     firstRetryMs: options.webhooks?.firstRetryMs ?? 10_000,
     retryForMs: options.webhooks?.retryForMs ?? 86_400_000,
     email: options.email !== undefined,
   };
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  let resumedAt = performance.now();
-
-  async function pause(): Promise<void> {
-    const worked = performance.now() - resumedAt;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (options.busy) {
-      const until = Date.now() + shareWaitMs(worked, share, maxDeferMs);
-      while (options.busy() && Date.now() < until && running)
-        await new Promise<void>((resolve) => setTimeout(resolve, 1));
-    }
-    resumedAt = performance.now();
-  }
+  const loop = createPollingLoop({
+    step,
+    pollMs,
+    logError,
+    busy: options.busy,
+    share: options.share,
+    maxDeferMs: options.maxDeferMs,
+  });
+  const pause = loop.pause;
 
   async function fanOut(em: Em): Promise<number> {
     const claims = await claimBatch(em, 'events', leaseMs, 20);
@@ -148,7 +140,6 @@ export function createNotificationWorker(
   }
 
   async function step(): Promise<number> {
-    await pause();
     const em = orm.em.fork() as Em;
     // One snapshot of what messages need, and of the readers' permissions, per step.
     const ctx = new RenderContext(em);
@@ -179,44 +170,5 @@ export function createNotificationWorker(
     return work;
   }
 
-  async function run() {
-    while (running) {
-      let worked = false;
-      try {
-        worked = (await step()) > 0;
-      } catch (error) {
-        logError(error);
-      }
-      if (worked || !running) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-      resumedAt = performance.now();
-    }
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      resumedAt = performance.now();
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = null;
-    },
-    async runUntilIdle() {
-      let taken = 0;
-      for (let n = await step(); n > 0; n = await step()) taken += n;
-      return taken;
-    },
-  };
+  return { start: loop.start, stop: loop.stop, runUntilIdle: loop.runUntilIdle };
 }

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IVcsIntegration } from '../model/vcs.entity.js';
 import { VcsDelivery } from '../model/vcs.entity.js';
 import type { Orm } from '../orm/open-orm.js';
+import { shareWaitMs } from '../polling/polling-loop.js';
 import { receiveHook } from './receive-hook.js';
-import { createVcsWorker, shareWaitMs } from './worker.js';
+import { createVcsWorker } from './worker.js';
 
 let orm: Orm;
 let integration: IVcsIntegration;

@@ -1,5 +1,6 @@
 import type { Em } from '../orm/em.js';
 import type { Orm } from '../orm/open-orm.js';
+import { createPollingLoop } from '../polling/polling-loop.js';
 import { processDeliveries } from './process-delivery.js';
 import { type Claim, claimDeliveries, failDelivery, retryDelivery } from './queue.js';
 
@@ -47,14 +48,6 @@ export type VcsWorker = {
   runUntilIdle(): Promise<number>;
 };
 
-/**
- * How long a worker that keeps to `share` of the time waits after working `workedMs`: the time
- * that makes its work that share of the whole, at most `maxMs`.
- */
-export function shareWaitMs(workedMs: number, share: number, maxMs: number): number {
-  return Math.max(0, Math.min(maxMs, (workedMs * (1 - share)) / share));
-}
-
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
 
 /** Applies stored deliveries from the durable queue, a batch of the oldest at a time. */
@@ -64,33 +57,18 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
   const maxAttempts = options.maxAttempts ?? 5;
   const logError = options.logError ?? console.error;
   const claimBatch = Math.max(1, options.claimBatch ?? 50);
-  const busy = options.busy;
-  const maxDeferMs = options.maxDeferMs ?? 200;
-  const share = Math.min(1, Math.max(0.001, options.share ?? 0.1));
-  /** When the worker last resumed work: what it did since is its slice. */
-  let resumedAt = performance.now();
-  /**
-   * A turn of the event loop, then (while requests are in flight) a wait in proportion to the
-   * slice just worked, so that the worker keeps to its share of the time.
-   */
-  async function pause(): Promise<void> {
-    const worked = performance.now() - resumedAt;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (busy) {
-      const until = Date.now() + shareWaitMs(worked, share, maxDeferMs);
-      while (busy() && Date.now() < until && running)
-        await new Promise<void>((resolve) => setTimeout(resolve, 1));
-    }
-    resumedAt = performance.now();
-  }
-  let running = false;
-  let kicked = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
+  const loop = createPollingLoop({
+    step,
+    pollMs,
+    logError,
+    busy: options.busy,
+    share: options.share,
+    maxDeferMs: options.maxDeferMs,
+  });
+  const pause = loop.pause;
 
   /** Claims and processes a batch of deliveries; how many were claimed (0: nothing was claimable). */
   async function step(): Promise<number> {
-    await pause();
     const em = orm.em.fork() as Em;
     const claims = await claimDeliveries(em, leaseMs, claimBatch);
     const work: Claim[] = [];
@@ -133,53 +111,5 @@ export function createVcsWorker(orm: Orm, options: VcsWorkerOptions = {}): VcsWo
     return claims.length;
   }
 
-  async function run() {
-    while (running) {
-      let worked = false;
-      try {
-        worked = (await step()) > 0;
-      } catch (error) {
-        logError(error);
-      }
-      if (worked || !running) continue;
-      if (kicked) {
-        kicked = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = null;
-      // Idle time is not work: the share counts from here.
-      resumedAt = performance.now();
-    }
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      resumedAt = performance.now();
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = null;
-    },
-    kick() {
-      kicked = true;
-      wake?.();
-    },
-    async runUntilIdle() {
-      let taken = 0;
-      for (let claimed = await step(); claimed > 0; claimed = await step()) taken += claimed;
-      return taken;
-    },
-  };
+  return { start: loop.start, stop: loop.stop, kick: loop.kick, runUntilIdle: loop.runUntilIdle };
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { trackline } from '../../api';
 import { Chip } from '../../components/Chip';
 import { Dialog } from '../../components/Dialog';
+import { FormActions } from '../../components/FormActions';
 import { Field, OneFieldForm, PALETTE, RowAction, TableHead, useAction } from './common';
 
 export type BundleType =
@@ -187,14 +188,7 @@ function RenameValueDialog(props: { value: string; onClose(): void; onRename(nam
           />
         </Field>
         <p className="muted small">Issues that hold {props.value} show the new name.</p>
-        <div className="actions">
-          <button type="submit" className="primary">
-            Rename
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions submit="Rename" onCancel={props.onClose} />
       </form>
     </Dialog>
   );
