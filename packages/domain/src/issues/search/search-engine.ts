@@ -126,11 +126,26 @@ export async function startSearchEngine(
     run = (statement, budgetMs, caller = '') =>
       gate(caller, budgetMs, async () => {
         const { text } = pgPlaceholders(statement.sql);
-        const result = await sessions.query({ text, values: statement.params, rowMode: 'array' } as {
+        const query = { text, values: statement.params, rowMode: 'array' } as {
           text: string;
           values: unknown[];
-        });
-        return result.rows as unknown[][];
+        };
+        if (!caller) return (await sessions.query(query)).rows as unknown[][];
+        // One statement of a caller at a time across every server process on the database: the gate
+        // above is each process's own, and with a process per core a caller's slow searches took
+        // every core. The wait for the lock counts against the session's statement_timeout (the
+        // budget), and the lock is the session's until unlocked, so the statement runs in between.
+        const session = await sessions.connect();
+        try {
+          await session.query({ text: CALLER_LOCK, values: [caller] });
+          try {
+            return (await session.query(query)).rows as unknown[][];
+          } finally {
+            await session.query({ text: CALLER_UNLOCK, values: [caller] });
+          }
+        } finally {
+          session.release();
+        }
       });
   }
   let timer: NodeJS.Timeout | undefined;
@@ -201,6 +216,15 @@ export async function startSearchEngine(
  */
 const SEARCH_SESSION_OPTIONS =
   '-c work_mem=64MB -c jit=off -c random_page_cost=1.1 -c enable_seqscan=off -c max_parallel_workers_per_gather=0';
+
+/**
+ * A caller's search lock (PostgreSQL): an advisory lock of this class and the caller's name's
+ * hash, held by the search session while one of the caller's statements runs. Two keys, so it
+ * never meets the single-key advisory locks (the test kit's template build).
+ */
+const CALLER_LOCK_CLASS = 727004;
+const CALLER_LOCK = `select pg_advisory_lock(${CALLER_LOCK_CLASS}, hashtext($1))`;
+const CALLER_UNLOCK = `select pg_advisory_unlock(${CALLER_LOCK_CLASS}, hashtext($1))`;
 
 /** The tables whose statistics plan searches (PostgreSQL). */
 const SEARCH_TABLE_NAMES = ['issues', 'issue_field_values', 'issue_comments', 'issue_tags', 'issue_search'];
