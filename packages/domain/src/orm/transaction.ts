@@ -76,7 +76,10 @@ const TAKE_WRITE_LOCK = `delete from main.${WRITE_LOCK_TABLE} where 0`;
  *
  * Every transaction of the domain goes through here (`transaction.test.ts` checks that no other
  * file calls `transactional`). `work` must not act outside the database before it returns (no
- * files written, nothing sent), or must be safe to repeat.
+ * files written, nothing sent), or must be safe to repeat; and it changes entities it loads on
+ * `tx` (or writes by statement): each attempt runs in a fresh fork, so what it loads again is read
+ * again, where an entity loaded before the transaction and flushed by a failed attempt could pass
+ * for clean in the next.
  */
 export async function inTransaction<T>(em: Em, work: (tx: Em) => Promise<T>): Promise<T> {
   const nested = em.getTransactionContext() !== undefined;
