@@ -1,5 +1,5 @@
 import type { CommandAssistDto, XmlRendererName } from '@trackline/contracts';
-import { renderIssueChanges } from './legacy-xml-changes.js';
+import { renderIssueChanges, renderIssueEvents } from './legacy-xml-changes.js';
 import { FIELD_XML } from './legacy-xml-fields.js';
 import { IMPORT_XML } from './legacy-xml-import.js';
 import { renderIssue, renderIssueCompacts, renderIssues } from './legacy-xml-issue.js';
@@ -43,6 +43,7 @@ export const LEGACY_XML: Record<XmlRendererName, CustomRenderer> = {
   ...FIELD_XML,
   ...IMPORT_XML,
   issueChanges: renderIssueChanges,
+  issueEvents: renderIssueEvents,
   issueCounts: (data) =>
     `<counts>${((data as { count?: number[] }).count ?? []).map((n) => el('count', n)).join('')}</counts>`,
 };

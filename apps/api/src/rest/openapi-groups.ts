@@ -15,7 +15,7 @@ export const GROUPS: { name: string; description: string; paths: RegExp }[] = [
     name: 'Issues',
     description:
       'Issues Related Methods: read, create, update, delete, search, count, commands, comments, links, history, attachments, work items.',
-    paths: /^\/issue(\/|$)/,
+    paths: /^\/(issue|event\/issueEvents)(\/|$)/,
   },
   {
     name: 'Projects',

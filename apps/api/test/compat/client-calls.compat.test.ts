@@ -25,7 +25,8 @@ import { requestBytes, sendRaw } from './raw-http.js';
  *   `application/xml` through `_reqXml`, which also sends `accept: application/xml` on GET);
  *   `renameBundle` POSTs an empty body with `?newName=` unquoted and accepts 301;
  *   `exportIssueLinks` GETs `/export/links` with no Accept; `setProjectTimeTrackingSettings` PUTs
- *   `<settings enabled="true"><estimation name=…/><spentTime name=…/></settings>`.
+ *   `<settings enabled="true"><estimation name=…/><spentTime name=…/></settings>`; `getEvents` GETs
+ *   `/event/issueEvents/{id}` and hands minidom's document to its caller.
  * - pyyoutrack 1.0.x (httplib2, no Accept header): `GET /issue/count` read as `{"value": n}`;
  *   `getIssueCountBulk` POSTs `<queries><query>…</query></queries>`.
  * - pyutrack (requests, `Accept: application/json` on its session): `pyu list users` sends every
@@ -176,6 +177,38 @@ describe('POST /rest/admin/customfield/{bundleType}/{name}?newName= (renameBundl
       '/admin/customfield/buildBundle/New%20Name%20with%20spaces?newName=taken',
     );
     expect(taken.status, taken.body).toBe(409);
+  });
+});
+
+describe('GET /rest/event/issueEvents/{issue} (getEvents of the JetBrains library)', () => {
+  it("answers the issue's events as XML the library parses: links, field changes and comments, with who and when", async () => {
+    await jetbrains('POST', '/issue/CL-1/execute?command=Priority+Major&comment=Seen+%26+%3Cchecked%3E');
+    const res = await jetbrains('GET', '/event/issueEvents/CL-1');
+    expect(res.status, res.body).toBe(200);
+    expect(res.body.startsWith(`${XML_DECLARATION}<events><event `)).toBe(true);
+    const events = xmlElements(res.body, 'event');
+    expect(events.map((e) => e.kind)).toEqual(['link-added', 'link-added', 'change', 'comment']);
+    expect(events.every((e) => e.author === 'root' && /^\d{13}$/.test(e.at ?? ''))).toBe(true);
+    expect(xmlElements(res.body, 'link').map((l) => l.issue)).toEqual(['CL-2', 'HID-1']);
+    expect(res.body).toContain(
+      '<field name="Priority"><newValue>Major</newValue><oldValue>Normal</oldValue></field>',
+    );
+    expect(res.body).toContain('<text>Seen &amp; &lt;checked&gt;</text>');
+  });
+
+  it('JSON on request; only what the caller reads (no link to a hidden issue); a hidden issue is 404', async () => {
+    const dev = JSON.parse((await pyutrack('GET', '/event/issueEvents/CL-1', 'cl_dev')).body);
+    expect(
+      dev
+        .filter((e: { kind: string }) => e.kind === 'link-added')
+        .map((e: { issue: { id: string } }) => e.issue.id),
+    ).toEqual(['CL-2']);
+    expect(dev.find((e: { kind: string }) => e.kind === 'comment')).toMatchObject({
+      text: 'Seen & <checked>',
+      by: { login: 'root' },
+    });
+    expect((await pyutrack('GET', '/event/issueEvents/HID-1', 'cl_dev')).status).toBe(404);
+    expect((await jetbrains('GET', '/event/issueEvents/CL-999')).status).toBe(404);
   });
 });
 

@@ -32,6 +32,7 @@ export type XmlRendererName =
   | 'workTypes'
   | 'workType'
   | 'issueChanges'
+  | 'issueEvents'
   | 'issueCounts';
 
 /** The readers of whole XML request bodies the API registers, by name (see `xmlBody`). */

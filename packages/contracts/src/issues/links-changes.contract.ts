@@ -71,7 +71,7 @@ export const ZExportLinksOutput = z.array(
 );
 
 /**
- * tRPC only (the console's history): an issue's activity, oldest first: recorded field changes,
+ * The console's history (and the legacy `getEvents` feed below): an issue's activity, oldest first: recorded field changes,
  * comments, attachments, links and tags added or removed, each with who (and their full name) and
  * when (milliseconds since the epoch).
  */
@@ -96,4 +96,25 @@ export const ZIssueActivityEntry = z.discriminatedUnion('kind', [
   }),
   ZActivityBase.extend({ kind: z.enum(['tag-added', 'tag-removed']), tag: z.string() }),
 ]);
+export type IssueActivityEntry = z.infer<typeof ZIssueActivityEntry>;
 export const ZIssueActivityOutput = z.array(ZIssueActivityEntry);
+
+/**
+ * `GET /event/issueEvents/{issue}`: the JetBrains library's `getEvents` (0.1.12 and its Python 3
+ * port), an event feed of the original that its documentation never described. The library hands
+ * the parsed XML to its caller untouched, so any shape parses; Trackline answers the issue's
+ * activity (the console's history): `events` > `event kind at author authorFullName` with the
+ * change's `field`s (as in `/changes`), the comment's `text`, or an `attachment`, `link` or `tag`
+ * element. JSON: the activity entries.
+ */
+export const issueEventsMeta = {
+  openapi: {
+    method: 'GET',
+    path: '/event/issueEvents/{issue}',
+    summary:
+      "An issue's events, oldest first (the JetBrains library's `getEvents`): field changes, comments, attachments, and links and tags added or removed, each with who and when; only what the caller may read",
+    tags: ['Issues'],
+    errorResponses: [401, 404],
+  },
+  xml: { kind: 'custom', renderer: 'issueEvents' },
+} satisfies RouteMeta;

@@ -19,7 +19,7 @@ const toCommentDto = (v: d.CommentView): c.CommentDto => ({
 
 /**
  * What hangs off one issue: `/issue/{issue}/comment[/{comment}]` (list, edit, delete: soft by
- * default), `/issue/{issue}/link` and `/issue/{issue}/changes` (its history).
+ * default), `/issue/{issue}/link`, `/issue/{issue}/changes` (its history) and `/event/issueEvents/{issue}`.
  */
 export const issueThreadProcedures = {
   comments: authedProcedure
@@ -57,8 +57,15 @@ export const issueThreadProcedures = {
       })),
     ),
 
-  /** tRPC only: the console's history (fields, comments, attachments, links and tags, by full name). */
+  /** The console's history (fields, comments, attachments, links and tags, by full name). */
   activity: authedProcedure
+    .input(c.ZIssueActivityInput)
+    .output(c.ZIssueActivityOutput)
+    .query(({ ctx, input }) => d.listIssueActivity(ctx.em, ctx.actor, input.issue)),
+
+  /** The same activity at the JetBrains library's `getEvents` address. */
+  events: authedProcedure
+    .meta(c.issueEventsMeta)
     .input(c.ZIssueActivityInput)
     .output(c.ZIssueActivityOutput)
     .query(({ ctx, input }) => d.listIssueActivity(ctx.em, ctx.actor, input.issue)),
