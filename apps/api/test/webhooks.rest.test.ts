@@ -6,13 +6,12 @@ import {
   createRole,
   executeCommand,
   executeIssueCommand,
-  grantRole,
   listInbox,
 } from '@trackline/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookPoster, isNonPublicAddress } from '../src/notifications/webhook-http.js';
 import { actorFor, fork, JSON_ACCEPT, startTestServer, type TestServer, userWithRole } from './harness.js';
-import { startReceiver, type TestReceiver, waitUntil } from './notify-kit.js';
+import { startReceiver, type TestReceiver } from './notify-kit.js';
 
 /**
  * Outgoing webhooks, administered through `/rest/admin/webhook` and delivered to a real HTTP

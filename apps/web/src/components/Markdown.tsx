@@ -41,7 +41,7 @@ export const MarkdownText = memo(function MarkdownText({
   const renderer = useRender();
   const html = useMemo(() => (renderer ? renderer(text) : null), [renderer, text]);
   if (html === null) return <div className={`markdown markdown-plain ${className ?? ''}`}>{text}</div>;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it without raw HTML, then DOMPurify with a short list of tags (lib/markdown.ts)
+  // Safe as inner HTML: markdown-it without raw HTML, then DOMPurify with a short list of tags (lib/markdown.ts)
   return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} />;
 });
 

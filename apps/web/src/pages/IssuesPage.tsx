@@ -261,8 +261,7 @@ export function IssuesPage({ me }: { me: Me }) {
     <div className="issues-page">
       <Sidebar current={query} onPick={pickFolder} open={drawer} onClose={closeDrawer} />
       {drawer && (
-        // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the drawer closes it; the keyboard has Escape and the Close button
-        // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+        // A click beside the drawer closes it; the keyboard has Escape and the Close button.
         <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />
       )}
       <section className="issues-main" aria-labelledby="issues-title">
@@ -360,7 +359,7 @@ export function IssuesPage({ me }: { me: Me }) {
         )}
         {ready && total === 0 && !list.error && (
           <div className="empty-state">
-            {inView && inView.onlyProject ? (
+            {inView?.onlyProject ? (
               <p>No issues in {inView.shortName} yet.</p>
             ) : (
               <p>No issues match {query ? 'this query' : 'yet'}.</p>

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 
 import { name } from '../common/text-fields.js';
-import {
-  MAX_DIGEST_MINUTES,
-  MIN_DIGEST_MINUTES,
-  ZNotificationEventKind,
-  ZNotificationMode,
-} from './notification-kinds.js';
+import { MAX_DIGEST_MINUTES, MIN_DIGEST_MINUTES, ZNotificationMode } from './notification-kinds.js';
 
 /** A field's values before and after a change (as the issue history records them). */
 export const ZNotifiedFieldChange = z.object({

@@ -68,7 +68,7 @@ function partLines(part: RenderedPart): Line[] {
   }
 }
 
-const time = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+const time = (ms: number) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 
 /** The document of a message about these issues (each rendered for the recipient). */
 export function mailDocument(

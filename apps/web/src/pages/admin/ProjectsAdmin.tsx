@@ -1,21 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Me } from '@trackline/client';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { trackline } from '../../api';
 import { formatTime } from '../../components/IssueRow';
 import { Link } from '../../lib/router';
-import { BundleEditor, bundleTypeOf } from './BundleEditor';
-import {
-  CreateForm,
-  Field,
-  OneFieldForm,
-  Panel,
-  RoleSelect,
-  RowAction,
-  TableHead,
-  useAction,
-  useForm,
-} from './common';
+import { CreateForm, Field, Panel, RowAction, TableHead, useAction, useForm } from './common';
 
 const PROJECTS = ['admin-projects'] as const;
 

@@ -1,18 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { trackline } from '../../api';
-import { Link, navigate } from '../../lib/router';
-import {
-  CreateForm,
-  Field,
-  OneFieldForm,
-  Panel,
-  RoleGrants,
-  RowAction,
-  TableHead,
-  useAction,
-  useForm,
-} from './common';
+import { Link } from '../../lib/router';
+import { CreateForm, Field, Panel, RowAction, TableHead, useAction, useForm } from './common';
 
 const USERS = ['admin-users'] as const;
 
