@@ -172,15 +172,20 @@ export async function startServer(
   // Login-throttle and request-limit counters: shared by every process when in PostgreSQL or Redis.
   const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
   const serverOverrides = options.server ?? {};
-  const attachments = await openAttachments(env, orm);
+  // A caller's attachment options (a test's size limit, its own folder) are laid over the
+  // settings' one by one; replacing the whole object dropped the configured store, so the suite's
+  // two-host mode served every file from the database whatever the settings said.
+  const attachmentOverrides = serverOverrides.attachments ?? {};
+  const attachments = attachmentOverrides.store ?? (await openAttachments(env, orm));
   const server = createServer({
     orm,
     // The structured log (security events) on standard output, one JSON object per line.
     logger: options.server?.logger ?? createLogger({ level: env.TRACKLINE_LOG_LEVEL }),
     attachments: {
-      store: attachments,
       maxBytes: env.TRACKLINE_MAX_ATTACHMENT_BYTES,
       quotas: attachmentQuotasFromEnv(env),
+      ...attachmentOverrides,
+      store: attachments,
     },
     // Limits a caller sets replace the settings' values; their counters stay in the configured store
     // (shared by every host on PostgreSQL or Redis) unless it names one.
@@ -196,7 +201,7 @@ export async function startServer(
     outputChecks: env.NODE_ENV === 'production' ? 'untrusted' : 'all',
     emailAvailable: env.TRACKLINE_SMTP_URL !== undefined,
     ...(worker ? { onVcsDelivery: () => worker.kick() } : {}),
-    ...withoutLimits(serverOverrides),
+    ...withoutMerged(serverOverrides),
   });
   server.on('request', (_req, res) => {
     load.arrived();
@@ -266,7 +271,9 @@ export async function startServer(
   };
 }
 
-const withoutLimits = ({ limits: _limits, ...rest }: Partial<ServerOptions>) => rest;
+/** The caller's options but those merged field by field above (limits, attachments). */
+const withoutMerged = ({ limits: _limits, attachments: _attachments, ...rest }: Partial<ServerOptions>) =>
+  rest;
 
 /** One server process: the HTTP server, the VCS worker, the trash sweep; stops on SIGTERM/SIGINT. */
 export async function serve(env: Env): Promise<void> {
