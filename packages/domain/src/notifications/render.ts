@@ -2,6 +2,7 @@ import { type Actor, can } from '../auth/actor.js';
 import { canReadIssue, type IssueAccessFacts } from '../auth/issue-access.js';
 import { visibleAttachmentsSql } from '../issues/attachments/attachment-visibility.js';
 import { canSeeComment } from '../issues/comments/comments.js';
+import { userFactsQuery } from '../issues/fields/value-lookups.js';
 import type { FieldChange } from '../issues/history/history.js';
 import { privateFieldNames } from '../issues/history/history.js';
 import type { IssueEventPart } from '../issues/history/issue-events.js';
@@ -78,14 +79,6 @@ const issuesQuery = perLength((count) =>
         'p.short_name',
       ])
       .where('i.id', 'in', param.list('ids', count)),
-  ),
-);
-const usersQuery = perLength((count) =>
-  prepareRead((param: Param<{ ids: number[] }>) =>
-    tables
-      .selectFrom('users')
-      .select(['id', 'login', 'full_name'])
-      .where('id', 'in', param.list('ids', count)),
   ),
 );
 const commentsQuery = perLength((count) =>
@@ -236,7 +229,7 @@ export class RenderContext {
   private async loadUsers(ids: number[]) {
     const missing = ids.filter((id) => !this.users.has(id));
     for (const chunk of chunks(missing))
-      for (const r of await usersQuery(chunk.length).all(this.em, { ids: chunk }))
+      for (const r of await userFactsQuery(chunk.length).all(this.em, { ids: chunk }))
         this.users.set(Number(r.id), { login: r.login, fullName: r.full_name });
   }
 

@@ -34,7 +34,8 @@ const valuesQuery = perLength((count) =>
       .where('id', 'in', param.list('ids', count)),
   ),
 );
-const usersQuery = perLength((count) =>
+/** Login and full name of users by id (one prepared statement per number of ids). */
+export const userFactsQuery = perLength((count) =>
   prepareRead((param: Param<{ ids: number[] }>) =>
     tables
       .selectFrom('users')
@@ -70,7 +71,7 @@ export async function fieldValueLookups(
       });
   }
   if (missingUsers.length > 0) {
-    const rows = await usersQuery(missingUsers.length).all(em, { ids: missingUsers });
+    const rows = await userFactsQuery(missingUsers.length).all(em, { ids: missingUsers });
     if (found.users.size + rows.length > MAX_ENTRIES) found.users.clear();
     for (const r of rows) found.users.set(Number(r.id), { login: r.login, fullName: r.full_name });
   }
