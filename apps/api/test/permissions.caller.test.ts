@@ -368,7 +368,6 @@ const ROWS: Record<string, Row> = {
   'issues.links':                 { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.changes':               { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.activity':              { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
-  'issues.events':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.exists':                { holder: { project: ['READ_ISSUE'] }, input: () => ({ issue: ISSUE }), expect: { root: OK, holder: OK, reader: OK, none: HIDDEN } },
   'issues.executeAlias':          { holder: { project: ['READ_ISSUE', 'CREATE_COMMENT'] }, input: () => ({ issue: ISSUE, comment: 'from the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },
   'issues.createByPost':          { holder: { project: ['READ_PROJECT', 'CREATE_ISSUE'] }, input: () => ({ project: P, summary: 'posted by the permission suite' }), expect: { root: OK, holder: OK, reader: DENIED, none: HIDDEN } },

@@ -78,7 +78,6 @@ const ROWS: Record<string, Row> = {
   'issues.links':          { input: () => ({ issue: secret }), expect: READERS },
   'issues.changes':        { input: () => ({ issue: secret }), expect: READERS },
   'issues.activity':       { input: () => ({ issue: secret }), expect: READERS },
-  'issues.events':         { input: () => ({ issue: secret }), expect: READERS },
   'issues.intellisense':   { input: () => ({ issue: secret, command: 'Pri' }), expect: READERS },
   'attachments.list':      { input: () => ({ issue: secret }), expect: READERS },
   'timeTracking.workItems': { input: () => ({ issue: secret }), expect: READERS },

@@ -57,14 +57,11 @@ export const issueThreadProcedures = {
       })),
     ),
 
-  /** The console's history (fields, comments, attachments, links and tags, by full name). */
+  /**
+   * The console's history (fields, comments, attachments, links and tags, by full name), also
+   * served at the JetBrains library's `getEvents` address.
+   */
   activity: authedProcedure
-    .input(c.ZIssueActivityInput)
-    .output(c.ZIssueActivityOutput)
-    .query(({ ctx, input }) => d.listIssueActivity(ctx.em, ctx.actor, input.issue)),
-
-  /** The same activity at the JetBrains library's `getEvents` address. */
-  events: authedProcedure
     .meta(c.issueEventsMeta)
     .input(c.ZIssueActivityInput)
     .output(c.ZIssueActivityOutput)
