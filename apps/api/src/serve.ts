@@ -173,8 +173,7 @@ export async function startServer(
   const limitsStore = await openLimitsStore(limitsStoreFromEnv(env));
   const serverOverrides = options.server ?? {};
   // A caller's attachment options (a test's size limit, its own folder) are laid over the
-  // settings' one by one; replacing the whole object dropped the configured store, so the suite's
-  // two-host mode served every file from the database whatever the settings said.
+  // settings' one by one, so that a caller naming only a limit keeps the configured store.
   const attachmentOverrides = serverOverrides.attachments ?? {};
   const attachments = attachmentOverrides.store ?? (await openAttachments(env, orm));
   const server = createServer({
